@@ -1,0 +1,159 @@
+/* Internal helpers shared by the library's translation units. Not installed. */
+#ifndef CLPAD_INTERNAL_H
+#define CLPAD_INTERNAL_H
+
+#include "clpad.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define CLPAD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLPAD_PRINTF(a, b)
+#endif
+
+/* Record a one-line message for clpad_last_error() on this thread and return
+ * `status`, so that error paths read `return clpad__fail(CLPAD_ERR_..., "...")`. */
+clpad_status clpad__fail(clpad_status status, const char *fmt, ...) CLPAD_PRINTF(2, 3);
+/* Same for a failed OpenCL call: maps the error and names it in the message. */
+clpad_status clpad__fail_cl(cl_int err, const char *what);
+/* Clear the thread's message (called at the start of public calls). */
+void clpad__clear_error(void);
+
+/* Checked int64 arithmetic: return false on overflow (result untouched). */
+static inline bool clpad__add_i64(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
+static inline bool clpad__mul_i64(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+/* Element count of a shape; false on overflow of int64 or size_t bytes. */
+bool clpad__count(int rank, const int64_t *shape, size_t elem_size, int64_t *elems,
+                  size_t *bytes);
+
+/* Check rank and the arrays common to every op: rank in [min_rank, 8], shape
+ * non-NULL with non-negative entries, each named array non-NULL. */
+clpad_status clpad__check_rank_shape(const char *op, int rank, int min_rank,
+                                     const int64_t *shape);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t clpad__now_ns(void);
+
+#endif /* CLPAD_INTERNAL_H */
+
+/* ---- Contexts and programs (context.c, program.c) ------------------------ */
+
+#include <pthread.h>
+
+#define CLPAD_MAX_PROGRAMS 32
+#define CLPAD_MAX_KERNELS 64
+
+struct clpad_program_entry {
+    char family[32];
+    char options[256];
+    cl_program program;
+};
+
+struct clpad_kernel_entry {
+    cl_program program;
+    char name[48];
+    cl_kernel kernel;
+    size_t max_wg;     /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t wg_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+};
+
+struct clpad_context {
+    int fallback;              /* 1: no OpenCL, CPU reference path only */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl_ctx;
+    cl_command_queue queue;
+    char device_name[256];
+    char platform_name[256];
+    int unified_memory;        /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+    int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
+    cl_uint compute_units;
+    size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    /* Guards the caches and clSetKernelArg + clEnqueueNDRangeKernel pairs. */
+    pthread_mutex_t lock;
+    struct clpad_program_entry programs[CLPAD_MAX_PROGRAMS];
+    int nprograms;
+    struct clpad_kernel_entry kernels[CLPAD_MAX_KERNELS];
+    int nkernels;
+    char *build_log;           /* last failed build, owned */
+};
+
+/* The compiled program for kernel family `family` (kernels/<family>.cl) built
+ * with `options`, from the context's cache or compiled now. Call with
+ * ctx->lock held. The program stays owned by the cache. */
+clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,
+                            cl_program *program);
+/* A cached kernel of that program. Call with ctx->lock held. */
+clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *options,
+                           const char *name, struct clpad_kernel_entry **kernel);
+/* The source text of a kernel family: from $CLPAD_KERNEL_DIR/<family>.cl when
+ * that variable is set (for kernel development), else the embedded copy.
+ * *owned is set when the caller must free the returned text. */
+clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
+                                  char **owned);
+
+/* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
+clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
+
+/* ---- Launch helpers (launch.c) ------------------------------------------- */
+
+/* Enqueue `kernel` over a 2-D range of at least global[0] x global[1] work-items,
+ * rounded up to a multiple of a local size chosen from the kernel and device
+ * (the kernel bounds-checks). Call with ctx->lock held (args already set). */
+clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entry *k,
+                              cl_command_queue queue, const size_t global[2],
+                              cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* Check a cl_mem and byte offset hold `need` bytes; `what` names the argument. */
+clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
+                                 const char *what);
+
+/* Enqueue function of an operation over device buffers (host-pointer path). */
+typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, cl_mem out,
+                                          cl_command_queue queue, cl_event *event,
+                                          const void *closure);
+
+/* Run an operation on host memory: wrap or copy the buffers (zero-copy on a
+ * host-unified device), enqueue via `fn`, wait, bring the output back and fill
+ * `info` (may be NULL). */
+clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
+                             const void *closure, clpad_run_info *info);
+
+/* ---- Pad plan (pad_shape.c) ---------------------------------------------- */
+
+/* A validated Pad with unpadded axes collapsed. Axis 0 is outermost. */
+typedef struct clpad_pad_plan {
+    int rank;                         /* >= 1 */
+    int64_t in_dims[CLPAD_MAX_RANK];
+    int64_t out_dims[CLPAD_MAX_RANK];
+    int64_t pads_begin[CLPAD_MAX_RANK];
+    size_t elem_bytes;                /* bytes per (possibly widened) element */
+    int64_t in_elems, out_elems;      /* in units of elem_bytes */
+    bool no_pads;                     /* every pad is 0: a plain copy */
+} clpad_pad_plan;
+
+/* Collapse a validated Pad. Trailing unpadded axes widen the element when
+ * `widen` is true (and, for the OpenCL path, only to 1, 2, 4 or 8 bytes when
+ * `pow2_only`). */
+void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
+                     const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
+                     bool widen, bool pow2_only, clpad_pad_plan *plan);
+
+/* Validate a Pad and compute sizes: out_shape (may be NULL), input and output
+ * bytes. */
+clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
+                              const int64_t *pads_begin, const int64_t *pads_end,
+                              clpad_pad_mode mode, int64_t *out_shape, size_t *in_bytes,
+                              size_t *out_bytes);

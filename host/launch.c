@@ -1,0 +1,143 @@
+/* Launch geometry, buffer checks and the host-pointer path shared by every op. */
+#include "internal.h"
+
+#include <string.h>
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t p = 1;
+    while (p < n && p < ((size_t)1 << 30))
+        p <<= 1;
+    return p;
+}
+
+clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entry *k,
+                              cl_command_queue queue, const size_t global[2],
+                              cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    /* Work-group: up to 256 work-items, within the kernel's and the device's
+     * limits, spread over x first (consecutive work-items write consecutive
+     * output), the rest over rows. */
+    size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
+    if (target > 256)
+        target = 256;
+    size_t lx = pow2_at_least(global[0]);
+    while (lx > target)
+        lx >>= 1;
+    size_t ly = pow2_at_least(global[1]);
+    while (ly > 1 && lx * ly > target)
+        ly >>= 1;
+    size_t local[2] = {lx, ly};
+    size_t gws[2];
+    for (int i = 0; i < 2; i++) {
+        size_t g = global[i] + local[i] - 1;
+        if (g < global[i])
+            return clpad__fail(CLPAD_ERR_OVERFLOW, "global work size overflows size_t");
+        gws[i] = g / local[i] * local[i];
+    }
+    cl_int err = clEnqueueNDRangeKernel(queue, k->kernel, 2, NULL, gws, local, num_events,
+                                        num_events ? wait_list : NULL, event);
+    if (err != CL_SUCCESS)
+        return clpad__fail_cl(err, "clEnqueueNDRangeKernel");
+    return CLPAD_OK;
+}
+
+clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
+                                 const char *what)
+{
+    if (!mem)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s buffer is NULL", what);
+    size_t size = 0;
+    cl_int err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    if (err != CL_SUCCESS)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s buffer is not a valid cl_mem: %s (%d)",
+                           what, clpad_cl_error_name(err), (int)err);
+    if (offset % elem_size)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s offset %zu is not a multiple of the element size %zu", what, offset,
+                           elem_size);
+    if (offset > size || size - offset < need)
+        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+                           "%s buffer holds %zu bytes; offset %zu + %zu bytes needed", what, size,
+                           offset, need);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
+                             const void *closure, clpad_run_info *info)
+{
+    uint64_t t0 = clpad__now_ns();
+    clpad_run_info ri = {.used_opencl = 1, .bytes_moved = bytes_moved};
+    clpad_status st = CLPAD_OK;
+    cl_mem bin = NULL, bout = NULL;
+    cl_event ev = NULL;
+    cl_int err;
+    bool zero_copy = ctx->unified_memory;
+    if (out_bytes == 0)
+        goto done;
+    if (in_bytes == 0) /* constant padding of an empty input: a placeholder buffer */
+        bin = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY, 16, NULL, &err);
+    else
+        bin = clCreateBuffer(ctx->cl_ctx,
+                             CL_MEM_READ_ONLY | (zero_copy ? CL_MEM_USE_HOST_PTR
+                                                           : CL_MEM_COPY_HOST_PTR),
+                             in_bytes, (void *)in, &err);
+    if (!bin) {
+        st = clpad__fail_cl(err, "clCreateBuffer(input)");
+        goto done;
+    }
+    bout = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | (zero_copy ? CL_MEM_USE_HOST_PTR : 0),
+                          out_bytes, zero_copy ? out : NULL, &err);
+    if (!bout) {
+        st = clpad__fail_cl(err, "clCreateBuffer(output)");
+        goto done;
+    }
+    if ((st = fn(ctx, bin, bout, ctx->queue, &ev, closure)))
+        goto done;
+    if (zero_copy) {
+        /* Mapping makes the device's writes visible in the host memory. */
+        void *p = clEnqueueMapBuffer(ctx->queue, bout, CL_TRUE, CL_MAP_READ, 0, out_bytes, 1, &ev,
+                                     NULL, &err);
+        if (!p) {
+            st = clpad__fail_cl(err, "clEnqueueMapBuffer(output)");
+            goto done;
+        }
+        if (p != out)
+            memcpy(out, p, out_bytes);
+        err = clEnqueueUnmapMemObject(ctx->queue, bout, p, 0, NULL, NULL);
+        if (err == CL_SUCCESS)
+            err = clFinish(ctx->queue);
+        if (err != CL_SUCCESS) {
+            st = clpad__fail_cl(err, "clEnqueueUnmapMemObject/clFinish");
+            goto done;
+        }
+    } else {
+        err = clEnqueueReadBuffer(ctx->queue, bout, CL_TRUE, 0, out_bytes, out, 1, &ev, NULL);
+        if (err != CL_SUCCESS) {
+            st = clpad__fail_cl(err, "clEnqueueReadBuffer(output)");
+            goto done;
+        }
+    }
+    ri.zero_copy = zero_copy;
+    if (ctx->queue_profiling) {
+        cl_ulong start = 0, end = 0;
+        if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ==
+                CL_SUCCESS &&
+            clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
+                CL_SUCCESS &&
+            end >= start)
+            ri.kernel_ns = end - start;
+    }
+done:
+    if (ev)
+        clReleaseEvent(ev);
+    if (bout)
+        clReleaseMemObject(bout);
+    if (bin)
+        clReleaseMemObject(bin);
+    ri.total_ns = clpad__now_ns() - t0;
+    if (!st && info)
+        *info = ri;
+    return st;
+}

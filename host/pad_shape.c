@@ -1,0 +1,176 @@
+/* Pad validation, output shape (SPEC §1) and the collapsed plan the CPU path
+ * and the kernels share. */
+#include "internal.h"
+
+#include <string.h>
+
+static clpad_status check_limit(clpad_pad_mode mode, int axis, const char *which, int64_t pad,
+                                int64_t D)
+{
+    if (pad <= 0)
+        return CLPAD_OK; /* limits apply to positive pads only; negative pads crop */
+    switch (mode) {
+    case CLPAD_PAD_CONSTANT:
+        return CLPAD_OK;
+    case CLPAD_PAD_EDGE:
+    case CLPAD_PAD_WRAP:
+        if (D < 1)
+            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                               "%s[%d] = %lld: %s mode needs a non-empty axis, but shape[%d] = 0",
+                               which, axis, (long long)pad, clpad_pad_mode_name(mode), axis);
+        return CLPAD_OK;
+    case CLPAD_PAD_REFLECT:
+        if (pad > D - 1)
+            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                               "%s[%d] = %lld exceeds the reflect limit shape[%d] - 1 = %lld",
+                               which, axis, (long long)pad, axis, (long long)(D - 1));
+        return CLPAD_OK;
+    case CLPAD_PAD_SYMMETRIC:
+        if (pad > D)
+            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                               "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld", which,
+                               axis, (long long)pad, axis, (long long)D);
+        return CLPAD_OK;
+    default:
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    }
+}
+
+static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
+                              const int64_t *pads_end, clpad_pad_mode mode, int64_t *out)
+{
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    clpad_status st = clpad__check_rank_shape("pad", rank, 0, shape);
+    if (st)
+        return st;
+    if (rank > 0 && (!pads_begin || !pads_end))
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
+                           pads_begin ? "pads_end" : "pads_begin");
+    for (int i = 0; i < rank; i++) {
+        if ((st = check_limit(mode, i, "pads_begin", pads_begin[i], shape[i])) ||
+            (st = check_limit(mode, i, "pads_end", pads_end[i], shape[i])))
+            return st;
+        int64_t sum;
+        if (!clpad__add_i64(pads_begin[i], shape[i], &sum) ||
+            !clpad__add_i64(sum, pads_end[i], &sum))
+            return clpad__fail(CLPAD_ERR_OVERFLOW,
+                               "pads_begin[%d] + shape[%d] + pads_end[%d] = %lld + %lld + %lld "
+                               "overflows int64",
+                               i, i, i, (long long)pads_begin[i], (long long)shape[i],
+                               (long long)pads_end[i]);
+        out[i] = sum > 0 ? sum : 0;
+    }
+    return CLPAD_OK;
+}
+
+clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
+                                    const int64_t *pads_end, clpad_pad_mode mode,
+                                    int64_t *out_shape)
+{
+    clpad__clear_error();
+    if (rank > 0 && !out_shape)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: out_shape is NULL");
+    int64_t out[CLPAD_MAX_RANK];
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, mode, out);
+    if (st)
+        return st;
+    if (!clpad__count(rank, out, 1, NULL, NULL))
+        return clpad__fail(CLPAD_ERR_OVERFLOW, "pad: the output element count overflows");
+    if (rank > 0)
+        memcpy(out_shape, out, (size_t)rank * sizeof *out);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
+                              const int64_t *pads_begin, const int64_t *pads_end,
+                              clpad_pad_mode mode, int64_t *out_shape, size_t *in_bytes,
+                              size_t *out_bytes)
+{
+    size_t esize = clpad_dtype_size(dtype);
+    if (!esize)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: invalid dtype %d", (int)dtype);
+    int64_t out[CLPAD_MAX_RANK];
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, mode, out);
+    if (st)
+        return st;
+    if (!clpad__count(rank, shape, esize, NULL, in_bytes))
+        return clpad__fail(CLPAD_ERR_OVERFLOW, "pad: the input byte size overflows");
+    if (!clpad__count(rank, out, esize, NULL, out_bytes))
+        return clpad__fail(CLPAD_ERR_OVERFLOW, "pad: the output byte size overflows");
+    if (out_shape && rank > 0)
+        memcpy(out_shape, out, (size_t)rank * sizeof *out);
+    return CLPAD_OK;
+}
+
+void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
+                     const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
+                     bool widen, bool pow2_only, clpad_pad_plan *plan)
+{
+    /* Working copy, innermost last; axes of size 1 without pads vanish. */
+    int64_t D[CLPAD_MAX_RANK], b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
+    int n = 0;
+    bool no_pads = true;
+    for (int i = 0; i < rank; i++) {
+        if (pads_begin[i] || pads_end[i])
+            no_pads = false;
+        if (shape[i] == 1 && !pads_begin[i] && !pads_end[i])
+            continue;
+        D[n] = shape[i];
+        b[n] = pads_begin[i];
+        e[n] = pads_end[i];
+        n++;
+    }
+    size_t elem = elem_size;
+    if (widen) {
+        /* Trailing unpadded axes are copied whole: one wider element. */
+        while (n > 1 && !b[n - 1] && !e[n - 1]) {
+            size_t w;
+            if (__builtin_mul_overflow(elem, (size_t)D[n - 1], &w))
+                break;
+            if (pow2_only && w != 1 && w != 2 && w != 4 && w != 8)
+                break;
+            elem = w;
+            n--;
+        }
+    }
+    /* Merge an outer axis into its unpadded inner neighbour. In constant mode
+     * the outer axis may be padded: whole inner rows are then pad or copy. */
+    for (int i = n - 2; i >= 0; i--) {
+        bool inner_plain = !b[i + 1] && !e[i + 1];
+        bool outer_plain = !b[i] && !e[i];
+        int64_t nd, nb, ne, sum;
+        if (!inner_plain || !(outer_plain || mode == CLPAD_PAD_CONSTANT))
+            continue;
+        if (!clpad__mul_i64(D[i], D[i + 1], &nd) || !clpad__mul_i64(b[i], D[i + 1], &nb) ||
+            !clpad__mul_i64(e[i], D[i + 1], &ne) || !clpad__add_i64(nb, nd, &sum) ||
+            !clpad__add_i64(sum, ne, &sum))
+            continue;
+        D[i] = nd;
+        b[i] = nb;
+        e[i] = ne;
+        for (int j = i + 1; j < n - 1; j++) {
+            D[j] = D[j + 1];
+            b[j] = b[j + 1];
+            e[j] = e[j + 1];
+        }
+        n--;
+    }
+    if (n == 0) { /* a scalar, or only unit axes: one element */
+        D[0] = 1;
+        b[0] = e[0] = 0;
+        n = 1;
+    }
+    plan->rank = n;
+    plan->elem_bytes = elem;
+    plan->no_pads = no_pads;
+    plan->in_elems = plan->out_elems = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t o = b[i] + D[i] + e[i]; /* cannot overflow: validated, and merges checked */
+        plan->in_dims[i] = D[i];
+        plan->out_dims[i] = o > 0 ? o : 0;
+        plan->pads_begin[i] = b[i];
+        plan->in_elems *= D[i];
+        plan->out_elems *= plan->out_dims[i];
+    }
+}

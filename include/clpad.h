@@ -1,0 +1,452 @@
+/*
+ * clpad — tensor padding and data movement on OpenCL.
+ *
+ * This header is the whole public API. Semantics follow the project contract
+ * (SPEC.md, cited below as "SPEC §n"), which restates OpenVINO Pad-12,
+ * SpaceToBatch-2 and BatchToSpace-2; where the contract is silent the library
+ * follows OpenVINO's reference implementation.
+ *
+ * Conventions used by every function:
+ *  - Every call returns a clpad_status; CLPAD_OK is 0, errors are negative.
+ *    On error, clpad_last_error() returns a one-line message for the calling
+ *    thread that names the offending argument (for example
+ *    "pads_end[1] = 4 exceeds the reflect limit D-1 = 3").
+ *  - Output shapes and handles are written only on success. Validation comes
+ *    before any write, so an invalid call leaves the output buffer untouched;
+ *    a device failure after launch may leave it partly written, never
+ *    anything outside it. The input is never modified.
+ *  - Shapes, pads and blocks are arrays of `rank` signed 64-bit integers, in
+ *    elements, outermost axis first (C order). rank is 0..CLPAD_MAX_RANK.
+ *  - Tensors are dense and C-contiguous; byte sizes are
+ *    product(shape) * clpad_dtype_size(dtype).
+ *  - OpenCL arguments (queues, wait lists, events) come last, so calls compose
+ *    with the caller's own OpenCL pipeline.
+ *
+ * Thread safety: pure functions (shapes, CPU reference, scalar parsing, names)
+ * are thread-safe. A clpad_context may be shared by threads: its program cache
+ * is guarded by a mutex, and enqueue calls on distinct queues may run
+ * concurrently. clpad_context_destroy must not race with other uses.
+ */
+#ifndef CLPAD_H
+#define CLPAD_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#include <CL/cl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(CLPAD_STATIC_DEFINE)
+#define CLPAD_API
+#elif defined(_WIN32)
+#ifdef CLPAD_BUILDING
+#define CLPAD_API __declspec(dllexport)
+#else
+#define CLPAD_API __declspec(dllimport)
+#endif
+#else
+#define CLPAD_API __attribute__((visibility("default")))
+#endif
+
+#define CLPAD_VERSION_MAJOR 0
+#define CLPAD_VERSION_MINOR 1
+#define CLPAD_VERSION_PATCH 0
+#define CLPAD_VERSION_STRING "0.1.0"
+/** Encoded as MAJOR*10000 + MINOR*100 + PATCH, comparable with clpad_version(). */
+#define CLPAD_VERSION_NUMBER \
+    (CLPAD_VERSION_MAJOR * 10000 + CLPAD_VERSION_MINOR * 100 + CLPAD_VERSION_PATCH)
+
+/** Largest tensor rank accepted by every operation. */
+#define CLPAD_MAX_RANK 8
+
+/* ------------------------------------------------------------------------- */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------- */
+
+/* X(name, value, description) */
+#define CLPAD_STATUS_LIST(X)                                                          \
+    X(CLPAD_OK, 0, "success")                                                         \
+    X(CLPAD_ERR_INVALID_ARGUMENT, -1, "invalid argument")                             \
+    X(CLPAD_ERR_INVALID_SHAPE, -2, "invalid shape")                                   \
+    X(CLPAD_ERR_INVALID_PADS, -3, "pads, crops or block break a rule of the operation") \
+    X(CLPAD_ERR_OVERFLOW, -4, "size arithmetic overflows")                            \
+    X(CLPAD_ERR_BUFFER_TOO_SMALL, -5, "buffer too small for the tensor")              \
+    X(CLPAD_ERR_UNSUPPORTED, -6, "unsupported dtype or feature")                      \
+    X(CLPAD_ERR_OUT_OF_MEMORY, -7, "out of host memory")                              \
+    X(CLPAD_ERR_NO_DEVICE, -8, "no OpenCL platform or device available")              \
+    X(CLPAD_ERR_DEVICE_NOT_FOUND, -9, "no OpenCL device matches the request")         \
+    X(CLPAD_ERR_BUILD_FAILED, -10, "OpenCL program build failed")                     \
+    X(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, -11, "OpenCL device out of resources or memory") \
+    X(CLPAD_ERR_OPENCL, -12, "OpenCL call failed")                                    \
+    X(CLPAD_ERR_PARSE, -13, "cannot parse value")
+
+typedef enum clpad_status {
+#define CLPAD_X_ENUM(name, value, text) name = value,
+    CLPAD_STATUS_LIST(CLPAD_X_ENUM)
+#undef CLPAD_X_ENUM
+} clpad_status;
+
+/** "CLPAD_ERR_INVALID_PADS" for CLPAD_ERR_INVALID_PADS; "CLPAD_UNKNOWN_STATUS" otherwise. */
+CLPAD_API const char *clpad_status_name(clpad_status status);
+/** A short English description of a status ("invalid shape"). Never NULL. */
+CLPAD_API const char *clpad_status_string(clpad_status status);
+/**
+ * The message of the last failed clpad call on the calling thread, naming the
+ * offending argument, or "" if none failed yet. Valid until the next clpad call
+ * on this thread.
+ */
+CLPAD_API const char *clpad_last_error(void);
+/** Name of an OpenCL error code, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54. */
+CLPAD_API const char *clpad_cl_error_name(cl_int err);
+/**
+ * The clpad status an OpenCL error maps to: CL_SUCCESS -> CLPAD_OK;
+ * CL_OUT_OF_RESOURCES and CL_MEM_OBJECT_ALLOCATION_FAILURE ->
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES; CL_OUT_OF_HOST_MEMORY -> OUT_OF_MEMORY;
+ * CL_BUILD_PROGRAM_FAILURE -> BUILD_FAILED; CL_DEVICE_NOT_FOUND and
+ * CL_PLATFORM_NOT_FOUND_KHR (-1001) -> NO_DEVICE; anything else -> CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_status_from_cl(cl_int err);
+
+/** The library's version as "MAJOR.MINOR.PATCH" (may differ from the header's). */
+CLPAD_API const char *clpad_version_string(void);
+/** The library's version as MAJOR*10000 + MINOR*100 + PATCH. */
+CLPAD_API unsigned clpad_version(void);
+
+/* ------------------------------------------------------------------------- */
+/* Element types and pad modes                                               */
+/* ------------------------------------------------------------------------- */
+
+/** Element types. Every operation is a pure copy, so only the size matters to
+ *  the kernels (1, 2, 4 or 8 bytes); the type matters for parsing pad_value. */
+typedef enum clpad_dtype {
+    CLPAD_BOOL = 0, /* 1 byte, 0 or 1 */
+    CLPAD_I8,
+    CLPAD_U8,
+    CLPAD_I16,
+    CLPAD_U16,
+    CLPAD_I32,
+    CLPAD_U32,
+    CLPAD_I64,
+    CLPAD_U64,
+    CLPAD_F16,  /* IEEE 754 binary16 */
+    CLPAD_BF16, /* bfloat16: the top 16 bits of a binary32 */
+    CLPAD_F32,
+    CLPAD_F64,
+    CLPAD_DTYPE_COUNT
+} clpad_dtype;
+
+/** Size of one element in bytes (1, 2, 4 or 8); 0 for an invalid dtype. */
+CLPAD_API size_t clpad_dtype_size(clpad_dtype dtype);
+/** Lower-case name: "bool", "i8", ..., "f64"; NULL for an invalid dtype. */
+CLPAD_API const char *clpad_dtype_name(clpad_dtype dtype);
+/** Parse a dtype name ("f32", also numpy-style "float32", "uint8", "bfloat16").
+ *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
+CLPAD_API clpad_status clpad_dtype_from_name(const char *name, clpad_dtype *dtype);
+
+/** Pad modes, SPEC §1 (OpenVINO Pad-12 plus wrap). */
+typedef enum clpad_pad_mode {
+    CLPAD_PAD_CONSTANT = 0, /* pad_value outside the input */
+    CLPAD_PAD_EDGE,         /* repeat the edge element */
+    CLPAD_PAD_REFLECT,      /* mirror without repeating the edge; pads <= D-1 */
+    CLPAD_PAD_SYMMETRIC,    /* mirror repeating the edge; pads <= D */
+    CLPAD_PAD_WRAP,         /* periodic (ONNX wrap, numpy wrap, torch circular) */
+    CLPAD_PAD_MODE_COUNT
+} clpad_pad_mode;
+
+/** "constant", "edge", "reflect", "symmetric", "wrap"; NULL for an invalid mode. */
+CLPAD_API const char *clpad_pad_mode_name(clpad_pad_mode mode);
+/** Parse a mode name (case-insensitive).
+ *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
+CLPAD_API clpad_status clpad_pad_mode_from_name(const char *name, clpad_pad_mode *mode);
+
+/**
+ * Parse a scalar in `dtype` exactly and store its bit pattern (little-endian
+ * host layout, clpad_dtype_size(dtype) bytes) at `out`.
+ * Integers are parsed exactly in their own range (decimal, or 0x hex), so an i64
+ * 9007199254740993 stays exact; out-of-range values are an error, not a wrap.
+ * Floats accept decimal and hex floats, "inf", "-inf", "nan", "-0.0"; f32 and
+ * f64 are correctly rounded from the text (strtof/strtod); f16 and bf16 are
+ * rounded to nearest even from the correctly rounded f64. A finite value that
+ * rounds to infinity is an error.
+ * bool accepts 0, 1, true, false.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, bad dtype), CLPAD_ERR_PARSE
+ * (not a number, trailing characters, out of range for the dtype).
+ */
+CLPAD_API clpad_status clpad_scalar_parse(clpad_dtype dtype, const char *text, void *out);
+
+/* ------------------------------------------------------------------------- */
+/* Pad (SPEC §1, OpenVINO Pad-12 + wrap)                                     */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Output shape of Pad: out[i] = max(pads_begin[i] + shape[i] + pads_end[i], 0).
+ * Pure; needs no OpenCL. Validates every rule of SPEC §1:
+ *  - rank in 0..8, shape[i] >= 0, non-NULL arrays (may be NULL when rank is 0);
+ *  - edge and wrap: shape[i] >= 1 where a pad on that axis is positive;
+ *  - reflect: pads_begin[i], pads_end[i] <= shape[i] - 1 (for positive pads);
+ *  - symmetric: pads_begin[i], pads_end[i] <= shape[i];
+ *  - a broken limit is an error even when negative pads make the output empty;
+ *  - the sum and the element count must fit in int64.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_INVALID_SHAPE,
+ * CLPAD_ERR_INVALID_PADS, CLPAD_ERR_OVERFLOW.
+ */
+CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
+                                              const int64_t *pads_begin,
+                                              const int64_t *pads_end, clpad_pad_mode mode,
+                                              int64_t *out_shape);
+
+/**
+ * Pad on the host (the CPU reference path, SPEC §1). `input` holds
+ * product(shape) elements of `dtype`; `output` has room for `output_bytes`
+ * bytes and receives product(out_shape) elements. `pad_value` points to one
+ * element of `dtype` (see clpad_scalar_parse) and is used only by
+ * CLPAD_PAD_CONSTANT; NULL means zero. The input is never modified; input and
+ * output must not overlap.
+ * Errors: those of clpad_pad_output_shape, CLPAD_ERR_BUFFER_TOO_SMALL,
+ * CLPAD_ERR_INVALID_ARGUMENT (NULL input/output with a non-empty tensor).
+ */
+CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
+                                     const void *input, const int64_t *pads_begin,
+                                     const int64_t *pads_end, clpad_pad_mode mode,
+                                     const void *pad_value, void *output,
+                                     size_t output_bytes);
+
+/* ------------------------------------------------------------------------- */
+/* SpaceToBatch / BatchToSpace (SPEC §2, §3)                                 */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Output shape of SpaceToBatch-2 (SPEC §2): data [N, D1, ..., D(r-1)], r >= 2;
+ * out = [N * prod(block_shape), P1/B1, ..., P(r-1)/B(r-1)] where
+ * Pi = Di + pads_begin[i] + pads_end[i]. Rules: block_shape[i] >= 1,
+ * block_shape[0] == 1, pads >= 0, pads on axis 0 are 0, Bi divides Pi.
+ * Pure; needs no OpenCL.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_INVALID_SHAPE,
+ * CLPAD_ERR_INVALID_PADS, CLPAD_ERR_OVERFLOW.
+ */
+CLPAD_API clpad_status clpad_space_to_batch_output_shape(int rank, const int64_t *shape,
+                                                         const int64_t *block_shape,
+                                                         const int64_t *pads_begin,
+                                                         const int64_t *pads_end,
+                                                         int64_t *out_shape);
+
+/**
+ * Output shape of BatchToSpace-2 (SPEC §3): data [N', D1, ...], r >= 2;
+ * out = [N' / prod(block_shape), D1*B1 - crops_begin[1] - crops_end[1], ...].
+ * Rules: block_shape[i] >= 1, block_shape[0] == 1, crops >= 0, crops on axis 0
+ * are 0, N' divisible by prod(block_shape), crops_begin + crops_end <= Di*Bi.
+ * Errors: as clpad_space_to_batch_output_shape.
+ */
+CLPAD_API clpad_status clpad_batch_to_space_output_shape(int rank, const int64_t *shape,
+                                                         const int64_t *block_shape,
+                                                         const int64_t *crops_begin,
+                                                         const int64_t *crops_end,
+                                                         int64_t *out_shape);
+
+/** SpaceToBatch on the host (CPU reference, SPEC §2). Buffers as clpad_pad_cpu;
+ *  padding elements are zero bytes. */
+CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
+                                                const int64_t *shape, const void *input,
+                                                const int64_t *block_shape,
+                                                const int64_t *pads_begin,
+                                                const int64_t *pads_end, void *output,
+                                                size_t output_bytes);
+
+/** BatchToSpace on the host (CPU reference, SPEC §3). Buffers as clpad_pad_cpu. */
+CLPAD_API clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank,
+                                                const int64_t *shape, const void *input,
+                                                const int64_t *block_shape,
+                                                const int64_t *crops_begin,
+                                                const int64_t *crops_end, void *output,
+                                                size_t output_bytes);
+
+/* ------------------------------------------------------------------------- */
+/* Devices and contexts                                                      */
+/* ------------------------------------------------------------------------- */
+
+/** One OpenCL device as seen by clpad_devices(). */
+typedef struct clpad_device_info {
+    unsigned platform_index;   /* index among clGetPlatformIDs */
+    unsigned device_index;     /* index among that platform's devices */
+    char platform_name[128];
+    char device_name[128];
+    char device_version[128];  /* CL_DEVICE_VERSION */
+    cl_device_type type;       /* CL_DEVICE_TYPE_GPU, _ACCELERATOR, _CPU, ... */
+    int host_unified_memory;   /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+    unsigned compute_units;
+    uint64_t global_mem_bytes;
+} clpad_device_info;
+
+/**
+ * List the OpenCL devices of every platform. Writes at most `capacity` entries
+ * to `infos` (may be NULL when capacity is 0) and the total number to `*count`.
+ * No platform at all is not an error: *count is 0.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (count NULL), CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_devices(clpad_device_info *infos, size_t capacity,
+                                     size_t *count);
+
+/** Opaque context: one OpenCL device, its context and an in-order queue, and
+ *  a cache of compiled programs. */
+typedef struct clpad_context clpad_context;
+
+/** Flags for clpad_context_create(). */
+enum {
+    CLPAD_CONTEXT_DEFAULT = 0,
+    /** Fail with CLPAD_ERR_NO_DEVICE instead of falling back to the CPU path. */
+    CLPAD_CONTEXT_NO_FALLBACK = 1u << 0,
+    /** Do not print the fallback notice on stderr. */
+    CLPAD_CONTEXT_QUIET = 1u << 1,
+    /** Do not touch OpenCL at all: a context that runs the CPU reference path. */
+    CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
+};
+
+/**
+ * Create a context on a chosen device. `device_spec` (or, when NULL or "", the
+ * environment variable CLPAD_DEVICE) is either "P:D" (platform and device
+ * index, as listed by clpad_devices / `clpad devices`) or a case-insensitive
+ * substring of the device or platform name. Without a spec: the first GPU, else
+ * the first accelerator, else the first CPU device. The queue is in-order with
+ * profiling enabled.
+ * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
+ * included) and no spec, the context falls back to the CPU reference path
+ * (clpad_context_is_fallback() returns 1) and says so on stderr, unless flags
+ * has CLPAD_CONTEXT_NO_FALLBACK (then CLPAD_ERR_NO_DEVICE) or
+ * CLPAD_CONTEXT_QUIET.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_NO_DEVICE,
+ * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
+ * CLPAD_ERR_OUT_OF_MEMORY.
+ */
+CLPAD_API clpad_status clpad_context_create(const char *device_spec, unsigned flags,
+                                            clpad_context **ctx);
+
+/**
+ * Wrap an OpenCL context and queue the caller owns (both are retained, and
+ * released by clpad_context_destroy). The device is the queue's device.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_OPENCL, CLPAD_ERR_OUT_OF_MEMORY.
+ */
+CLPAD_API clpad_status clpad_context_wrap(cl_context cl_ctx, cl_command_queue queue,
+                                          clpad_context **ctx);
+
+/** Release a context, its programs and its references. NULL is a no-op. */
+CLPAD_API void clpad_context_destroy(clpad_context *ctx);
+
+/** 1 when the context runs the CPU reference path (no OpenCL device), else 0. */
+CLPAD_API int clpad_context_is_fallback(const clpad_context *ctx);
+/** The chosen device's name, or "CPU reference (no OpenCL)" for a fallback. */
+CLPAD_API const char *clpad_context_device_name(const clpad_context *ctx);
+/** The chosen device's platform name ("" for a fallback). */
+CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
+/** The OpenCL objects behind the context (NULL for a fallback); not retained. */
+CLPAD_API cl_context clpad_context_cl_context(const clpad_context *ctx);
+CLPAD_API cl_command_queue clpad_context_queue(const clpad_context *ctx);
+CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
+
+/**
+ * Compile every program clpad may need on this context now, so that the first
+ * operation does not pay for compilation. Programs are cached per context,
+ * kernel family and build options.
+ * Errors: CLPAD_ERR_BUILD_FAILED (see clpad_context_build_log), CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
+
+/** The log of the last failed program build on this context, with the build
+ *  options and the device name; "" if no build failed. Valid until the next
+ *  call on the context. */
+CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
+
+/** What a host-pointer call did, for reporting. */
+typedef struct clpad_run_info {
+    int used_opencl;       /* 1: ran on the OpenCL device; 0: CPU reference path */
+    int zero_copy;         /* 1: input and output were used in place (unified memory) */
+    uint64_t kernel_ns;    /* device time of the operation's commands (profiling events) */
+    uint64_t total_ns;     /* wall time of the whole call, host side */
+    uint64_t bytes_moved;  /* bytes read + bytes written by the operation */
+} clpad_run_info;
+
+/* ------------------------------------------------------------------------- */
+/* Pad on OpenCL                                                             */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Enqueue Pad (SPEC §1) on `queue` (NULL: the context's queue). `input` holds
+ * product(shape) elements of `dtype` starting at byte `input_offset`; `output`
+ * receives product(out_shape) elements at byte `output_offset`; both buffers'
+ * CL_MEM_SIZE are checked first. Asynchronous: waits on `wait_list`, and
+ * returns in `*event` (if not NULL) an event that completes when the output
+ * is written. Nothing outside the output range is written.
+ * Errors: those of clpad_pad_output_shape, CLPAD_ERR_BUFFER_TOO_SMALL,
+ * CLPAD_ERR_NO_DEVICE (fallback context), CLPAD_ERR_BUILD_FAILED,
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                         const int64_t *shape, cl_mem input,
+                                         size_t input_offset, const int64_t *pads_begin,
+                                         const int64_t *pads_end, clpad_pad_mode mode,
+                                         const void *pad_value, cl_mem output,
+                                         size_t output_offset, cl_command_queue queue,
+                                         cl_uint num_events, const cl_event *wait_list,
+                                         cl_event *event);
+
+/**
+ * Pad host memory on the context's device and wait for the result. Arguments
+ * as clpad_pad_cpu. On a device with host-unified memory (PoCL, integrated
+ * GPUs) the host buffers are used in place (CL_MEM_USE_HOST_PTR), else copied.
+ * On a fallback context it runs the CPU reference path. `info` may be NULL.
+ * Errors: those of clpad_enqueue_pad and clpad_pad_cpu.
+ */
+CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                 const int64_t *shape, const void *input,
+                                 const int64_t *pads_begin, const int64_t *pads_end,
+                                 clpad_pad_mode mode, const void *pad_value, void *output,
+                                 size_t output_bytes, clpad_run_info *info);
+
+/* ------------------------------------------------------------------------- */
+/* SpaceToBatch / BatchToSpace on OpenCL                                     */
+/* ------------------------------------------------------------------------- */
+
+/** Enqueue SpaceToBatch (SPEC §2). Buffers, offsets and events as
+ *  clpad_enqueue_pad; the padding zeros are written by the same pass. */
+CLPAD_API clpad_status clpad_enqueue_space_to_batch(
+    clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
+    size_t input_offset, const int64_t *block_shape, const int64_t *pads_begin,
+    const int64_t *pads_end, cl_mem output, size_t output_offset, cl_command_queue queue,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/** Enqueue BatchToSpace (SPEC §3). As clpad_enqueue_space_to_batch. */
+CLPAD_API clpad_status clpad_enqueue_batch_to_space(
+    clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
+    size_t input_offset, const int64_t *block_shape, const int64_t *crops_begin,
+    const int64_t *crops_end, cl_mem output, size_t output_offset, cl_command_queue queue,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/** SpaceToBatch on host memory via the context's device (or the CPU path on a
+ *  fallback context). As clpad_pad. */
+CLPAD_API clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                            const int64_t *shape, const void *input,
+                                            const int64_t *block_shape,
+                                            const int64_t *pads_begin,
+                                            const int64_t *pads_end, void *output,
+                                            size_t output_bytes, clpad_run_info *info);
+
+/** BatchToSpace on host memory via the context's device. As clpad_pad. */
+CLPAD_API clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                            const int64_t *shape, const void *input,
+                                            const int64_t *block_shape,
+                                            const int64_t *crops_begin,
+                                            const int64_t *crops_end, void *output,
+                                            size_t output_bytes, clpad_run_info *info);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Window geometry (SPEC §4): convolution / pooling padding formulas. */
+#include "clpad_window.h"
+
+#endif /* CLPAD_H */

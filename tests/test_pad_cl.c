@@ -1,0 +1,357 @@
+/* Pad on OpenCL: the seed examples through both APIs, randomized differential
+ * cases against the CPU reference with guard bands, the copy and empty paths,
+ * events, buffer checks and build failures. Skips (exit 77) with no device. */
+#include "test_util.h"
+#include "pad_seed_cases.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static clpad_context *g_ctx;
+
+enum { GUARD = 64 };
+static const unsigned char CANARY = 0xA5;
+
+/* Run one case through clpad_enqueue_pad with guard bands around the output
+ * and an offset on the input; return the output bytes in `got`. */
+static void enqueue_with_guards(const tu_pad_case *c, const void *in, size_t nin, void *got,
+                                size_t nout)
+{
+    cl_context cl = clpad_context_cl_context(g_ctx);
+    cl_command_queue q = clpad_context_queue(g_ctx);
+    size_t es = clpad_dtype_size(c->dtype);
+    size_t in_off = 8 * es; /* an element-aligned, non-zero offset */
+    cl_int err;
+    unsigned char *staging = malloc(in_off + nin + GUARD * 2 + nout + 8);
+    memset(staging, 0x11, in_off);
+    memcpy(staging + in_off, in, nin);
+    cl_mem bin = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_off + nin + 8,
+                                staging, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    memset(staging, CANARY, GUARD * 2 + nout);
+    cl_mem bout = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, GUARD * 2 + nout,
+                                 staging, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_event ev = NULL;
+    TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pads_begin,
+                                   c->pads_end, c->mode, c->value, bout, GUARD, NULL, 0, NULL,
+                                   &ev));
+    assert_non_null(ev);
+    assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, GUARD * 2 + nout, staging, 1, &ev,
+                                         NULL),
+                     CL_SUCCESS);
+    char buf[512];
+    for (size_t k = 0; k < GUARD; k++)
+        if (staging[k] != CANARY || staging[GUARD + nout + k] != CANARY)
+            fail_msg("guard band overwritten: %s", tu_pad_case_str(c, buf, sizeof buf));
+    memcpy(got, staging + GUARD, nout);
+    clReleaseEvent(ev);
+    clReleaseMemObject(bin);
+    clReleaseMemObject(bout);
+    free(staging);
+}
+
+static void test_seed_examples(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < SEED_CASE_COUNT; i++) {
+        const seed_case *s = &seed_cases[i];
+        size_t n = (size_t)(s->out_shape[0] * s->out_shape[1]);
+        int32_t out[40];
+        memset(out, 0, sizeof out);
+        clpad_run_info info;
+        TU_ASSERT_OK(clpad_pad(g_ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
+                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+        assert_int_equal(info.used_opencl, 1);
+        for (size_t k = 0; k < n; k++)
+            if (out[k] != s->expect[k])
+                fail_msg("host API, %s: element %zu = %d, want %d", s->name, k, out[k],
+                         s->expect[k]);
+        tu_pad_case c = {.dtype = CLPAD_I32, .mode = s->mode, .rank = 2};
+        memcpy(c.shape, seed_shape, sizeof seed_shape);
+        memcpy(c.pads_begin, s->pads_begin, sizeof s->pads_begin);
+        memcpy(c.pads_end, s->pads_end, sizeof s->pads_end);
+        memset(out, 0, sizeof out);
+        enqueue_with_guards(&c, seed_input, sizeof seed_input, out, n * 4);
+        for (size_t k = 0; k < n; k++)
+            if (out[k] != s->expect[k])
+                fail_msg("enqueue API, %s: element %zu = %d, want %d", s->name, k, out[k],
+                         s->expect[k]);
+    }
+}
+
+/* One randomized case through both device APIs, compared with the CPU path. */
+static void diff_case(const tu_pad_case *c, uint64_t *rng, int index)
+{
+    size_t es = clpad_dtype_size(c->dtype);
+    int64_t os[CLPAD_MAX_RANK];
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, os));
+    size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
+    size_t nout = (size_t)tu_elems(c->rank, os) * es;
+    unsigned char *in = malloc(nin + 1), *copy = malloc(nin + 1);
+    unsigned char *want = malloc(nout + 1), *got = malloc(nout + 1);
+    tu_fill(in, nin, rng);
+    memcpy(copy, in, nin);
+    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                               c->mode, c->value, want, nout));
+    char buf[512];
+    enqueue_with_guards(c, in, nin, got, nout);
+    if (memcmp(got, want, nout))
+        fail_msg("case %d: enqueue API differs from the CPU path: %s", index,
+                 tu_pad_case_str(c, buf, sizeof buf));
+    memset(got, 0, nout);
+    TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                           c->mode, c->value, got, nout, NULL));
+    if (memcmp(got, want, nout))
+        fail_msg("case %d: host API differs from the CPU path: %s", index,
+                 tu_pad_case_str(c, buf, sizeof buf));
+    if (memcmp(in, copy, nin))
+        fail_msg("case %d: the input was modified", index);
+    free(in);
+    free(copy);
+    free(want);
+    free(got);
+}
+
+static void test_random_small(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x5EED;
+    static const int ranks[] = {1, 2, 3, 4, 5, 6, 8};
+    enum { CASES = 600 };
+    for (int i = 0; i < CASES; i++) {
+        tu_pad_case c;
+        tu_random_pad_case(&rng, ranks, 7, 4096, &c);
+        diff_case(&c, &rng, i);
+    }
+    printf("%d random small cases equal the CPU path\n", CASES);
+}
+
+/* Long rows exercise the vector path and its tails (row lengths not a
+ * multiple of the vector width, widths 1-3 of tail, unaligned pads). */
+static void test_random_rows(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xB16;
+    static const clpad_dtype dts[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
+            for (int rep = 0; rep < 6; rep++, n++) {
+                tu_pad_case c = {.dtype = dts[d], .mode = (clpad_pad_mode)m, .rank = 3};
+                c.shape[0] = tu_range(&rng, 1, 3);
+                c.shape[1] = tu_range(&rng, 1, 20);
+                c.shape[2] = tu_range(&rng, 17, 300);
+                for (int a = 0; a < 3; a++) {
+                    int64_t hi = m == CLPAD_PAD_REFLECT ? c.shape[a] - 1 : c.shape[a];
+                    if (hi > 19)
+                        hi = 19;
+                    c.pads_begin[a] = tu_range(&rng, -2, hi);
+                    c.pads_end[a] = tu_range(&rng, -2, hi);
+                }
+                tu_fill(c.value, 8, &rng);
+                diff_case(&c, &rng, n);
+            }
+        }
+    }
+    printf("%d long-row cases equal the CPU path\n", n);
+}
+
+/* NHWC images: the channel axis is unpadded (widened elements and merges). */
+static void test_image_like(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x1A6E;
+    int n = 0;
+    for (int ch = 1; ch <= 4; ch++) {
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++, n++) {
+            tu_pad_case c = {.dtype = CLPAD_U8, .mode = (clpad_pad_mode)m, .rank = 3};
+            c.shape[0] = 37;
+            c.shape[1] = 53;
+            c.shape[2] = ch;
+            c.pads_begin[0] = 5;
+            c.pads_end[0] = 7;
+            c.pads_begin[1] = 11;
+            c.pads_end[1] = -3;
+            c.value[0] = 114;
+            diff_case(&c, &rng, n);
+        }
+    }
+}
+
+/* Every pad 0 becomes a buffer copy; an empty output launches nothing but
+ * still returns an event that honours the wait list. */
+static void test_copy_and_empty(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed();
+    tu_pad_case c = {.dtype = CLPAD_F32, .mode = CLPAD_PAD_REFLECT, .rank = 3,
+                     .shape = {2, 3, 5}};
+    diff_case(&c, &rng, 0);
+
+    cl_context cl = clpad_context_cl_context(g_ctx);
+    cl_int err;
+    cl_mem buf = clCreateBuffer(cl, CL_MEM_READ_WRITE, 64, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_event user = clCreateUserEvent(cl, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_event ev = NULL;
+    int64_t shape[2] = {3, 4};
+    TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, shape, buf, 0, (int64_t[]){-3, 0},
+                                   (int64_t[]){0, 0}, CLPAD_PAD_EDGE, NULL, buf, 0, NULL, 1, &user,
+                                   &ev));
+    assert_non_null(ev);
+    cl_int status = 0;
+    clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
+    assert_true(status != CL_COMPLETE); /* it waits for the user event */
+    clSetUserEventStatus(user, CL_COMPLETE);
+    assert_int_equal(clWaitForEvents(1, &ev), CL_SUCCESS);
+    clReleaseEvent(ev);
+    clReleaseEvent(user);
+    clReleaseMemObject(buf);
+}
+
+/* The enqueue waits on the caller's events: a write gated by a user event. */
+static void test_wait_list(void **state)
+{
+    (void)state;
+    cl_context cl = clpad_context_cl_context(g_ctx);
+    cl_command_queue q = clpad_context_queue(g_ctx);
+    cl_int err;
+    cl_mem bin = clCreateBuffer(cl, CL_MEM_READ_WRITE, sizeof seed_input, NULL, &err);
+    cl_mem bout = clCreateBuffer(cl, CL_MEM_READ_WRITE, 40 * 4, NULL, &err);
+    cl_event user = clCreateUserEvent(cl, &err), wrote, padded;
+    assert_int_equal(clEnqueueWriteBuffer(q, bin, CL_FALSE, 0, sizeof seed_input, seed_input, 1,
+                                          &user, &wrote),
+                     CL_SUCCESS);
+    const seed_case *s = &seed_cases[2]; /* positive reflect */
+    TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, bin, 0, s->pads_begin,
+                                   s->pads_end, s->mode, NULL, bout, 0, NULL, 1, &wrote, &padded));
+    clSetUserEventStatus(user, CL_COMPLETE);
+    int32_t out[40];
+    assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof out, out, 1, &padded, NULL),
+                     CL_SUCCESS);
+    assert_memory_equal(out, s->expect, sizeof out);
+    clReleaseEvent(user);
+    clReleaseEvent(wrote);
+    clReleaseEvent(padded);
+    clReleaseMemObject(bin);
+    clReleaseMemObject(bout);
+}
+
+static void test_buffer_checks(void **state)
+{
+    (void)state;
+    cl_context cl = clpad_context_cl_context(g_ctx);
+    cl_int err;
+    cl_mem small = clCreateBuffer(cl, CL_MEM_READ_WRITE, 40, NULL, &err);
+    cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
+    int64_t pb[2] = {0, 1}, pe[2] = {2, 3};
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, small, 0, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(clpad_last_error(), "input"));
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, small, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(clpad_last_error(), "output"));
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, big, 4096 - 100, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_BUFFER_TOO_SMALL);
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 2, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "multiple of the element size"));
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, NULL, 0, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_enqueue_pad(NULL, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
+                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, (int64_t[]){0, 4},
+                                       pe, CLPAD_PAD_REFLECT, NULL, big, 0, NULL, 0, NULL, NULL),
+                     CLPAD_ERR_INVALID_PADS);
+    int32_t out[40];
+    TU_ASSERT_STATUS(clpad_pad(g_ctx, CLPAD_I32, 2, seed_shape, seed_input, pb, pe,
+                               CLPAD_PAD_EDGE, NULL, out, sizeof out - 1, NULL),
+                     CLPAD_ERR_BUFFER_TOO_SMALL);
+    clReleaseMemObject(small);
+    clReleaseMemObject(big);
+}
+
+/* A context wrapping the caller's own context and queue gives the same bytes. */
+static void test_wrap_and_warmup(void **state)
+{
+    (void)state;
+    TU_ASSERT_OK(clpad_context_warmup(g_ctx));
+    assert_string_equal(clpad_context_build_log(g_ctx), "");
+    cl_device_id dev = clpad_context_device(g_ctx);
+    cl_int err;
+    cl_context cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueue(cl, dev, 0, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    clpad_context *w = NULL;
+    TU_ASSERT_OK(clpad_context_wrap(cl, q, &w));
+    clReleaseCommandQueue(q); /* the wrapper holds its own references */
+    clReleaseContext(cl);
+    const seed_case *s = &seed_cases[11]; /* mixed symmetric */
+    int32_t out[24];
+    TU_ASSERT_OK(clpad_pad(w, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
+                           s->mode, NULL, out, sizeof out, NULL));
+    assert_memory_equal(out, s->expect, sizeof out);
+    clpad_context_destroy(w);
+    TU_ASSERT_STATUS(clpad_context_wrap(NULL, q, &w), CLPAD_ERR_INVALID_ARGUMENT);
+}
+
+/* A kernel that does not compile: a status, and a build log with the options
+ * and the device name. Uses CLPAD_KERNEL_DIR, the kernel-development switch. */
+static void test_build_failure(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/clpad-kernels-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256];
+    snprintf(path, sizeof path, "%s/pad.cl", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("__kernel void pad_4(__global uint *p) { this is not C; }\n", f);
+    fclose(f);
+    setenv("CLPAD_KERNEL_DIR", dir, 1);
+    clpad_context *ctx = NULL;
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx));
+    const seed_case *s = &seed_cases[1];
+    int32_t out[40];
+    TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
+                               s->pads_end, s->mode, NULL, out, sizeof out, NULL),
+                     CLPAD_ERR_BUILD_FAILED);
+    assert_non_null(strstr(clpad_last_error(), "-DPAD_MODE=1"));
+    const char *log = clpad_context_build_log(ctx);
+    assert_non_null(strstr(log, "build options: -cl-std=CL1.2 -DPAD_MODE=1"));
+    assert_non_null(strstr(log, clpad_context_device_name(ctx)));
+    /* The context stays usable once the kernels are fixed. */
+    unsetenv("CLPAD_KERNEL_DIR");
+    TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
+                           s->mode, NULL, out, sizeof out, NULL));
+    assert_memory_equal(out, s->expect, sizeof out);
+    clpad_context_destroy(ctx);
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(void)
+{
+    g_ctx = tu_device_context();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_random_small),
+        cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_image_like),
+        cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
+        cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
+        cmocka_unit_test(test_build_failure),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    clpad_context_destroy(g_ctx);
+    return rc;
+}

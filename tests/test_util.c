@@ -1,0 +1,187 @@
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+uint64_t tu_seed(void)
+{
+    static int printed;
+    static uint64_t seed;
+    if (!printed) {
+        const char *env = getenv("CLPAD_TEST_SEED");
+        seed = env && *env ? strtoull(env, NULL, 0) : (uint64_t)time(NULL);
+        printf("seed = %llu (replay with CLPAD_TEST_SEED=%llu)\n", (unsigned long long)seed,
+               (unsigned long long)seed);
+        printed = 1;
+    }
+    return seed;
+}
+
+uint64_t tu_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi)
+{
+    uint64_t span = (uint64_t)(hi - lo) + 1;
+    return lo + (int64_t)(tu_rand(state) % span);
+}
+
+void tu_fill(void *p, size_t n, uint64_t *state)
+{
+    unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        b[i] = (unsigned char)(tu_rand(state) >> 56);
+}
+
+clpad_context *tu_device_context(void)
+{
+    clpad_context *ctx = NULL;
+    clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx);
+    if (st == CLPAD_ERR_NO_DEVICE) {
+        printf("SKIP: no OpenCL device (%s)\n", clpad_last_error());
+        exit(TU_SKIP_CODE);
+    }
+    if (st != CLPAD_OK) {
+        fprintf(stderr, "cannot create an OpenCL context: %s: %s\n", clpad_status_name(st),
+                clpad_last_error());
+        exit(1);
+    }
+    printf("device: %s (%s)\n", clpad_context_device_name(ctx),
+           clpad_context_platform_name(ctx));
+    return ctx;
+}
+
+const char *tu_shape_str(int rank, const int64_t *shape, char *buf, size_t len)
+{
+    size_t used = (size_t)snprintf(buf, len, "[");
+    for (int i = 0; i < rank && used < len; i++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%lld", i ? ", " : "",
+                                 (long long)shape[i]);
+    if (used < len)
+        snprintf(buf + used, len - used, "]");
+    return buf;
+}
+
+#include <string.h>
+
+int64_t tu_elems(int rank, const int64_t *shape)
+{
+    int64_t n = 1;
+    for (int i = 0; i < rank; i++)
+        n *= shape[i];
+    return n;
+}
+
+void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t max_elems,
+                        tu_pad_case *c)
+{
+    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_I8, CLPAD_BOOL, CLPAD_I16, CLPAD_F16,
+                                         CLPAD_BF16, CLPAD_I32, CLPAD_F32, CLPAD_U32, CLPAD_I64,
+                                         CLPAD_F64, CLPAD_U64, CLPAD_U16};
+    for (;;) {
+        memset(c, 0, sizeof *c);
+        c->dtype = dtypes[tu_rand(state) % (sizeof dtypes / sizeof *dtypes)];
+        c->mode = (clpad_pad_mode)(tu_rand(state) % CLPAD_PAD_MODE_COUNT);
+        c->rank = ranks[tu_rand(state) % (uint64_t)n_ranks];
+        for (int i = 0; i < c->rank; i++) {
+            int64_t D = tu_range(state, c->rank > 5 ? 1 : 0, c->rank > 5 ? 4 : 9);
+            if (D == 0 && c->mode != CLPAD_PAD_CONSTANT && tu_range(state, 0, 1))
+                D = 1;
+            c->shape[i] = D;
+            int64_t hi;
+            switch (c->mode) {
+            case CLPAD_PAD_REFLECT: hi = D - 1; break;
+            case CLPAD_PAD_SYMMETRIC: hi = D; break;
+            case CLPAD_PAD_EDGE: hi = D ? 3 : 0; break;
+            case CLPAD_PAD_WRAP: hi = D ? 2 * D + 1 : 0; break; /* wraps more than once */
+            default: hi = 4; break;
+            }
+            if (hi < 0)
+                hi = 0;
+            for (int s = 0; s < 2; s++) {
+                int64_t p;
+                int kind = (int)tu_range(state, 0, 3); /* zero, positive, negative, any */
+                if (kind == 0)
+                    p = 0;
+                else if (kind == 1)
+                    p = tu_range(state, 0, hi);
+                else if (kind == 2)
+                    p = -tu_range(state, 0, D + 1);
+                else
+                    p = tu_range(state, -D, hi);
+                (s ? c->pads_end : c->pads_begin)[i] = p;
+            }
+        }
+        tu_fill(c->value, sizeof c->value, state);
+        if (c->dtype == CLPAD_BOOL)
+            c->value[0] &= 1;
+        int64_t out[CLPAD_MAX_RANK];
+        if (clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, out) ==
+                CLPAD_OK &&
+            tu_elems(c->rank, out) <= max_elems && tu_elems(c->rank, c->shape) <= max_elems)
+            return;
+    }
+}
+
+const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len)
+{
+    char s[128], b[128], e[128];
+    snprintf(buf, len, "%s %s shape=%s pads_begin=%s pads_end=%s", clpad_pad_mode_name(c->mode),
+             clpad_dtype_name(c->dtype), tu_shape_str(c->rank, c->shape, s, sizeof s),
+             tu_shape_str(c->rank, c->pads_begin, b, sizeof b),
+             tu_shape_str(c->rank, c->pads_end, e, sizeof e));
+    return buf;
+}
+
+/* SPEC §1 table, one coordinate. Returns -1 for "pad_value". */
+static int64_t naive_map(clpad_pad_mode mode, int64_t c, int64_t D)
+{
+    if (0 <= c && c < D)
+        return c;
+    if (mode == CLPAD_PAD_CONSTANT)
+        return -1;
+    if (mode == CLPAD_PAD_EDGE)
+        return c < 0 ? 0 : D - 1;
+    if (mode == CLPAD_PAD_REFLECT)
+        return c < 0 ? -c : 2 * (D - 1) - c;
+    if (mode == CLPAD_PAD_SYMMETRIC)
+        return c < 0 ? -c - 1 : 2 * D - 1 - c;
+    int64_t m = c % D; /* wrap */
+    return m < 0 ? m + D : m;
+}
+
+void tu_pad_naive(const tu_pad_case *c, const void *in, void *out)
+{
+    int64_t oshape[CLPAD_MAX_RANK];
+    for (int i = 0; i < c->rank; i++) {
+        int64_t o = c->pads_begin[i] + c->shape[i] + c->pads_end[i];
+        oshape[i] = o > 0 ? o : 0;
+    }
+    size_t es = clpad_dtype_size(c->dtype);
+    int64_t n = tu_elems(c->rank, oshape);
+    for (int64_t idx = 0; idx < n; idx++) {
+        int64_t rem = idx, src = 0, stride = 1;
+        int pad = 0;
+        for (int a = c->rank - 1; a >= 0; a--) {
+            int64_t o = rem % oshape[a];
+            rem /= oshape[a];
+            int64_t m = naive_map(c->mode, o - c->pads_begin[a], c->shape[a]);
+            if (m < 0)
+                pad = 1;
+            else
+                src += m * stride;
+            stride *= c->shape[a];
+        }
+        unsigned char *d = (unsigned char *)out + (size_t)idx * es;
+        if (pad)
+            memcpy(d, c->value, es);
+        else
+            memcpy(d, (const unsigned char *)in + (size_t)src * es, es);
+    }
+}

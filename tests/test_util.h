@@ -1,0 +1,73 @@
+/* Helpers shared by the CTest programs (cmocka). */
+#ifndef CLPAD_TEST_UTIL_H
+#define CLPAD_TEST_UTIL_H
+
+#include "clpad.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* cmocka needs these before its header. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+/* Exit code CTest maps to "Skipped" (SKIP_RETURN_CODE in tests/CMakeLists.txt). */
+#define TU_SKIP_CODE 77
+
+/* The seed of this run: $CLPAD_TEST_SEED if set, else derived from the time.
+ * Printed once so that a failing run can be replayed. */
+uint64_t tu_seed(void);
+/* splitmix64: next pseudo-random 64-bit value. */
+uint64_t tu_rand(uint64_t *state);
+/* Uniform integer in [lo, hi]. */
+int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi);
+/* Fill n bytes with pseudo-random bytes. */
+void tu_fill(void *p, size_t n, uint64_t *state);
+
+/* A context on the default OpenCL device (honours CLPAD_DEVICE). When there is
+ * no OpenCL device, prints "SKIP: ..." and exits with TU_SKIP_CODE, so that a
+ * device test is reported as skipped, never as passed. */
+clpad_context *tu_device_context(void);
+
+/* "[2, 3]" for messages; returns buf. */
+const char *tu_shape_str(int rank, const int64_t *shape, char *buf, size_t len);
+
+/* Assert that `st` equals `want`; on mismatch, fail with clpad_last_error(). */
+#define TU_ASSERT_STATUS(st, want)                                                   \
+    do {                                                                             \
+        clpad_status tu_st_ = (st);                                                  \
+        if (tu_st_ != (want))                                                        \
+            fail_msg("%s: got %s, want %s (%s)", #st, clpad_status_name(tu_st_),     \
+                     clpad_status_name(want), clpad_last_error());                   \
+    } while (0)
+#define TU_ASSERT_OK(st) TU_ASSERT_STATUS(st, CLPAD_OK)
+
+#endif
+
+/* A Pad case for randomized tests. */
+typedef struct tu_pad_case {
+    clpad_dtype dtype;
+    clpad_pad_mode mode;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    int64_t pads_begin[CLPAD_MAX_RANK];
+    int64_t pads_end[CLPAD_MAX_RANK];
+    unsigned char value[8];
+} tu_pad_case;
+
+/* A random valid case: rank from `ranks` (n_ranks entries), small axes,
+ * positive, negative and mixed pads within the mode's limits, random dtype
+ * and pad_value. Total output stays below ~max_elems elements. */
+void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t max_elems,
+                        tu_pad_case *c);
+/* One line describing a case, for failure messages. */
+const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len);
+
+/* The test suite's own Pad oracle, written from SPEC §1's table element by
+ * element with no shared code: for each output index, map every coordinate
+ * and copy one element. */
+void tu_pad_naive(const tu_pad_case *c, const void *in, void *out);
+/* Elements of a shape. */
+int64_t tu_elems(int rank, const int64_t *shape);
