@@ -144,12 +144,13 @@ typedef struct clpad_pad_plan {
     bool no_pads;                     /* every pad is 0: a plain copy */
 } clpad_pad_plan;
 
-/* Collapse a validated Pad. Trailing unpadded axes widen the element when
- * `widen` is true (and, for the OpenCL path, only to 1, 2, 4 or 8 bytes when
- * `pow2_only`). */
+/* Collapse a validated Pad: drop unit axes without pads, merge an axis into
+ * its unpadded inner neighbour (constant mode: also when the outer one is
+ * padded), then, if `widen`, turn trailing unpadded axes into one wider
+ * element of elem_bytes. */
 void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
-                     bool widen, bool pow2_only, clpad_pad_plan *plan);
+                     bool widen, clpad_pad_plan *plan);
 
 /* Validate a Pad and compute sizes: out_shape (may be NULL), input and output
  * bytes. */

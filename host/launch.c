@@ -15,18 +15,20 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
                               cl_command_queue queue, const size_t global[2],
                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    /* Work-group: up to 256 work-items, within the kernel's and the device's
+    /* Work-group: up to 256 work-items within the kernel's and the device's
      * limits, spread over x first (consecutive work-items write consecutive
-     * output), the rest over rows. */
+     * output), the rest over rows. x takes one of a few sizes (1, 4, 16, 64,
+     * 256) so that drivers that specialise kernels per local size (PoCL)
+     * compile few variants. */
     size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
     if (target > 256)
         target = 256;
-    size_t lx = pow2_at_least(global[0]);
-    while (lx > target)
-        lx >>= 1;
-    size_t ly = pow2_at_least(global[1]);
-    while (ly > 1 && lx * ly > target)
-        ly >>= 1;
+    size_t lx = 1;
+    while (lx * 4 <= target && lx * 4 <= pow2_at_least(global[0]))
+        lx *= 4;
+    size_t ly = 1;
+    while (ly * 2 * lx <= target && ly < global[1])
+        ly *= 2;
     size_t local[2] = {lx, ly};
     size_t gws[2];
     for (int i = 0; i < 2; i++) {

@@ -4,25 +4,23 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The bytes of one (possibly widened) element of pad_value: the dtype's value
- * repeated, since widening only merges unpadded trailing axes. */
-static void widened_value(const void *pad_value, size_t esize, size_t elem_bytes,
-                          unsigned char out[8])
+/* The pad value as one unit of `unit` bytes: the dtype's value repeated (a
+ * unit never splits an element, since it is a multiple of the element size). */
+static void unit_value(const void *pad_value, size_t esize, size_t unit, unsigned char out[8])
 {
     memset(out, 0, 8);
     if (!pad_value)
         return;
-    for (size_t i = 0; i < elem_bytes; i += esize)
+    for (size_t i = 0; i < unit; i += esize)
         memcpy(out + i, pad_value, esize);
 }
 
 static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, clpad_pad_mode mode,
-                                 const unsigned char value[8], cl_mem input, size_t input_offset,
+                                 const void *pad_value, size_t esize, cl_mem input, size_t input_offset,
                                  cl_mem output, size_t output_offset, cl_command_queue queue,
                                  cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     cl_int err;
-    size_t eb = p->elem_bytes;
     if (p->out_elems == 0) { /* empty output: no launch, but honour the event contract */
         if (!event)
             return CLPAD_OK;
@@ -31,18 +29,26 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     }
     if (p->no_pads) { /* every pad is 0: a plain buffer copy */
         err = clEnqueueCopyBuffer(queue, input, output, input_offset, output_offset,
-                                  (size_t)p->out_elems * eb, num_events,
+                                  (size_t)p->out_elems * p->elem_bytes, num_events,
                                   num_events ? wait_list : NULL, event);
         return err == CL_SUCCESS ? CLPAD_OK : clpad__fail_cl(err, "clEnqueueCopyBuffer");
     }
-    char options[32], name[16];
+    /* The kernel moves units of 1, 2, 4 or 8 bytes: the largest that divides
+     * the (widened) element and both offsets; K units make one element. */
+    size_t eb = 8;
+    while (eb > esize && (p->elem_bytes % eb || input_offset % eb || output_offset % eb))
+        eb >>= 1;
+    cl_long K = (cl_long)(p->elem_bytes / eb);
+    unsigned char value[8];
+    unit_value(mode == CLPAD_PAD_CONSTANT ? pad_value : NULL, esize, eb, value);
+    char options[32], name[32];
     snprintf(options, sizeof options, "-DPAD_MODE=%d", (int)mode);
     snprintf(name, sizeof name, "pad_%zu", eb);
 
     cl_long8 o_dims = {{0}}, i_dims = {{0}}, o_pb = {{0}}, i_strides = {{0}};
     int r = p->rank;
     cl_int n_outer = r - 1;
-    cl_long stride = p->in_dims[r - 1];
+    cl_long stride = p->in_dims[r - 1] * K;
     for (int k = 0; k < n_outer; k++) { /* innermost outer axis first */
         int a = r - 2 - k;
         o_dims.s[k] = p->out_dims[a];
@@ -57,7 +63,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     cl_long row_out = p->out_dims[r - 1], row_in = p->in_dims[r - 1], row_pb = p->pads_begin[r - 1];
     cl_long n_rows = p->out_elems / row_out;
     size_t vec = 16 / eb;
-    size_t global[2] = {((size_t)row_out + vec - 1) / vec, (size_t)n_rows};
+    size_t global[2] = {((size_t)(row_out * K) + vec - 1) / vec, (size_t)n_rows};
 
     pthread_mutex_lock(&ctx->lock);
     struct clpad_kernel_entry *k;
@@ -78,6 +84,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
         err |= clSetKernelArg(kr, i++, sizeof row_out, &row_out);
         err |= clSetKernelArg(kr, i++, sizeof row_in, &row_in);
         err |= clSetKernelArg(kr, i++, sizeof row_pb, &row_pb);
+        err |= clSetKernelArg(kr, i++, sizeof K, &K);
         err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
@@ -102,18 +109,11 @@ static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem i
                                  cl_command_queue queue, cl_uint num_events,
                                  const cl_event *wait_list, cl_event *event)
 {
-    size_t esize = clpad_dtype_size(c->dtype);
     clpad_pad_plan plan;
-    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, esize, true, true,
-                    &plan);
-    if (input_offset % plan.elem_bytes || output_offset % plan.elem_bytes)
-        clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, esize, false,
-                        true, &plan);
-    unsigned char value[8];
-    widened_value(c->mode == CLPAD_PAD_CONSTANT ? c->pad_value : NULL, esize, plan.elem_bytes,
-                  value);
-    return enqueue_plan(ctx, &plan, c->mode, value, input, input_offset, output, output_offset,
-                        queue, num_events, wait_list, event);
+    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode,
+                    clpad_dtype_size(c->dtype), true, &plan);
+    return enqueue_plan(ctx, &plan, c->mode, c->pad_value, clpad_dtype_size(c->dtype), input,
+                        input_offset, output, output_offset, queue, num_events, wait_list, event);
 }
 
 clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,

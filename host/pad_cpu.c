@@ -119,7 +119,7 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     size_t esize = clpad_dtype_size(dtype);
     unsigned char zero[8] = {0};
     clpad_pad_plan plan;
-    clpad__pad_plan(rank, shape, pads_begin, pads_end, mode, esize, true, false, &plan);
+    clpad__pad_plan(rank, shape, pads_begin, pads_end, mode, esize, true, &plan);
     if (plan.no_pads) {
         memcpy(output, input, out_bytes);
         return CLPAD_OK;

@@ -105,7 +105,7 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
 
 void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
-                     bool widen, bool pow2_only, clpad_pad_plan *plan)
+                     bool widen, clpad_pad_plan *plan)
 {
     /* Working copy, innermost last; axes of size 1 without pads vanish. */
     int64_t D[CLPAD_MAX_RANK], b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
@@ -120,19 +120,6 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
         b[n] = pads_begin[i];
         e[n] = pads_end[i];
         n++;
-    }
-    size_t elem = elem_size;
-    if (widen) {
-        /* Trailing unpadded axes are copied whole: one wider element. */
-        while (n > 1 && !b[n - 1] && !e[n - 1]) {
-            size_t w;
-            if (__builtin_mul_overflow(elem, (size_t)D[n - 1], &w))
-                break;
-            if (pow2_only && w != 1 && w != 2 && w != 4 && w != 8)
-                break;
-            elem = w;
-            n--;
-        }
     }
     /* Merge an outer axis into its unpadded inner neighbour. In constant mode
      * the outer axis may be padded: whole inner rows are then pad or copy. */
@@ -154,6 +141,16 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
             b[j] = b[j + 1];
             e[j] = e[j + 1];
         }
+        n--;
+    }
+    /* Trailing unpadded axes (one after the merge) are copied whole: they
+     * become one wider element. */
+    size_t elem = elem_size;
+    while (widen && n > 1 && !b[n - 1] && !e[n - 1] && D[n - 1] > 0) {
+        size_t w;
+        if (__builtin_mul_overflow(elem, (size_t)D[n - 1], &w))
+            break;
+        elem = w;
         n--;
     }
     if (n == 0) { /* a scalar, or only unit axes: one element */

@@ -6,8 +6,8 @@
  * through its size, and the pad value arrives as raw bytes of the element.
  *
  * The host collapses unpadded axes and passes the tensor as rows: the
- * innermost axis ("row") and up to 7 outer axes, given innermost-first in the
- * components s0..s6 of long8 arguments. The NDRange is 2-D: dimension 0 walks
+ * innermost padded axis ("row") and up to 7 outer axes, given innermost-first
+ * in the components s0..s6 of long8 arguments (strides in units of T). The NDRange is 2-D: dimension 0 walks
  * a row in chunks of VEC elements (16 bytes), dimension 1 walks the rows.
  * Global sizes are rounded up to the work-group size, so every work-item
  * checks its bounds first. All index math is 64-bit.
@@ -49,14 +49,20 @@ inline long clpad_map(long c, long D)
         src_row += m * i_strides.COMP;                              \
     }
 
+/* A row holds row_out elements of the innermost padded axis; each element is
+ * K consecutive units of T (trailing unpadded axes collapsed into it, e.g.
+ * the channels of an NHWC image). Interior chunks are one vector copy;
+ * chunks that touch the padding map unit by unit. */
 #define CLPAD_DEFINE_PAD(NAME, T, VT, VEC)                                                  \
     __kernel void NAME(__global const T *src, ulong src_off, __global T *dst, ulong dst_off, \
                        T value, long8 o_dims, long8 i_dims, long8 o_pb, long8 i_strides,     \
-                       int n_outer, long row_out, long row_in, long row_pb, long n_rows)     \
+                       int n_outer, long row_out, long row_in, long row_pb, long K,          \
+                       long n_rows)                                                          \
     {                                                                                        \
-        long o0 = (long)get_global_id(0) * VEC;                                              \
+        long u0 = (long)get_global_id(0) * VEC;                                              \
         long row = (long)get_global_id(1);                                                   \
-        if (row >= n_rows || o0 >= row_out)                                                  \
+        long row_units = row_out * K;                                                        \
+        if (row >= n_rows || u0 >= row_units)                                                \
             return;                                                                          \
         long r = row, src_row = 0;                                                           \
         int valid = 1;                                                                       \
@@ -67,23 +73,24 @@ inline long clpad_map(long c, long D)
         CLPAD_OUTER_AXIS(4, s4)                                                              \
         CLPAD_OUTER_AXIS(5, s5)                                                              \
         CLPAD_OUTER_AXIS(6, s6)                                                              \
-        __global T *d = dst + dst_off + row * row_out;                                       \
+        __global T *d = dst + dst_off + row * row_units;                                     \
         __global const T *s = src + src_off + src_row;                                       \
-        long c0 = o0 - row_pb;                                                               \
-        if (o0 + VEC <= row_out) {                                                           \
-            if (valid && c0 >= 0 && c0 + VEC <= row_in) {                                    \
-                vstore##VEC(vload##VEC(0, s + c0), 0, d + o0);                               \
+        long c0 = u0 - row_pb * K;                                                           \
+        if (u0 + VEC <= row_units) {                                                         \
+            if (valid && c0 >= 0 && c0 + VEC <= row_in * K) {                                \
+                vstore##VEC(vload##VEC(0, s + c0), 0, d + u0);                               \
                 return;                                                                      \
             }                                                                                \
             if (!valid) {                                                                    \
-                vstore##VEC((VT)(value), 0, d + o0);                                         \
+                vstore##VEC((VT)(value), 0, d + u0);                                         \
                 return;                                                                      \
             }                                                                                \
         }                                                                                    \
-        long end = min(o0 + VEC, row_out);                                                   \
-        for (long o = o0; o < end; o++) {                                                    \
+        long end = min(u0 + VEC, row_units);                                                 \
+        for (long u = u0; u < end; u++) {                                                    \
+            long o = u / K;                                                                  \
             long m = clpad_map(o - row_pb, row_in);                                          \
-            d[o] = (valid && m >= 0) ? s[m] : value;                                         \
+            d[u] = (valid && m >= 0) ? s[m * K + (u - o * K)] : value;                       \
         }                                                                                    \
     }
 

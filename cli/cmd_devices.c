@@ -1,0 +1,61 @@
+/* `clpad devices`: list the OpenCL devices and the one chosen by default. */
+#include "cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *type_name(cl_device_type t)
+{
+    if (t & CL_DEVICE_TYPE_GPU)
+        return "GPU";
+    if (t & CL_DEVICE_TYPE_ACCELERATOR)
+        return "accelerator";
+    if (t & CL_DEVICE_TYPE_CPU)
+        return "CPU";
+    return "other";
+}
+
+int cmd_devices(int argc, char **argv)
+{
+    static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        if (c == 'h') {
+            printf("usage: clpad devices\n\nList the OpenCL devices as P:D (platform:device), "
+                   "the form --device and $CLPAD_DEVICE accept.\n");
+            return CLI_OK;
+        }
+        return CLI_USAGE;
+    }
+    if (optind < argc)
+        return cli_error(CLI_USAGE, "devices: unexpected argument '%s'", argv[optind]);
+    clpad_device_info infos[64];
+    size_t n = 0;
+    if (clpad_devices(infos, 64, &n))
+        return cli_error(CLI_FAIL, "%s", clpad_last_error());
+    if (n == 0) {
+        printf("no OpenCL device found; clpad will use its CPU reference path\n");
+        return CLI_OK;
+    }
+    for (size_t i = 0; i < n && i < 64; i++)
+        printf("%u:%u  %-11s %s  [%s; %s; %u compute units; %.1f GiB%s]\n",
+               infos[i].platform_index, infos[i].device_index, type_name(infos[i].type),
+               infos[i].device_name, infos[i].platform_name, infos[i].device_version,
+               infos[i].compute_units, (double)infos[i].global_mem_bytes / (1 << 30),
+               infos[i].host_unified_memory ? "; host-unified memory" : "");
+    clpad_context *ctx = NULL;
+    if (clpad_context_create(NULL, CLPAD_CONTEXT_QUIET | CLPAD_CONTEXT_NO_FALLBACK, &ctx) ==
+        CLPAD_OK) {
+        const char *env = getenv("CLPAD_DEVICE");
+        printf("default: %s%s%s\n", clpad_context_device_name(ctx),
+               env && *env ? " (from CLPAD_DEVICE=" : "", env && *env ? env : "");
+        if (env && *env)
+            printf(")\n");
+        clpad_context_destroy(ctx);
+    } else {
+        printf("default: none (%s)\n", clpad_last_error());
+    }
+    return CLI_OK;
+}

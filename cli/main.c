@@ -1,0 +1,57 @@
+/* clpad: command-line front end of the library. Dispatches to subcommands. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: clpad <command> [options]\n"
+            "\n"
+            "Tensor padding and data movement on OpenCL (OpenVINO Pad-12, SpaceToBatch-2,\n"
+            "BatchToSpace-2) with a byte-exact CPU reference path.\n"
+            "\n"
+            "commands:\n"
+            "  pad             pad or crop a .npy tensor or an image\n"
+            "  space-to-batch  move spatial blocks into the batch axis\n"
+            "  batch-to-space  the inverse move, with crops\n"
+            "  shape           output size and padding of conv/deconv/pool windows\n"
+            "  devices         list the OpenCL devices\n"
+            "\n"
+            "options:\n"
+            "  -h, --help      show this help (or `clpad <command> --help`)\n"
+            "  -V, --version   print the version\n"
+            "\n"
+            "The device is chosen with --device P:D|NAME or $CLPAD_DEVICE; without an\n"
+            "OpenCL device clpad runs the CPU path and says so.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
+        printf("clpad %s\n", clpad_version_string());
+        return CLI_OK;
+    }
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {{"pad", cmd_pad},
+                {"space-to-batch", cmd_space_to_batch},
+                {"batch-to-space", cmd_batch_to_space},
+                {"shape", cmd_shape},
+                {"devices", cmd_devices}};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
+        if (!strcmp(cmd, cmds[i].name))
+            return cmds[i].fn(argc - 1, argv + 1);
+    return cli_error(CLI_USAGE, "unknown command '%s' (try `clpad --help`)", cmd);
+}

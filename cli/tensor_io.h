@@ -1,0 +1,70 @@
+/*
+ * Tensor file I/O for the clpad CLI: NumPy .npy files (read and write) and
+ * images (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm through stb_image; write
+ * .png through stb_image_write and .ppm/.pgm/.pnm directly).
+ *
+ * Every function reports failure as a return value of 1 and a one-line
+ * message in `err` that names the file and the problem; nothing is printed.
+ * Saves are atomic: a temporary file in the destination directory is written,
+ * fsync'ed and renamed over the destination.
+ */
+#ifndef CLPAD_TENSOR_IO_H
+#define CLPAD_TENSOR_IO_H
+
+#include "clpad.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cli_tensor {
+    clpad_dtype dtype;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    void *data;    /* product(shape) * clpad_dtype_size(dtype) bytes, C order; malloc'd
+                      (never NULL after a successful load, even for an empty tensor) */
+    size_t nbytes;
+    bool is_image; /* loaded from an image file: HWC u8, rank 3 */
+} cli_tensor;
+
+/* Load .npy or an image, chosen by the file extension (case-insensitive).
+ * Returns 0 on success; on failure returns 1, leaves *t zeroed (tio_free is
+ * still safe) and writes a one-line message naming the file and the problem
+ * into err. */
+int tio_load(const char *path, cli_tensor *t, char *err, size_t errlen);
+
+/* Save atomically: write a temporary file in the same directory (mkstemp),
+ * fsync, rename over `path`. On any failure the temporary is removed and an
+ * existing `path` is untouched. The file mode is 0666 & ~umask, like a
+ * normally created file (a symlink at `path` is replaced, not followed).
+ * Returns 0, or 1 with err set. */
+int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen);
+
+/* Free the data and zero the struct. NULL and zeroed structs are fine. */
+void tio_free(cli_tensor *t);
+
+/* The format a path means by its extension (case-insensitive): "npy", "png",
+ * "jpeg" (.jpg and .jpeg), "bmp", "ppm", "pgm", "pnm"; NULL when the
+ * extension is missing or unknown. */
+const char *tio_format(const char *path);
+/* Whether tio_load / tio_save handle a format name returned by tio_format. */
+bool tio_format_can_load(const char *format);
+bool tio_format_can_save(const char *format);
+
+/* Human-readable lists for usage messages: ".npy, .png, .jpg, ..." */
+const char *tio_load_extensions(void);
+const char *tio_save_extensions(void);
+
+/* Check, before doing any work, that `path` names a format tio_load can read.
+ * Returns 0, or 1 with err set (unknown or missing extension). */
+int tio_check_load_path(const char *path, char *err, size_t errlen);
+
+/* Check, before doing any work, that a tensor of this dtype and shape can be
+ * saved to `path` (known writable format; npy: dtype numpy can name, rank
+ * 0..8; png: u8 HxW or HxWxC with C in 1..4; ppm: u8 HxWx3; pgm: u8 HxW or
+ * HxWx1; pnm: u8 with C 1 or 3; images non-empty). tio_save performs the same
+ * check. Returns 0, or 1 with err set. */
+int tio_check_save(const char *path, clpad_dtype dtype, int rank, const int64_t *shape,
+                   char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Configure and build clpad. Environment:
+#   CLPAD_BUILD_DIR  build directory (default: build)
+#   CLPAD_SANITIZE   e.g. address,undefined (default: none)
+#   CLPAD_WERROR     ON to treat warnings as errors (default: ON)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${CLPAD_BUILD_DIR:-build}"
+cmake -S . -B "$build" -DCLPAD_WERROR="${CLPAD_WERROR:-ON}" \
+      -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" >/dev/null
+cmake --build "$build" -j"$(nproc)"

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install what is missing, build with warnings as errors, and run the whole
+# CTest suite on the default OpenCL device (PoCL when there is no GPU).
+# Extra arguments go to ctest (e.g. -L device, -R pad).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+bash scripts/build.sh
+build="${CLPAD_BUILD_DIR:-build}"
+mkdir -p "$build/pocl-cache"
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"

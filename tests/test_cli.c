@@ -1,0 +1,330 @@
+/* The `clpad` program: .npy and image round trips against the CPU reference,
+ * exit codes, one-line errors, exact --value parsing, atomic output, and the
+ * fallback with no OpenCL platform. Runs the built binary ($CLPAD_CLI). */
+#include "test_util.h"
+#include "pad_seed_cases.h"
+#include "tensor_io.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char g_dir[] = "/tmp/clpad-cli-XXXXXX";
+static const char *g_cli;
+static char g_stderr[8192], g_stdout[8192];
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* Run `env ENV clpad ARGS` in the scratch directory; return the exit code and
+ * keep stdout/stderr in g_stdout/g_stderr. */
+static int run(const char *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int run(const char *env, const char *fmt, ...)
+{
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd %s && env %s '%s' %s >%s/out.txt 2>%s/err.txt </dev/null",
+             g_dir, env ? env : "", g_cli, args, g_dir, g_dir);
+    int st = system(cmd);
+    char p[512];
+    snprintf(p, sizeof p, "%s/out.txt", g_dir);
+    slurp(p, g_stdout, sizeof g_stdout);
+    snprintf(p, sizeof p, "%s/err.txt", g_dir);
+    slurp(p, g_stderr, sizeof g_stderr);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
+                 const void *data)
+{
+    cli_tensor t = {.dtype = dt, .rank = rank};
+    memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
+    t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
+    t.data = (void *)data;
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    if (tio_save(path, &t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static void load(const char *name, cli_tensor *t)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    if (tio_load(path, t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+/* An error is exactly one line, "clpad: error: ...", mentioning `needle`. */
+static void expect_error(int rc, int want_rc, const char *needle)
+{
+    if (rc != want_rc)
+        fail_msg("exit %d, want %d; stderr: %s", rc, want_rc, g_stderr);
+    if (strncmp(g_stderr, "clpad: error: ", 14))
+        fail_msg("stderr does not start with 'clpad: error: ': %s", g_stderr);
+    const char *nl = strchr(g_stderr, '\n');
+    if (!nl || nl[1] != '\0')
+        fail_msg("error is not one line: %s", g_stderr);
+    if (!strstr(g_stderr, needle))
+        fail_msg("error does not mention '%s': %s", needle, g_stderr);
+}
+
+static void test_seed_mixed_reflect_npy(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    int rc = run(NULL, "pad --mode reflect --pads-begin 2,-1 --pads-end -1,3 --verify seed.npy "
+                       "out.npy");
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, g_stderr);
+    assert_non_null(strstr(g_stderr, "device: "));
+    assert_non_null(strstr(g_stderr, "output: [4, 6] i32"));
+    assert_non_null(strstr(g_stderr, "GB/s"));
+    assert_non_null(strstr(g_stderr, "verify: identical"));
+    cli_tensor t = {0};
+    load("out.npy", &t);
+    assert_int_equal(t.rank, 2);
+    assert_int_equal(t.shape[0], 4);
+    assert_int_equal(t.shape[1], 6);
+    assert_memory_equal(t.data, seed_cases[10].expect, 24 * 4);
+    tio_free(&t);
+}
+
+/* Every mode and several dtypes through the CLI equal the library's CPU path. */
+static void test_npy_modes_dtypes(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xC11;
+    static const clpad_dtype dts[] = {CLPAD_U8, CLPAD_I16, CLPAD_F16, CLPAD_F32, CLPAD_I64,
+                                      CLPAD_F64, CLPAD_BOOL};
+    int64_t shape[3] = {2, 5, 7};
+    unsigned char in[2 * 5 * 7 * 8], want[8 * 11 * 13 * 8];
+    for (size_t d = 0; d < sizeof dts / sizeof *dts; d++) {
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
+            tu_fill(in, sizeof in, &rng);
+            if (dts[d] == CLPAD_BOOL)
+                for (size_t k = 0; k < sizeof in; k++)
+                    in[k] &= 1;
+            save("in.npy", dts[d], 3, shape, in);
+            int64_t pb[3] = {1, -1, 3}, pe[3] = {0, 4, 2}, os[3];
+            int rc = run(NULL, "pad -q --mode %s -b 1,-1,3 -e 0,4,2 in.npy out.npy",
+                         clpad_pad_mode_name((clpad_pad_mode)m));
+            if (rc != 0)
+                fail_msg("%s %s: exit %d: %s", clpad_dtype_name(dts[d]),
+                         clpad_pad_mode_name((clpad_pad_mode)m), rc, g_stderr);
+            assert_string_equal(g_stderr, ""); /* --quiet */
+            TU_ASSERT_OK(clpad_pad_output_shape(3, shape, pb, pe, (clpad_pad_mode)m, os));
+            size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
+            TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
+                                       want, n));
+            cli_tensor t = {0};
+            load("out.npy", &t);
+            assert_int_equal(t.dtype, dts[d]);
+            assert_int_equal(t.nbytes, n);
+            assert_memory_equal(t.data, want, n);
+            tio_free(&t);
+        }
+    }
+}
+
+/* The real photograph: 2 pad values pad H and W, channels stay; PNG and PPM out. */
+static void test_image_round_trip(void **state)
+{
+    (void)state;
+    const char *src = getenv("CLPAD_SOURCE_DIR");
+    assert_non_null(src);
+    char in_path[512];
+    snprintf(in_path, sizeof in_path, "%s/data/astronaut.png", src);
+    cli_tensor in = {0};
+    char err[512];
+    if (tio_load(in_path, &in, err, sizeof err))
+        fail_msg("%s", err);
+    int rc = run(NULL, "pad --mode constant --value 114 --pads-begin 10,20 --pads-end 30,-40 "
+                       "--verify '%s' out.png",
+                 in_path);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, g_stderr);
+    assert_non_null(strstr(g_stderr, "output: [552, 492, 3] u8"));
+    int64_t pb[3] = {10, 20, 0}, pe[3] = {30, -40, 0};
+    uint8_t v = 114;
+    size_t n = 552 * 492 * 3;
+    unsigned char *want = malloc(n);
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
+                               want, n));
+    cli_tensor t = {0};
+    load("out.png", &t);
+    assert_int_equal(t.nbytes, n);
+    assert_memory_equal(t.data, want, n);
+    tio_free(&t);
+    rc = run(NULL, "pad -q --mode edge -b 3,3 -e 3,3 '%s' out.ppm", in_path);
+    assert_int_equal(rc, 0);
+    load("out.ppm", &t);
+    assert_int_equal(t.shape[0], 518);
+    assert_int_equal(t.shape[2], 3);
+    tio_free(&t);
+    free(want);
+    tio_free(&in);
+}
+
+/* --value is parsed in the input's dtype exactly. */
+static void test_exact_value(void **state)
+{
+    (void)state;
+    int64_t shape[1] = {2}, data[2] = {1, 2};
+    save("i64.npy", CLPAD_I64, 1, shape, data);
+    assert_int_equal(run(NULL, "pad -q -v 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
+    cli_tensor t = {0};
+    load("o.npy", &t);
+    int64_t got[4];
+    memcpy(got, t.data, sizeof got);
+    assert_true(got[0] == 9007199254740993LL && got[3] == 9007199254740993LL);
+    assert_true(got[1] == 1 && got[2] == 2);
+    tio_free(&t);
+    uint16_t h[2] = {0x3C00, 0x4000};
+    save("f16.npy", CLPAD_F16, 1, shape, h);
+    assert_int_equal(run(NULL, "pad -q --value -0.0 -b 1 -e 0 f16.npy o.npy"), 0);
+    load("o.npy", &t);
+    uint16_t g16[3];
+    memcpy(g16, t.data, sizeof g16);
+    assert_int_equal(g16[0], 0x8000);
+    tio_free(&t);
+    assert_int_equal(run(NULL, "pad -q --value nan -b 0 -e 1 f16.npy o.npy"), 0);
+    load("o.npy", &t);
+    memcpy(g16, t.data, sizeof g16);
+    assert_int_equal(g16[2], 0x7E00);
+    tio_free(&t);
+    expect_error(run(NULL, "pad -v 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
+    uint8_t u[2] = {1, 2};
+    save("u8.npy", CLPAD_U8, 1, shape, u);
+    expect_error(run(NULL, "pad -v 256 -b 1 -e 1 u8.npy o.npy"), 2, "out of range for u8");
+}
+
+static void test_usage_errors(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    assert_int_equal(run(NULL, "%s", ""), 2);
+    expect_error(run(NULL, "frobnicate"), 2, "unknown command 'frobnicate'");
+    expect_error(run(NULL, "pad --bogus seed.npy o.npy"), 2, "--bogus");
+    expect_error(run(NULL, "pad seed.npy o.npy"), 2, "--pads-begin");
+    expect_error(run(NULL, "pad -b 1,,2 -e 1,1 seed.npy o.npy"), 2, "--pads-begin");
+    expect_error(run(NULL, "pad -b 1,99999999999999999999 -e 1,1 seed.npy o.npy"), 2,
+                 "overflows");
+    expect_error(run(NULL, "pad -b 1,1 -e 1 seed.npy o.npy"), 2, "--pads-end has 1");
+    expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 2, "rank 2");
+    expect_error(run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
+    expect_error(run(NULL, "pad -m edge -v 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
+    expect_error(run(NULL, "pad --cpu -d 0:0 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--cpu");
+    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy"), 2, "INPUT and OUTPUT");
+    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy o.xyz"), 2, "o.xyz");
+    expect_error(run(NULL, "pad -b 1,1 -e 1,1 -m"), 2, "needs a value");
+    /* Failures (exit 1): pads over the limit, missing file, unknown device. */
+    expect_error(run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1, "pads_begin[1] = 4");
+    expect_error(run(NULL, "pad -b 1,1 -e 1,1 missing.npy o.npy"), 1, "missing.npy");
+    expect_error(run(NULL, "pad -d no-such-device -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+                 "no-such-device");
+    assert_int_equal(run(NULL, "--help"), 0);
+    assert_non_null(strstr(g_stdout, "usage: clpad"));
+    assert_int_equal(run(NULL, "pad --help"), 0);
+    assert_non_null(strstr(g_stdout, "--pads-begin"));
+    assert_int_equal(run(NULL, "--version"), 0);
+    assert_non_null(strstr(g_stdout, CLPAD_VERSION_STRING));
+    assert_int_equal(run(NULL, "devices"), 0);
+    assert_non_null(strstr(g_stdout, "default: "));
+}
+
+/* A failed run never leaves a partial file and never clobbers an existing one. */
+static void test_output_untouched_on_error(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    char path[512];
+    snprintf(path, sizeof path, "%s/keep.npy", g_dir);
+    FILE *f = fopen(path, "w");
+    fputs("precious", f);
+    fclose(f);
+    int rcs[] = {run(NULL, "pad -m reflect -b 0,9 -e 0,0 seed.npy keep.npy"),
+                 run(NULL, "pad -b 1,1 -e 1,1 missing.npy keep.npy"),
+                 run(NULL, "pad -b 1,1 -e 1 seed.npy keep.npy")};
+    for (int i = 0; i < 3; i++)
+        assert_true(rcs[i] != 0);
+    /* an i32 tensor cannot be a PNG: refused before anything is written */
+    snprintf(path, sizeof path, "%s/keep.png", g_dir);
+    f = fopen(path, "w");
+    fputs("precious", f);
+    fclose(f);
+    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy keep.png"), 1, "PNG");
+    char buf[64];
+    slurp(path, buf, sizeof buf);
+    assert_string_equal(buf, "precious");
+    snprintf(path, sizeof path, "%s/keep.npy", g_dir);
+    slurp(path, buf, sizeof buf);
+    assert_string_equal(buf, "precious");
+    /* no temporary files left behind */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '^\\.' > %s/count.txt", g_dir, g_dir);
+    assert_int_not_equal(system(cmd), -1);
+    snprintf(path, sizeof path, "%s/count.txt", g_dir);
+    slurp(path, buf, sizeof buf);
+    assert_string_equal(buf, "0\n");
+}
+
+/* No OpenCL platform: the CLI falls back to the CPU path and says so. */
+static void test_no_device_fallback(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    char env[600];
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/empty-vendors", g_dir);
+    char p[512];
+    snprintf(p, sizeof p, "%s/empty-vendors", g_dir);
+    mkdir(p, 0700);
+    int rc = run(env, "pad --mode symmetric -b 2,-1 -e -1,3 --verify seed.npy fb.npy");
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, g_stderr);
+    assert_non_null(strstr(g_stderr, "using the CPU reference path"));
+    cli_tensor t = {0};
+    load("fb.npy", &t);
+    assert_memory_equal(t.data, seed_cases[11].expect, 24 * 4);
+    tio_free(&t);
+    assert_int_equal(run(env, "devices"), 0);
+    assert_non_null(strstr(g_stdout, "no OpenCL device"));
+}
+
+int main(void)
+{
+    g_cli = getenv("CLPAD_CLI");
+    if (!g_cli || !mkdtemp(g_dir)) {
+        fprintf(stderr, "CLPAD_CLI must name the clpad binary\n");
+        return 1;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_mixed_reflect_npy),
+        cmocka_unit_test(test_npy_modes_dtypes),
+        cmocka_unit_test(test_image_round_trip),
+        cmocka_unit_test(test_exact_value),
+        cmocka_unit_test(test_usage_errors),
+        cmocka_unit_test(test_output_untouched_on_error),
+        cmocka_unit_test(test_no_device_fallback),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", g_dir);
+    return rc;
+}
