@@ -1,4 +1,5 @@
 /* clpad: command-line front end of the library. Dispatches to subcommands. */
+#include "bench.h"
 #include "cli.h"
 
 #include <stdio.h>
@@ -18,6 +19,7 @@ static void usage(FILE *f)
             "  batch-to-space  the inverse move, with crops\n"
             "  shape           output size and padding of conv/deconv/pool windows\n"
             "  devices         list the OpenCL devices\n"
+            "  bench           throughput against the device's copy bandwidth and the CPU\n"
             "\n"
             "options:\n"
             "  -h, --help      show this help (or `clpad <command> --help`)\n"
@@ -49,7 +51,8 @@ int main(int argc, char **argv)
                 {"space-to-batch", cmd_space_to_batch},
                 {"batch-to-space", cmd_batch_to_space},
                 {"shape", cmd_shape},
-                {"devices", cmd_devices}};
+                {"devices", cmd_devices},
+                {"bench", clpad_bench_main}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name))
             return cmds[i].fn(argc - 1, argv + 1);

@@ -76,6 +76,7 @@ struct clpad_context {
     char device_name[256];
     char platform_name[256];
     int unified_memory;        /* CL_DEVICE_HOST_UNIFIED_MEMORY */
+    cl_device_type device_type;
     int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
@@ -114,6 +115,22 @@ clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
 clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entry *k,
                               cl_command_queue queue, const size_t global[2],
                               cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* Launch geometry of a row kernel: dimension 0 walks a row in vectors, each
+ * work-item copying `items` of them (strided by the local size, so that
+ * neighbouring work-items touch neighbouring memory), dimension 1 walks rows.
+ * CPU devices get one work-item per contiguous stretch of a row (a local x
+ * size of 1 and many items), GPUs wide work-groups along the row. */
+typedef struct clpad_row_geometry {
+    size_t global[2], local[2];
+    cl_long items;
+} clpad_row_geometry;
+void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                         size_t vectors_per_row, size_t n_rows, clpad_row_geometry *g);
+/* Enqueue a 2-D kernel with that geometry. Call with ctx->lock held. */
+clpad_status clpad__launch_rows(clpad_context *ctx, const struct clpad_kernel_entry *k,
+                                cl_command_queue queue, const clpad_row_geometry *g,
+                                cl_uint num_events, const cl_event *wait_list, cl_event *event);
 
 /* Check a cl_mem and byte offset hold `need` bytes; `what` names the argument. */
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,

@@ -44,6 +44,54 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
     return CLPAD_OK;
 }
 
+void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                         size_t vectors_per_row, size_t n_rows, clpad_row_geometry *g)
+{
+    size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
+    if (target > 256)
+        target = 256;
+    if (vectors_per_row == 0)
+        vectors_per_row = 1;
+    size_t cus = ctx->compute_units ? ctx->compute_units : 1;
+    size_t want = 8 * cus; /* work-groups enough to keep every compute unit busy */
+    size_t lx = 1, items;
+    if (ctx->device_type & CL_DEVICE_TYPE_CPU) {
+        /* A work-item copies a whole row, or a long stretch of it when there
+         * are too few rows to share out: memcpy-like loops, few work-groups. */
+        size_t chunks = n_rows >= want ? 1 : (want + n_rows - 1) / n_rows;
+        items = (vectors_per_row + chunks - 1) / chunks;
+    } else {
+        while (lx * 4 <= target && lx * 4 <= pow2_at_least(vectors_per_row))
+            lx *= 4;
+        size_t per = (vectors_per_row + lx - 1) / lx;
+        items = per < 8 ? per : 8;
+    }
+    size_t groups_x = (vectors_per_row + lx * items - 1) / (lx * items);
+    /* Rows per work-group: 1, 4, 16 or 64 (few local sizes: PoCL specialises
+     * per size), while keeping enough work-groups. */
+    size_t ly = 1;
+    while (ly * 4 * lx <= target && ly * 4 <= 64 && ly * 4 <= n_rows &&
+           groups_x * ((n_rows + ly * 4 - 1) / (ly * 4)) >= want)
+        ly *= 4;
+    g->local[0] = lx;
+    g->local[1] = ly;
+    g->global[0] = groups_x * lx;
+    g->global[1] = (n_rows + ly - 1) / ly * ly;
+    g->items = (cl_long)items;
+}
+
+clpad_status clpad__launch_rows(clpad_context *ctx, const struct clpad_kernel_entry *k,
+                                cl_command_queue queue, const clpad_row_geometry *g,
+                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    (void)ctx;
+    cl_int err = clEnqueueNDRangeKernel(queue, k->kernel, 2, NULL, g->global, g->local,
+                                        num_events, num_events ? wait_list : NULL, event);
+    if (err != CL_SUCCESS)
+        return clpad__fail_cl(err, "clEnqueueNDRangeKernel");
+    return CLPAD_OK;
+}
+
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
                                  const char *what)
 {

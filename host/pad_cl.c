@@ -63,8 +63,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     cl_long row_out = p->out_dims[r - 1], row_in = p->in_dims[r - 1], row_pb = p->pads_begin[r - 1];
     cl_long n_rows = p->out_elems / row_out;
     size_t vec = 16 / eb;
-    size_t global[2] = {((size_t)(row_out * K) + vec - 1) / vec, (size_t)n_rows};
-
+    size_t vectors = ((size_t)(row_out * K) + vec - 1) / vec;
     pthread_mutex_lock(&ctx->lock);
     struct clpad_kernel_entry *k;
     clpad_status st = clpad__kernel(ctx, "pad", options, name, &k);
@@ -86,10 +85,13 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
         err |= clSetKernelArg(kr, i++, sizeof row_pb, &row_pb);
         err |= clSetKernelArg(kr, i++, sizeof K, &K);
         err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
+        clpad_row_geometry g;
+        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, &g);
+        err |= clSetKernelArg(kr, i++, sizeof g.items, &g.items);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else
-            st = clpad__launch_2d(ctx, k, queue, global, num_events, wait_list, event);
+            st = clpad__launch_rows(ctx, k, queue, &g, num_events, wait_list, event);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

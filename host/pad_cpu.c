@@ -64,16 +64,30 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
     if (axis == p->rank - 1) {
         if (hi > lo)
             memcpy(dst + (size_t)lo * ob, src + (size_t)(lo - b) * ib, (size_t)(hi - lo) * ob);
-        for (int64_t o = 0; o < O; o++) {
-            if (o == lo && hi > lo)
-                o = hi;
-            if (o >= O)
-                break;
-            int64_t m = map_coord(j->mode, o - b, D);
-            if (m < 0)
-                fill(dst + (size_t)o * ob, ob, j->value, j->value_bytes);
-            else
+        /* The padding before [lo, hi) and after it: constant and edge are one
+         * repeated pattern each, the mirrors and wrap go element by element. */
+        int64_t runs[2][2] = {{0, lo}, {hi, O}};
+        if (hi == lo) { /* nothing of the input is kept on this axis */
+            runs[0][1] = O;
+            runs[1][0] = runs[1][1] = O;
+        }
+        for (int k = 0; k < 2; k++) {
+            int64_t r0 = runs[k][0], r1 = runs[k][1];
+            if (r1 <= r0)
+                continue;
+            if (j->mode == CLPAD_PAD_CONSTANT) {
+                fill(dst + (size_t)r0 * ob, (size_t)(r1 - r0) * ob, j->value, j->value_bytes);
+                continue;
+            }
+            if (j->mode == CLPAD_PAD_EDGE && hi > lo) {
+                int64_t m = map_coord(j->mode, r0 - b, D);
+                fill(dst + (size_t)r0 * ob, (size_t)(r1 - r0) * ob, src + (size_t)m * ib, ob);
+                continue;
+            }
+            for (int64_t o = r0; o < r1; o++) {
+                int64_t m = map_coord(j->mode, o - b, D);
                 memcpy(dst + (size_t)o * ob, src + (size_t)m * ib, ob);
+            }
         }
         return;
     }

@@ -1,0 +1,544 @@
+/* clpad throughput harness: every case against the device's copy bandwidth
+ * (the physical limit of a data-movement op), the host-pointer path end to
+ * end, the CPU reference path and single-thread memcpy, all in one run.
+ *
+ * Timing: the device kernel and the device copy (clEnqueueCopyBuffer) are both
+ * timed by OpenCL profiling events; the end-to-end, CPU and memcpy columns by
+ * the host's monotonic clock. Each figure is the median of --runs runs after
+ * a warm-up run that also pays for program compilation. GB/s counts bytes
+ * read + bytes written (input + output bytes; the copy moves the same total).
+ */
+#include "bench.h"
+
+#include <cjson/cJSON.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef enum { OP_PAD, OP_S2B, OP_B2S } bench_op;
+
+typedef struct bench_case {
+    char label[64];
+    bench_op op;
+    clpad_pad_mode mode;
+    clpad_dtype dtype;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    int64_t a[CLPAD_MAX_RANK]; /* pads_begin or block_shape */
+    int64_t b[CLPAD_MAX_RANK]; /* pads_end or pads_begin / crops_begin */
+    int64_t c[CLPAD_MAX_RANK]; /* - or pads_end / crops_end */
+    const char *value;         /* pad_value text, or NULL */
+} bench_case;
+
+typedef struct bench_result {
+    size_t in_bytes, out_bytes;
+    double copy_gbps, kernel_gbps, e2e_gbps, cpu_gbps, memcpy_gbps;
+    const char *skipped; /* reason, or NULL */
+} bench_result;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static uint64_t median(uint64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static double gbps(size_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0; }
+
+static uint64_t event_ns(cl_event ev)
+{
+    cl_ulong s = 0, e = 0;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+    return e > s ? e - s : 0;
+}
+
+/* ---- cases ---------------------------------------------------------------- */
+
+static int add_pad(bench_case *cs, int n, const char *name, clpad_pad_mode mode, clpad_dtype dt,
+                   int rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
+                   const char *value)
+{
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    snprintf(c->label, sizeof c->label, "%s/%s", name, clpad_pad_mode_name(mode));
+    c->op = OP_PAD;
+    c->mode = mode;
+    c->dtype = dt;
+    c->rank = rank;
+    memcpy(c->shape, shape, (size_t)rank * 8);
+    memcpy(c->a, pb, (size_t)rank * 8);
+    memcpy(c->b, pe, (size_t)rank * 8);
+    c->value = value;
+    return n + 1;
+}
+
+/* The cases of issue 5; `quick` shrinks the large ones 8-16x for a fast look. */
+static int make_cases(bench_case *cs, bool quick)
+{
+    int n = 0;
+    int64_t q = quick ? 4 : 1;
+    for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
+        clpad_pad_mode mode = (clpad_pad_mode)m;
+        n = add_pad(cs, n, "nchw-f32-8x64x256x256", mode, CLPAD_F32, 4,
+                    (int64_t[]){8 / (quick ? 2 : 1), 64 / q, 256, 256}, (int64_t[]){0, 0, 1, 2},
+                    (int64_t[]){0, 0, 3, 1}, NULL);
+        n = add_pad(cs, n, "f16-4x256x56x56", mode, CLPAD_F16, 4, (int64_t[]){4, 256 / q, 56, 56},
+                    (int64_t[]){0, 0, 1, 1}, (int64_t[]){0, 0, 1, 1}, NULL);
+        n = add_pad(cs, n, "outer-only-f32-16x512x1024", mode, CLPAD_F32, 3,
+                    (int64_t[]){16, 512 / q, 1024}, (int64_t[]){2, 0, 0}, (int64_t[]){3, 0, 0},
+                    NULL);
+        n = add_pad(cs, n, "inner-only-f32-4096x1021", mode, CLPAD_F32, 2,
+                    (int64_t[]){4096 / q, 1021}, (int64_t[]){0, 3}, (int64_t[]){0, 2}, NULL);
+        n = add_pad(cs, n, "crop-only-f32-8x64x256x256", mode, CLPAD_F32, 4,
+                    (int64_t[]){8, 64 / q, 256, 256}, (int64_t[]){0, 0, -2, -3},
+                    (int64_t[]){0, 0, -1, -2}, NULL);
+        n = add_pad(cs, n, "1d-f32-64M", mode, CLPAD_F32, 1, (int64_t[]){(64 << 20) / q},
+                    (int64_t[]){7}, (int64_t[]){5}, NULL);
+        n = add_pad(cs, n, "1d-u8-64M", mode, CLPAD_U8, 1, (int64_t[]){(64 << 20) / q},
+                    (int64_t[]){7}, (int64_t[]){5}, NULL);
+        n = add_pad(cs, n, "small-f32-1x3x224x224", mode, CLPAD_F32, 4,
+                    (int64_t[]){1, 3, 224, 224}, (int64_t[]){0, 0, 2, 2}, (int64_t[]){0, 0, 2, 2},
+                    NULL);
+    }
+    n = add_pad(cs, n, "letterbox-nhwc-u8-1x2160x3840x3", CLPAD_PAD_CONSTANT, CLPAD_U8, 4,
+                (int64_t[]){1, 2160 / q, 3840 / q, 3}, (int64_t[]){0, 840 / q, 0, 0},
+                (int64_t[]){0, 840 / q, 0, 0}, "114");
+    for (int k = 0; k < 2; k++) {
+        bench_case *c = &cs[n++];
+        memset(c, 0, sizeof *c);
+        c->op = k ? OP_B2S : OP_S2B;
+        snprintf(c->label, sizeof c->label, "%s-f32-8x128x128x64",
+                 k ? "batch-to-space" : "space-to-batch");
+        c->dtype = CLPAD_F32;
+        c->rank = 4;
+        int64_t shp[4] = {8, 128 / (quick ? 2 : 1), 128, 64};
+        if (k) { /* the inverse's input: what space-to-batch produces */
+            shp[0] *= 4;
+            shp[1] /= 2;
+            shp[2] /= 2;
+        }
+        memcpy(c->shape, shp, sizeof shp);
+        memcpy(c->a, (int64_t[]){1, 2, 2, 1}, 32);
+    }
+    return n;
+}
+
+static const char *op_name(bench_op op)
+{
+    return op == OP_PAD ? "pad" : op == OP_S2B ? "space_to_batch" : "batch_to_space";
+}
+
+/* ---- running one case ----------------------------------------------------- */
+
+static clpad_status out_shape(const bench_case *c, int64_t *os)
+{
+    switch (c->op) {
+    case OP_PAD:
+        return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, c->mode, os);
+    case OP_S2B:
+        return clpad_space_to_batch_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
+    default:
+        return clpad_batch_to_space_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
+    }
+}
+
+static clpad_status run_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                                cl_mem in, cl_mem out, cl_event *ev)
+{
+    switch (c->op) {
+    case OP_PAD:
+        return clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->mode,
+                                 value, out, 0, NULL, 0, NULL, ev);
+    case OP_S2B:
+        return clpad_enqueue_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
+                                            c->c, out, 0, NULL, 0, NULL, ev);
+    default:
+        return clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
+                                            c->c, out, 0, NULL, 0, NULL, ev);
+    }
+}
+
+static clpad_status run_host(clpad_context *ctx, const bench_case *c, const void *value,
+                             const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    switch (c->op) {
+    case OP_PAD:
+        return clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
+                         out_bytes, info);
+    case OP_S2B:
+        return clpad_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                    out_bytes, info);
+    default:
+        return clpad_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                    out_bytes, info);
+    }
+}
+
+static clpad_status run_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                            size_t out_bytes)
+{
+    switch (c->op) {
+    case OP_PAD:
+        return clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
+                             out_bytes);
+    case OP_S2B:
+        return clpad_space_to_batch_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                        out_bytes);
+    default:
+        return clpad_batch_to_space_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                        out_bytes);
+    }
+}
+
+#define MAX_RUNS 64
+
+static int bench_one(clpad_context *ctx, const bench_case *c, int runs, bench_result *r)
+{
+    memset(r, 0, sizeof *r);
+    int64_t os[CLPAD_MAX_RANK];
+    if (out_shape(c, os)) {
+        fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
+        return 1;
+    }
+    size_t es = clpad_dtype_size(c->dtype);
+    int64_t ni = 1, no = 1;
+    for (int i = 0; i < c->rank; i++) {
+        ni *= c->shape[i];
+        no *= os[i];
+    }
+    r->in_bytes = (size_t)ni * es;
+    r->out_bytes = (size_t)no * es;
+    size_t total = r->in_bytes + r->out_bytes, half = total / 2;
+    unsigned char value[8] = {0};
+    if (c->value)
+        clpad_scalar_parse(c->dtype, c->value, value);
+    unsigned char *hin = malloc(r->in_bytes), *hout = malloc(r->out_bytes);
+    unsigned char *m1 = malloc(half), *m2 = malloc(half);
+    if (!hin || !hout || !m1 || !m2) {
+        free(hin), free(hout), free(m1), free(m2);
+        r->skipped = "out of host memory";
+        return 0;
+    }
+    for (size_t i = 0; i < r->in_bytes; i++)
+        hin[i] = (unsigned char)(i * 131u + 7u);
+    memset(m1, 1, half);
+    memset(hout, 0, r->out_bytes);
+    uint64_t t[MAX_RUNS];
+
+    /* memcpy, single thread, over half the total (it reads and writes it) */
+    for (int i = 0; i <= runs; i++) {
+        uint64_t t0 = now_ns();
+        memcpy(m2, m1, half);
+        if (i)
+            t[i - 1] = now_ns() - t0;
+    }
+    r->memcpy_gbps = gbps(2 * half, median(t, runs));
+    free(m1);
+    free(m2);
+
+    /* CPU reference path */
+    for (int i = 0; i <= runs; i++) {
+        uint64_t t0 = now_ns();
+        if (run_cpu(c, value, hin, hout, r->out_bytes)) {
+            fprintf(stderr, "clpad bench: %s: CPU path: %s\n", c->label, clpad_last_error());
+            free(hin), free(hout);
+            return 1;
+        }
+        if (i)
+            t[i - 1] = now_ns() - t0;
+    }
+    r->cpu_gbps = gbps(total, median(t, runs));
+
+    if (clpad_context_is_fallback(ctx)) {
+        r->skipped = "no OpenCL device";
+        free(hin), free(hout);
+        return 0;
+    }
+    /* host-pointer path, end to end */
+    for (int i = 0; i <= runs; i++) {
+        clpad_run_info info;
+        if (run_host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
+            fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
+            free(hin), free(hout);
+            return 1;
+        }
+        if (i)
+            t[i - 1] = info.total_ns;
+    }
+    r->e2e_gbps = gbps(total, median(t, runs));
+
+    /* device buffers: the kernel, and the device copy over the same bytes */
+    cl_context cl = clpad_context_cl_context(ctx);
+    cl_command_queue q = clpad_context_queue(ctx);
+    cl_int err;
+    cl_mem din = clCreateBuffer(cl, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, r->in_bytes, hin, &err);
+    cl_mem dout = clCreateBuffer(cl, CL_MEM_READ_WRITE, r->out_bytes, NULL, &err);
+    cl_mem c1 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
+    cl_mem c2 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
+    int rc = 0;
+    if (!din || !dout || !c1 || !c2) {
+        r->skipped = "device out of memory";
+        goto release;
+    }
+    unsigned char zero = 0;
+    clEnqueueFillBuffer(q, c1, &zero, 1, 0, half, 0, NULL, NULL);
+    for (int i = 0; i <= runs; i++) {
+        cl_event ev;
+        if (clEnqueueCopyBuffer(q, c1, c2, 0, 0, half, 0, NULL, &ev) != CL_SUCCESS) {
+            r->skipped = "clEnqueueCopyBuffer failed";
+            goto release;
+        }
+        clWaitForEvents(1, &ev);
+        if (i)
+            t[i - 1] = event_ns(ev);
+        clReleaseEvent(ev);
+    }
+    r->copy_gbps = gbps(2 * half, median(t, runs));
+    for (int i = 0; i <= runs; i++) {
+        cl_event ev = NULL;
+        if (run_enqueue(ctx, c, value, din, dout, &ev)) {
+            fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
+            rc = 1;
+            goto release;
+        }
+        clWaitForEvents(1, &ev);
+        if (i)
+            t[i - 1] = event_ns(ev);
+        clReleaseEvent(ev);
+    }
+    r->kernel_gbps = gbps(total, median(t, runs));
+release:
+    if (din)
+        clReleaseMemObject(din);
+    if (dout)
+        clReleaseMemObject(dout);
+    if (c1)
+        clReleaseMemObject(c1);
+    if (c2)
+        clReleaseMemObject(c2);
+    free(hin);
+    free(hout);
+    return rc;
+}
+
+/* ---- reporting ------------------------------------------------------------ */
+
+
+static cJSON *json_case(const bench_case *c, const bench_result *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "label", c->label);
+    cJSON_AddStringToObject(o, "op", op_name(c->op));
+    cJSON_AddStringToObject(o, "mode", c->op == OP_PAD ? clpad_pad_mode_name(c->mode) : "");
+    cJSON *shape = cJSON_AddArrayToObject(o, "shape");
+    for (int i = 0; i < c->rank; i++)
+        cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)c->shape[i]));
+    cJSON_AddStringToObject(o, "dtype", clpad_dtype_name(c->dtype));
+    cJSON_AddNumberToObject(o, "bytes", (double)(r->in_bytes + r->out_bytes));
+    cJSON_AddNumberToObject(o, "kernel_gbps", r->kernel_gbps);
+    cJSON_AddNumberToObject(o, "copy_gbps", r->copy_gbps);
+    cJSON_AddNumberToObject(o, "end_to_end_gbps", r->e2e_gbps);
+    cJSON_AddNumberToObject(o, "cpu_gbps", r->cpu_gbps);
+    cJSON_AddNumberToObject(o, "memcpy_gbps", r->memcpy_gbps);
+    cJSON_AddNumberToObject(o, "kernel_over_copy", r->copy_gbps ? r->kernel_gbps / r->copy_gbps : 0);
+    cJSON_AddNumberToObject(o, "clpad_over_cpu", r->cpu_gbps ? r->kernel_gbps / r->cpu_gbps : 0);
+    cJSON_AddNumberToObject(o, "cpu_over_memcpy", r->memcpy_gbps ? r->cpu_gbps / r->memcpy_gbps : 0);
+    if (r->skipped)
+        cJSON_AddStringToObject(o, "skipped", r->skipped);
+    return o;
+}
+
+static int plot(const char *png, const bench_case *cs, const bench_result *rs, int n)
+{
+    char data[] = "/tmp/clpad-bench-XXXXXX";
+    int fd = mkstemp(data);
+    if (fd < 0)
+        return 1;
+    FILE *f = fdopen(fd, "w");
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%d \"%s\" %.3f %.3f %.3f %.3f\n", i, cs[i].label, rs[i].kernel_gbps,
+                rs[i].copy_gbps, rs[i].e2e_gbps, rs[i].cpu_gbps);
+    fclose(f);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "gnuplot -e \"set terminal pngcairo size 1600,700; set output '%s';"
+             "set title 'clpad throughput (GB/s = bytes read + written; median)';"
+             "set style data histograms; set style fill solid 0.8 border -1;"
+             "set xtics rotate by -60 font ',8'; set ylabel 'GB/s'; set key top left;"
+             "plot '%s' using 3:xtic(2) title 'clpad kernel', '' using 5 title 'host-pointer end to end',"
+             " '' using 6 title 'CPU path', '' using 4 with linespoints lw 2 title 'device copy (limit)'\"",
+             png, data);
+    int rc = system(cmd);
+    remove(data);
+    if (rc != 0) {
+        fprintf(stderr, "clpad bench: --plot needs gnuplot (apt-get install gnuplot-nox)\n");
+        return 1;
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: clpad bench [--runs N] [--quick] [--filter REGEX] [--device SPEC] [--json]\n"
+            "                   [--plot FILE.png]\n"
+            "\n"
+            "Throughput of every case against the device's copy bandwidth, the host-pointer\n"
+            "path end to end, the CPU path and single-thread memcpy, as GB/s (bytes read +\n"
+            "written, median of N runs after a warm-up) and ratios taken in the same run.\n"
+            "\n"
+            "  -n, --runs N       timed runs per figure (default 7, at most %d)\n"
+            "      --quick        smaller large cases (a fast look, not the reference numbers)\n"
+            "  -f, --filter RE    only cases whose label matches the regular expression\n"
+            "  -d, --device SPEC  OpenCL device (P:D or name substring)\n"
+            "      --json         one JSON object per case, one per line, on stdout\n"
+            "      --plot FILE    write a PNG plot (gnuplot)\n",
+            MAX_RUNS);
+}
+
+int clpad_bench_main(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"runs", required_argument, NULL, 'n'}, {"quick", no_argument, NULL, 'Q'},
+        {"filter", required_argument, NULL, 'f'}, {"device", required_argument, NULL, 'd'},
+        {"json", no_argument, NULL, 'J'},       {"plot", required_argument, NULL, 'P'},
+        {"help", no_argument, NULL, 'h'},       {0, 0, 0, 0}};
+    int runs = 7, c;
+    bool quick = false, json = false;
+    const char *filter = NULL, *device = NULL, *png = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":n:f:d:h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'n':
+            runs = atoi(optarg);
+            if (runs < 1 || runs > MAX_RUNS) {
+                fprintf(stderr, "clpad: error: --runs: %s is outside 1..%d\n", optarg, MAX_RUNS);
+                return 2;
+            }
+            break;
+        case 'Q': quick = true; break;
+        case 'f': filter = optarg; break;
+        case 'd': device = optarg; break;
+        case 'J': json = true; break;
+        case 'P': png = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case ':':
+            fprintf(stderr, "clpad: error: bench: option '%s' needs a value\n", argv[optind - 1]);
+            return 2;
+        default:
+            fprintf(stderr, "clpad: error: bench: unknown option '%s'\n", argv[optind - 1]);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "clpad: error: bench: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    regex_t re;
+    if (filter && regcomp(&re, filter, REG_EXTENDED | REG_NOSUB)) {
+        fprintf(stderr, "clpad: error: --filter: '%s' is not a regular expression\n", filter);
+        return 2;
+    }
+    clpad_context *ctx = NULL;
+    if (clpad_context_create(device, 0, &ctx)) {
+        fprintf(stderr, "clpad: error: %s\n", clpad_last_error());
+        return 1;
+    }
+    FILE *tab = json ? stderr : stdout;
+    fprintf(tab, "device: %s (%s)\n", clpad_context_device_name(ctx), clpad_context_platform_name(ctx));
+
+    /* First-call program build and per-call enqueue overhead. */
+    if (!clpad_context_is_fallback(ctx)) {
+        clpad_context *fresh = NULL;
+        if (!clpad_context_create(device, CLPAD_CONTEXT_QUIET, &fresh)) {
+            uint64_t t0 = now_ns();
+            clpad_status st = clpad_context_warmup(fresh);
+            uint64_t build = now_ns() - t0;
+            if (!st)
+                fprintf(tab, "program build, all variants (clpad_context_warmup): %.1f ms\n",
+                        build / 1e6);
+            cl_int err;
+            cl_mem b = clCreateBuffer(clpad_context_cl_context(fresh), CL_MEM_READ_WRITE, 4096,
+                                      NULL, &err);
+            uint64_t t[MAX_RUNS];
+            int64_t s[1] = {16}, p[1] = {2};
+            for (int i = 0; i <= 32 && b && !st; i++) {
+                cl_event ev;
+                uint64_t t1 = now_ns();
+                st = clpad_enqueue_pad(fresh, CLPAD_F32, 1, s, b, 0, p, p, CLPAD_PAD_EDGE, NULL,
+                                       b, 1024, NULL, 0, NULL, &ev);
+                uint64_t dt = now_ns() - t1;
+                if (!st) {
+                    clWaitForEvents(1, &ev);
+                    clReleaseEvent(ev);
+                }
+                if (i)
+                    t[i - 1] = dt;
+            }
+            if (!st && b)
+                fprintf(tab, "enqueue overhead per call (host side, median of 32): %.1f us\n",
+                        median(t, 32) / 1e3);
+            if (b)
+                clReleaseMemObject(b);
+            clpad_context_destroy(fresh);
+        }
+    }
+
+    bench_case cs[64];
+    bench_result rs[64];
+    int n = make_cases(cs, quick), done = 0, rc = 0;
+    fprintf(tab, "%-44s %-8s %9s %8s %8s %6s %8s %8s %6s %8s %6s\n", "case", "dtype", "MB", "copy",
+            "kernel", "k/copy", "e2e", "cpu", "cl/cpu", "memcpy", "cpu/mc");
+    for (int i = 0; i < n; i++) {
+        if (filter && regexec(&re, cs[i].label, 0, NULL, 0))
+            continue;
+        bench_result *r = &rs[done];
+        cs[done] = cs[i];
+        if (bench_one(ctx, &cs[done], runs, r)) {
+            rc = 1;
+            continue;
+        }
+        fprintf(tab, "%-44s %-8s %9.1f %8.2f %8.2f %6.2f %8.2f %8.2f %6.2f %8.2f %6.2f%s%s\n",
+                cs[done].label, clpad_dtype_name(cs[done].dtype),
+                (r->in_bytes + r->out_bytes) / 1e6, r->copy_gbps, r->kernel_gbps,
+                r->copy_gbps ? r->kernel_gbps / r->copy_gbps : 0, r->e2e_gbps, r->cpu_gbps,
+                r->cpu_gbps ? r->kernel_gbps / r->cpu_gbps : 0, r->memcpy_gbps,
+                r->memcpy_gbps ? r->cpu_gbps / r->memcpy_gbps : 0, r->skipped ? "  skipped: " : "",
+                r->skipped ? r->skipped : "");
+        fflush(tab);
+        if (json) {
+            cJSON *o = json_case(&cs[done], r);
+            char *text = cJSON_PrintUnformatted(o);
+            printf("%s\n", text);
+            fflush(stdout);
+            cJSON_free(text);
+            cJSON_Delete(o);
+        }
+        done++;
+    }
+    fprintf(tab, "GB/s = (input + output bytes) / median time; copy and kernel timed by OpenCL "
+                 "profiling events, e2e/cpu/memcpy by the host clock.\n");
+    if (png && done && plot(png, cs, rs, done))
+        rc = 1;
+    if (filter)
+        regfree(&re);
+    clpad_context_destroy(ctx);
+    return rc;
+}
