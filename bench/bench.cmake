@@ -1,7 +1,6 @@
 # The throughput harness: a library used by `clpad bench` and the standalone
 # `clpad-bench` executable.
 if(CLPAD_BUILD_CLI)
-  pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
   add_library(clpad_bench_lib STATIC ${CMAKE_CURRENT_LIST_DIR}/bench.c)
   target_include_directories(clpad_bench_lib PUBLIC ${CMAKE_CURRENT_LIST_DIR})
   target_compile_definitions(clpad_bench_lib PRIVATE _POSIX_C_SOURCE=200809L)

@@ -104,6 +104,13 @@ clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *o
 clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
                                   char **owned);
 
+/* On-disk cache of program binaries (disk_cache.c): a program built from the
+ * cached binary, or NULL; and storing a freshly built one. Silent on failure. */
+cl_program clpad__disk_cache_load(clpad_context *ctx, const char *src, size_t len,
+                                  const char *options);
+void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *src, size_t len,
+                             const char *options);
+
 /* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
 clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
 

@@ -92,20 +92,27 @@ clpad_status clpad__program(clpad_context *ctx, const char *family, const char *
         return st;
     char full[512];
     snprintf(full, sizeof full, "%s %s", k_base_options, options);
-    cl_int err;
-    cl_program prog = clCreateProgramWithSource(ctx->cl_ctx, 1, &src, &len, &err);
-    free(owned);
-    if (!prog)
-        return clpad__fail_cl(err, "clCreateProgramWithSource");
-    err = clBuildProgram(prog, 1, &ctx->device, full, NULL, NULL);
-    if (err != CL_SUCCESS) {
-        keep_build_log(ctx, prog, full);
-        clReleaseProgram(prog);
-        return clpad__fail(clpad_status_from_cl(err),
-                           "building kernels/%s.cl with '%s' on %s failed: %s (%d); see "
-                           "clpad_context_build_log()",
-                           family, full, ctx->device_name, clpad_cl_error_name(err), (int)err);
+    cl_program prog = clpad__disk_cache_load(ctx, src, len, full);
+    if (!prog) {
+        cl_int err;
+        prog = clCreateProgramWithSource(ctx->cl_ctx, 1, &src, &len, &err);
+        if (!prog) {
+            free(owned);
+            return clpad__fail_cl(err, "clCreateProgramWithSource");
+        }
+        err = clBuildProgram(prog, 1, &ctx->device, full, NULL, NULL);
+        if (err != CL_SUCCESS) {
+            free(owned);
+            keep_build_log(ctx, prog, full);
+            clReleaseProgram(prog);
+            return clpad__fail(clpad_status_from_cl(err),
+                               "building kernels/%s.cl with '%s' on %s failed: %s (%d); see "
+                               "clpad_context_build_log()",
+                               family, full, ctx->device_name, clpad_cl_error_name(err), (int)err);
+        }
+        clpad__disk_cache_store(ctx, prog, src, len, full);
     }
+    free(owned);
     struct clpad_program_entry *e = &ctx->programs[ctx->nprograms++];
     snprintf(e->family, sizeof e->family, "%s", family);
     snprintf(e->options, sizeof e->options, "%s", options);
