@@ -2,11 +2,13 @@
  * optionally verify against the CPU reference, report throughput. */
 #include "cli.h"
 #include "tensor_io.h"
+#include "window_opts.h"
 
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static void pad_usage(FILE *f)
 {
@@ -30,11 +32,20 @@ static void pad_usage(FILE *f)
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
+            "Padding for a window instead of --pads-begin/--pads-end (SPEC section 4):\n"
+            "      --same-as conv|pool  compute the pads of that window's convention (one of\n"
+            "                         --tf, --onnx, --openvino, --torch, --trt) on INPUT's\n"
+            "                         spatial axes and pad with zeros (or --value), so that\n"
+            "                         a VALID window on OUTPUT equals the framework's window\n"
+            "      --layout L         NCHW (default for .npy) or NHWC; images are HWC\n"
+            "\n"
             "INPUT: .npy (any dtype numpy names; C order, little-endian) or an image\n"
             "(%s) read as an HxWxC u8 tensor; for an image, two pad values\n"
             "mean H,W and leave the channels alone. OUTPUT: %s.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
             tio_load_extensions(), tio_save_extensions());
+    fprintf(f, "\nWindow options (with --same-as):\n");
+    cli_window_usage(f, false);
 }
 
 static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
@@ -47,12 +58,17 @@ int cmd_pad(int argc, char **argv)
         {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'v'},
         {"device", required_argument, NULL, 'd'}, {"cpu", no_argument, NULL, 'C'},
         {"verify", no_argument, NULL, 'Y'},       {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},         {0, 0, 0, 0}};
+        {"help", no_argument, NULL, 'h'},         {"same-as", required_argument, NULL, 'S'},
+        {"layout", required_argument, NULL, 'L'}, CLI_WINDOW_OPTIONS,
+        {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
     bool cpu = false, verify = false, quiet = false;
+    const char *same_as = NULL, *layout = NULL;
+    struct cli_window_opts win;
+    cli_window_init(&win);
     int c;
     optind = 1;
     opterr = 0;
@@ -88,17 +104,46 @@ int cmd_pad(int argc, char **argv)
         case 'h':
             pad_usage(stdout);
             return CLI_OK;
+        case 'S':
+            same_as = optarg;
+            if (strcmp(optarg, "conv") && strcmp(optarg, "pool"))
+                return cli_error(CLI_USAGE, "--same-as: '%s' is not conv or pool", optarg);
+            break;
+        case 'L':
+            layout = optarg;
+            if (strcasecmp(optarg, "NCHW") && strcasecmp(optarg, "NHWC"))
+                return cli_error(CLI_USAGE, "--layout: '%s' is not NCHW or NHWC", optarg);
+            break;
         case ':':
             return cli_error(CLI_USAGE, "pad: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(CLI_USAGE, "pad: unknown option '%s' (try `clpad pad --help`)",
-                             argv[optind - 1]);
+        default: {
+            int rc = c >= CLI_WOPT_BASE ? cli_window_parse_opt(c, optarg, &win) : CLI_WINDOW_NOT_MINE;
+            if (rc == CLI_WINDOW_NOT_MINE)
+                return cli_error(CLI_USAGE, "pad: unknown option '%s' (try `clpad pad --help`)",
+                                 argv[optind - 1]);
+            if (rc != CLI_OK)
+                return rc;
+        }
         }
     }
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    if (same_as) {
+        if (npb >= 0 || npe >= 0)
+            return cli_error(CLI_USAGE, "pad: --same-as computes the pads; do not give "
+                                        "--pads-begin/--pads-end");
+        if (mode != CLPAD_PAD_CONSTANT)
+            return cli_error(CLI_USAGE, "pad: --same-as pads with constant values, not %s",
+                             clpad_pad_mode_name(mode));
+        if (cli_window_set_op(&win, same_as) != CLI_OK)
+            return CLI_USAGE;
+        npb = npe = 0; /* filled once the input's shape is known */
+    } else if (layout || win.conv != CLI_WIN_NONE || win.kernel.n) {
+        return cli_error(CLI_USAGE, "pad: window options (--layout, --kernel, --tf, ...) need "
+                                    "--same-as conv|pool");
+    }
     if (npb < 0 || npe < 0)
         return cli_error(CLI_USAGE, "pad: --pads-begin and --pads-end are required");
     if (npb != npe)
@@ -123,6 +168,34 @@ int cmd_pad(int argc, char **argv)
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
+    }
+    if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */
+        bool nhwc = layout && !strcasecmp(layout, "NHWC");
+        int first = in.is_image && !layout ? 0 : nhwc ? 1 : 2;
+        int naxes = in.is_image && !layout ? 2 : in.rank - 2;
+        if (naxes < 1 || first + naxes > in.rank) {
+            rc = cli_error(CLI_USAGE, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
+                           in.rank, layout ? layout : "NCHW");
+            goto done;
+        }
+        cli_window_set_input(&win, naxes, in.shape + first);
+        clpad_window_result wr;
+        int wrc = cli_window_compute(&win, &wr);
+        if (wrc != CLI_OK) {
+            rc = wrc;
+            goto done;
+        }
+        if (clpad_window_tensor_pads(&wr, in.rank, first, pb, pe)) {
+            cli_error(CLI_FAIL, "%s", clpad_last_error());
+            goto done;
+        }
+        npb = npe = in.rank;
+        if (!quiet) {
+            char d[160], s1[160], s2[160];
+            cli_note(false, "window: %s -> pads_begin %s, pads_end %s",
+                     cli_window_describe(&win, d, sizeof d), cli_shape_str(in.rank, pb, s1, sizeof s1),
+                     cli_shape_str(in.rank, pe, s2, sizeof s2));
+        }
     }
     if (in.is_image && npb == 2 && in.rank == 3) { /* H,W: channels unpadded */
         pb[2] = pe[2] = 0;

@@ -305,6 +305,66 @@ static void test_no_device_fallback(void **state)
     assert_non_null(strstr(g_stdout, "no OpenCL device"));
 }
 
+/* `clpad shape`: the seed examples, --json exactly, errors. */
+static void test_shape(void **state)
+{
+    (void)state;
+    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME --json"), 0);
+    assert_string_equal(g_stdout, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
+    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --onnx SAME_UPPER --json"), 0);
+    assert_string_equal(g_stdout, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
+    static const struct {
+        const char *args, *json;
+    } pool[] = {
+        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 2,2",
+         "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
+        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 2,2",
+         "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
+        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 3,3",
+         "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
+        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
+         "{\"output\":[6,6],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
+        {"--mode same-upper", "{\"output\":[3,3],\"pads_begin\":[0,0],\"pads_end\":[1,1]}\n"},
+        {"--mode same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
+    };
+    for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
+        int rc = run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json", pool[i].args);
+        if (rc != 0 || strcmp(g_stdout, pool[i].json))
+            fail_msg("pool %s: exit %d, stdout %s, stderr %s", pool[i].args, rc, g_stdout, g_stderr);
+    }
+    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME"), 0);
+    assert_non_null(strstr(g_stdout, "pads_begin: [1, 1]"));
+    expect_error(run(NULL, "shape conv --input 7,8 --stride 3 --tf SAME"), 2, "--kernel");
+    expect_error(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 0 --tf SAME"), 1, "stride");
+    expect_error(run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
+}
+
+/* `clpad pad --same-as`: TF SAME conv pads on NCHW, zeros. */
+static void test_pad_same_as(void **state)
+{
+    (void)state;
+    int64_t shape[4] = {1, 2, 7, 8};
+    float x[112];
+    for (int i = 0; i < 112; i++)
+        x[i] = (float)i + 1;
+    save("nchw.npy", CLPAD_F32, 4, shape, x);
+    int rc = run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME nchw.npy same.npy");
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, g_stderr);
+    cli_tensor t = {0};
+    load("same.npy", &t);
+    assert_int_equal(t.shape[2], 10); /* 7 + 1 + 2 */
+    assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
+    float want[200];
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F32, 4, shape, x, (int64_t[]){0, 0, 1, 1},
+                               (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_CONSTANT, NULL, want, sizeof want));
+    assert_memory_equal(t.data, want, sizeof want);
+    tio_free(&t);
+    expect_error(run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME -b 1 -e 1 nchw.npy o.npy"),
+                 2, "--same-as");
+    expect_error(run(NULL, "pad --kernel 4 -b 0,0,0,0 -e 0,0,0,0 nchw.npy o.npy"), 2, "--same-as");
+}
+
 int main(void)
 {
     g_cli = getenv("CLPAD_CLI");
@@ -320,6 +380,8 @@ int main(void)
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
+        cmocka_unit_test(test_shape),
+        cmocka_unit_test(test_pad_same_as),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[600];
