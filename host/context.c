@@ -160,6 +160,9 @@ static void read_device(clpad_context *ctx)
     cl_bool unified = CL_FALSE;
     clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
     ctx->unified_memory = unified == CL_TRUE;
+    const char *zc = getenv("CLPAD_ZERO_COPY"); /* "0": always copy (debugging, tests) */
+    if (zc && !strcmp(zc, "0"))
+        ctx->unified_memory = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof ctx->device_type, &ctx->device_type, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                     &ctx->compute_units, NULL);

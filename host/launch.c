@@ -156,8 +156,9 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
         if (p != out)
             memcpy(out, p, out_bytes);
         err = clEnqueueUnmapMemObject(ctx->queue, bout, p, 0, NULL, NULL);
+        cl_int ferr = clFinish(ctx->queue);
         if (err == CL_SUCCESS)
-            err = clFinish(ctx->queue);
+            err = ferr;
         if (err != CL_SUCCESS) {
             st = clpad__fail_cl(err, "clEnqueueUnmapMemObject/clFinish");
             goto done;
@@ -180,8 +181,12 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
             ri.kernel_ns = end - start;
     }
 done:
-    if (ev)
+    if (ev) {
+        /* Also on failure: the device may still write into `out` (zero-copy),
+         * so the command must be over before the caller gets its memory back. */
+        clWaitForEvents(1, &ev);
         clReleaseEvent(ev);
+    }
     if (bout)
         clReleaseMemObject(bout);
     if (bin)
