@@ -1,0 +1,76 @@
+/* Soak: thousands of mixed random operations (host-pointer, enqueue, CPU
+ * path, fresh contexts now and then) in one process. Resident memory must
+ * stay flat once the program caches are warm; leaks are caught by
+ * LeakSanitizer in the sanitizer build. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { OPS = 5000, MAXE = 2048 };
+
+static long rss_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long pages = 0, resident = 0;
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+            resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void test_soak(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x50AC;
+    clpad_context *ctx = tu_device_context();
+    unsigned char *in = malloc(MAXE * 8), *got = malloc(MAXE * 8), *want = malloc(MAXE * 8);
+    static const int ranks[] = {0, 1, 2, 3, 4, 6, 8};
+    long rss_warm = 0;
+    for (int i = 0; i < OPS; i++) {
+        if (i == OPS / 5)
+            rss_warm = rss_kib();
+        if (i % 500 == 499) { /* a fresh context now and then */
+            clpad_context_destroy(ctx);
+            TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx));
+        }
+        tu_pad_case c;
+        tu_random_pad_case(&rng, ranks, 7, MAXE, &c);
+        size_t es = clpad_dtype_size(c.dtype);
+        int64_t os[CLPAD_MAX_RANK];
+        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os));
+        size_t nin = (size_t)tu_elems(c.rank, c.shape) * es, nout = (size_t)tu_elems(c.rank, os) * es;
+        tu_fill(in, nin, &rng);
+        TU_ASSERT_OK(clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode,
+                                   c.value, want, nout));
+        TU_ASSERT_OK(clpad_pad(ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode,
+                               c.value, got, nout, NULL));
+        char buf[400];
+        if (memcmp(got, want, nout))
+            fail_msg("op %d differs: %s", i, tu_pad_case_str(&c, buf, sizeof buf));
+        /* and an invalid call now and then: errors must not leak either */
+        if (i % 7 == 0)
+            TU_ASSERT_STATUS(clpad_pad(ctx, c.dtype, c.rank, c.shape, in, c.pads_begin,
+                                       c.pads_end, c.mode, c.value, got, nout ? nout - 1 : 0, NULL),
+                             nout ? CLPAD_ERR_BUFFER_TOO_SMALL : CLPAD_OK);
+    }
+    long rss_end = rss_kib();
+    printf("%d operations; resident memory %ld KiB after warm-up, %ld KiB at the end\n", OPS,
+           rss_warm, rss_end);
+    if (rss_end - rss_warm > 16 * 1024)
+        fail_msg("resident memory grew by %ld KiB", rss_end - rss_warm);
+    clpad_context_destroy(ctx);
+    free(in);
+    free(got);
+    free(want);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_soak)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
