@@ -350,6 +350,20 @@ static cJSON *json_case(const bench_case *c, const bench_result *r)
     for (int i = 0; i < c->rank; i++)
         cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)c->shape[i]));
     cJSON_AddStringToObject(o, "dtype", clpad_dtype_name(c->dtype));
+    const char *names[3] = {"pads_begin", "pads_end", NULL};
+    if (c->op != OP_PAD) {
+        names[0] = "block_shape";
+        names[1] = c->op == OP_S2B ? "pads_begin" : "crops_begin";
+        names[2] = c->op == OP_S2B ? "pads_end" : "crops_end";
+    }
+    const int64_t *arrays[3] = {c->a, c->b, c->c};
+    for (int k = 0; k < 3 && names[k]; k++) {
+        cJSON *arr = cJSON_AddArrayToObject(o, names[k]);
+        for (int i = 0; i < c->rank; i++)
+            cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)arrays[k][i]));
+    }
+    if (c->value)
+        cJSON_AddStringToObject(o, "pad_value", c->value);
     cJSON_AddNumberToObject(o, "bytes", (double)(r->in_bytes + r->out_bytes));
     cJSON_AddNumberToObject(o, "kernel_gbps", r->kernel_gbps);
     cJSON_AddNumberToObject(o, "copy_gbps", r->copy_gbps);

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Compare clpad with numpy.pad, OpenVINO (CPU plugin) and ONNX Runtime on the
+# cases of `clpad bench`. Makes a virtual environment in build/bench-venv with
+# the peers from PyPI (once), then runs bench/peers.py. Arguments go to
+# peers.py (--runs N, --quick, --filter RE, --json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${CLPAD_BUILD_DIR:-build}"
+venv="$build/bench-venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+  "$venv/bin/pip" install -q numpy openvino onnx onnxruntime
+fi
+[ -x "$build/clpad" ] || bash scripts/build.sh
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/$build/pocl-cache}"
+exec "$venv/bin/python" bench/peers.py --clpad "$build/clpad" "$@"
