@@ -44,7 +44,6 @@ clpad_status clpad__check_rank_shape(const char *op, int rank, int min_rank,
 /* Monotonic clock in nanoseconds. */
 uint64_t clpad__now_ns(void);
 
-#endif /* CLPAD_INTERNAL_H */
 
 /* ---- Contexts and programs (context.c, program.c) ------------------------ */
 
@@ -182,3 +181,5 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
                               const int64_t *pads_begin, const int64_t *pads_end,
                               clpad_pad_mode mode, int64_t *out_shape, size_t *in_bytes,
                               size_t *out_bytes);
+
+#endif /* CLPAD_INTERNAL_H */

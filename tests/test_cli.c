@@ -365,6 +365,79 @@ static void test_pad_same_as(void **state)
     expect_error(run(NULL, "pad --kernel 4 -b 0,0,0,0 -e 0,0,0,0 nchw.npy o.npy"), 2, "--same-as");
 }
 
+/* space-to-batch / batch-to-space: the seed example, round trips, errors. */
+static void test_space_batch_cli(void **state)
+{
+    (void)state;
+    int64_t shape[5] = {2, 6, 10, 3, 3};
+    static float x[1080];
+    for (int i = 0; i < 1080; i++)
+        x[i] = (float)(i + 1);
+    save("seed5.npy", CLPAD_F32, 5, shape, x);
+    const char *s2b = "space-to-batch -B 1,2,4,3,1 -b 0,0,1,0,0 -e 0,0,1,0,0";
+    const char *b2s = "batch-to-space -B 1,2,4,3,1 --crops-begin 0,0,1,0,0 --crops-end 0,0,1,0,0";
+    int rc = run(NULL, "%s --verify seed5.npy s.npy", s2b);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, g_stderr);
+    assert_non_null(strstr(g_stderr, "output: [48, 3, 3, 1, 3] f32"));
+    assert_non_null(strstr(g_stderr, "verify: identical"));
+    int64_t os[5];
+    TU_ASSERT_OK(clpad_space_to_batch_output_shape(5, shape, (int64_t[]){1, 2, 4, 3, 1},
+                                                   (int64_t[]){0, 0, 1, 0, 0},
+                                                   (int64_t[]){0, 0, 1, 0, 0}, os));
+    static float want[48 * 27];
+    TU_ASSERT_OK(clpad_space_to_batch_cpu(CLPAD_F32, 5, shape, x, (int64_t[]){1, 2, 4, 3, 1},
+                                          (int64_t[]){0, 0, 1, 0, 0}, (int64_t[]){0, 0, 1, 0, 0},
+                                          want, sizeof want));
+    cli_tensor t = {0};
+    load("s.npy", &t);
+    assert_int_equal(t.nbytes, sizeof want);
+    assert_memory_equal(t.data, want, sizeof want);
+    tio_free(&t);
+    assert_int_equal(run(NULL, "%s --verify -q s.npy back.npy", b2s), 0);
+    assert_string_equal(g_stderr, "");
+    load("back.npy", &t);
+    assert_memory_equal(t.data, x, sizeof x);
+    tio_free(&t);
+    assert_int_equal(run(NULL, "%s --cpu -q seed5.npy s_cpu.npy", s2b), 0);
+    load("s_cpu.npy", &t);
+    assert_memory_equal(t.data, want, sizeof want);
+    tio_free(&t);
+    /* an image is [1, H, W, C]; 2 values mean H,W; an image output takes a batch of 1 */
+    int64_t ishape[3] = {6, 8, 3};
+    unsigned char img[144];
+    for (int i = 0; i < 144; i++)
+        img[i] = (unsigned char)(i * 7);
+    save("img.ppm", CLPAD_U8, 3, ishape, img);
+    assert_int_equal(run(NULL, "space-to-batch -q -B 2,2 -b 1,0 -e 1,0 img.ppm blocks.npy"), 0);
+    assert_int_equal(run(NULL, "batch-to-space -q -B 1,2,2,1 --crops-begin 0,1,0,0 "
+                               "--crops-end 0,1,0,0 blocks.npy back.ppm"), 0);
+    load("back.ppm", &t);
+    assert_memory_equal(t.data, img, sizeof img);
+    tio_free(&t);
+    /* usage errors (2) and rule errors (1, OUTPUT not created) */
+    expect_error(run(NULL, "space-to-batch seed5.npy o.npy"), 2, "--block-shape is required");
+    expect_error(run(NULL, "space-to-batch -B 1,2 seed5.npy o.npy"), 2, "rank 5");
+    expect_error(run(NULL, "%s --cpu --device 0:0 seed5.npy o.npy", s2b), 2, "--cpu");
+    expect_error(run(NULL, "batch-to-space -B 1,1,1,1,1 --pads-begin 0,0,0,0,0 seed5.npy o.npy"),
+                 2, "--pads-begin");
+    expect_error(run(NULL, "space-to-batch -B 1,2,4,3,1 seed5.npy nope.npy"), 1,
+                 "block_shape[2] = 4 does not divide");
+    expect_error(run(NULL, "space-to-batch -B 2,1,1,1,1 seed5.npy nope.npy"), 1,
+                 "block_shape[0] = 2 must be 1");
+    expect_error(run(NULL, "space-to-batch -B 1,1,1,1,1 -b 0,-2,0,0,0 seed5.npy nope.npy"), 1,
+                 "pads_begin[1] = -2");
+    expect_error(run(NULL, "%s seed5.npy nope.npy", b2s), 1, "not divisible by prod(block_shape)");
+    expect_error(run(NULL, "batch-to-space -B 1,1,1,1,1 --crops-begin 0,0,11,0,0 "
+                           "--crops-end 0,0,10,0,0 seed5.npy nope.npy"),
+                 1, "crops_begin[2] + crops_end[2]");
+    char p[512];
+    snprintf(p, sizeof p, "%s/nope.npy", g_dir);
+    assert_int_equal(access(p, F_OK), -1);
+    assert_int_equal(run(NULL, "space-to-batch --help"), 0);
+    assert_non_null(strstr(g_stdout, "usage: clpad space-to-batch"));
+}
+
 int main(void)
 {
     g_cli = getenv("CLPAD_CLI");
@@ -382,6 +455,7 @@ int main(void)
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
         cmocka_unit_test(test_pad_same_as),
+        cmocka_unit_test(test_space_batch_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[600];

@@ -1,0 +1,324 @@
+/* `clpad space-to-batch` and `clpad batch-to-space`: move spatial blocks of a
+ * .npy tensor or an image into the batch axis and back (OpenVINO
+ * SpaceToBatch-2 and BatchToSpace-2) on the OpenCL device, optionally verify
+ * against the CPU reference, report throughput. Both subcommands share one
+ * driver; options, messages, exit codes and the atomic output follow
+ * `clpad pad` (cmd_pad.c). */
+#include "cli.h"
+#include "tensor_io.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What differs between the two subcommands. */
+typedef struct space_cmd {
+    const char *name;      /* "space-to-batch" */
+    bool s2b;
+    const char *begin_opt; /* "--pads-begin" or "--crops-begin" */
+    const char *end_opt;
+    const char *what;      /* "pads" or "crops" */
+} space_cmd;
+
+static const space_cmd k_s2b = {"space-to-batch", true, "--pads-begin", "--pads-end", "pads"};
+static const space_cmd k_b2s = {"batch-to-space", false, "--crops-begin", "--crops-end", "crops"};
+
+static void space_usage(const space_cmd *sc, FILE *f)
+{
+    if (sc->s2b)
+        fprintf(f,
+                "usage: clpad space-to-batch --block-shape B0,B1,... [--pads-begin P0,P1,...]\n"
+                "                            [--pads-end E0,E1,...] [--device SPEC | --cpu]\n"
+                "                            [--verify] [--quiet] INPUT OUTPUT\n"
+                "\n"
+                "Zero-pad every axis of INPUT [N, D1, ...], cut each spatial axis into blocks of\n"
+                "B_i and move the block offsets into the batch axis, as OpenVINO SpaceToBatch-2\n"
+                "does: OUTPUT is [N*B1*...*Bk, (D1+P1+E1)/B1, ...], the block offsets outer and\n"
+                "the original batch inner. Writes OUTPUT atomically.\n"
+                "\n"
+                "  -B, --block-shape LIST  block size of each axis; B0 must be 1, and B_i must\n"
+                "                          divide D_i + P_i + E_i\n"
+                "  -b, --pads-begin LIST   zeros added before each axis (>= 0, P0 = 0; default 0)\n"
+                "  -e, --pads-end LIST     zeros added after each axis (>= 0, E0 = 0; default 0)\n");
+    else
+        fprintf(f,
+                "usage: clpad batch-to-space --block-shape B0,B1,... [--crops-begin C0,C1,...]\n"
+                "                            [--crops-end E0,E1,...] [--device SPEC | --cpu]\n"
+                "                            [--verify] [--quiet] INPUT OUTPUT\n"
+                "\n"
+                "The inverse of space-to-batch, as OpenVINO BatchToSpace-2: move the block\n"
+                "offsets of the batch axis of INPUT [N', D1, ...] back into the spatial axes,\n"
+                "then crop: OUTPUT is [N'/(B1*...*Bk), D1*B1 - C1 - E1, ...]. With the same\n"
+                "block shape and crops = the pads, it gives back the input of space-to-batch.\n"
+                "Writes OUTPUT atomically.\n"
+                "\n"
+                "  -B, --block-shape LIST  block size of each axis; B0 must be 1, and the\n"
+                "                          product must divide N'\n"
+                "  -b, --crops-begin LIST  elements removed before each axis (>= 0, C0 = 0;\n"
+                "                          default 0)\n"
+                "  -e, --crops-end LIST    elements removed after each axis (>= 0, E0 = 0;\n"
+                "                          default 0)\n");
+    fprintf(f,
+            "  -d, --device SPEC       OpenCL device: P:D index or name substring\n"
+            "                          (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
+            "      --cpu               use the CPU reference path, no OpenCL\n"
+            "      --verify            also run the CPU path and compare byte for byte\n"
+            "  -q, --quiet             print nothing but errors\n"
+            "  -h, --help              show this help\n"
+            "\n"
+            "INPUT: .npy (any dtype numpy names; C order, little-endian) or an image\n"
+            "(%s) read as a 1xHxWxC u8 tensor (a batch of one image); for an image, two\n"
+            "values per list mean H,W and leave the batch and channels alone.\n"
+            "OUTPUT: %s; an image takes a batch of one, [1, H, W, C].\n"
+            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            tio_load_extensions(), tio_save_extensions());
+}
+
+static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
+
+static clpad_status run_op(const space_cmd *sc, clpad_context *ctx, const cli_tensor *in,
+                           const int64_t *block, const int64_t *begin, const int64_t *end,
+                           void *out, size_t out_bytes, clpad_run_info *info)
+{
+    if (sc->s2b)
+        return clpad_space_to_batch(ctx, in->dtype, in->rank, in->shape, in->data, block, begin,
+                                    end, out, out_bytes, info);
+    return clpad_batch_to_space(ctx, in->dtype, in->rank, in->shape, in->data, block, begin, end,
+                                out, out_bytes, info);
+}
+
+/* An image is HxWxC: give it a batch axis of one. */
+static void add_batch_axis(cli_tensor *t)
+{
+    for (int i = t->rank; i > 0; i--)
+        t->shape[i] = t->shape[i - 1];
+    t->shape[0] = 1;
+    t->rank++;
+}
+
+/* Lists of 2 values for an image mean H,W: widen to N,H,W,C with `fill`. */
+static void widen_hw(int64_t *v, int64_t fill)
+{
+    v[2] = v[1];
+    v[1] = v[0];
+    v[0] = v[3] = fill;
+}
+
+static int run_space(const space_cmd *sc, int argc, char **argv)
+{
+    static const struct option s2b_opts[] = {
+        {"block-shape", required_argument, NULL, 'B'}, {"pads-begin", required_argument, NULL, 'b'},
+        {"pads-end", required_argument, NULL, 'e'},    {"device", required_argument, NULL, 'd'},
+        {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
+        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    static const struct option b2s_opts[] = {
+        {"block-shape", required_argument, NULL, 'B'}, {"crops-begin", required_argument, NULL, 'b'},
+        {"crops-end", required_argument, NULL, 'e'},   {"device", required_argument, NULL, 'd'},
+        {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
+        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
+    int nblock = -1, nbegin = -1, nend = -1;
+    const char *device = NULL;
+    bool cpu = false, verify = false, quiet = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", sc->s2b ? s2b_opts : b2s_opts, NULL)) !=
+           -1) {
+        switch (c) {
+        case 'B':
+            if (!cli_parse_i64_list(optarg, "--block-shape", block, CLPAD_MAX_RANK, &nblock))
+                return CLI_USAGE;
+            break;
+        case 'b':
+            if (!cli_parse_i64_list(optarg, sc->begin_opt, begin, CLPAD_MAX_RANK, &nbegin))
+                return CLI_USAGE;
+            break;
+        case 'e':
+            if (!cli_parse_i64_list(optarg, sc->end_opt, end, CLPAD_MAX_RANK, &nend))
+                return CLI_USAGE;
+            break;
+        case 'd':
+            device = optarg;
+            break;
+        case 'C':
+            cpu = true;
+            break;
+        case 'Y':
+            verify = true;
+            break;
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            space_usage(sc, stdout);
+            return CLI_OK;
+        case ':':
+            return cli_error(CLI_USAGE, "%s: option '%s' needs a value", sc->name,
+                             argv[optind - 1]);
+        default:
+            return cli_error(CLI_USAGE, "%s: unknown option '%s' (try `clpad %s --help`)",
+                             sc->name, argv[optind - 1], sc->name);
+        }
+    }
+    if (argc - optind != 2)
+        return cli_error(CLI_USAGE, "%s: expected INPUT and OUTPUT, got %d argument%s", sc->name,
+                         argc - optind, argc - optind == 1 ? "" : "s");
+    const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    if (nblock < 0)
+        return cli_error(CLI_USAGE, "%s: --block-shape is required", sc->name);
+    if (nbegin >= 0 && nbegin != nblock)
+        return cli_error(CLI_USAGE, "%s: --block-shape has %d values but %s has %d", sc->name,
+                         nblock, sc->begin_opt, nbegin);
+    if (nend >= 0 && nend != nblock)
+        return cli_error(CLI_USAGE, "%s: --block-shape has %d values but %s has %d", sc->name,
+                         nblock, sc->end_opt, nend);
+    if (cpu && device)
+        return cli_error(CLI_USAGE, "%s: --cpu and --device exclude each other", sc->name);
+    char err[512];
+    if (tio_check_load_path(in_path, err, sizeof err))
+        return cli_error(CLI_USAGE, "%s", err);
+    const char *out_fmt = tio_format(out_path);
+    if (!out_fmt || !tio_format_can_save(out_fmt))
+        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
+                         tio_save_extensions());
+
+    cli_tensor in = {0}, out = {0};
+    void *ref = NULL;
+    clpad_context *ctx = NULL;
+    int rc = CLI_FAIL;
+    if (tio_load(in_path, &in, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    if (in.is_image && in.rank == 3) {
+        add_batch_axis(&in);
+        if (nblock == 2) { /* H,W: batch and channels alone */
+            widen_hw(block, 1);
+            widen_hw(begin, 0);
+            widen_hw(end, 0);
+            nblock = 4;
+        }
+    }
+    if (nblock != in.rank) {
+        rc = cli_error(CLI_USAGE, "--block-shape has %d values but %s has rank %d%s", nblock,
+                       in_path, in.rank,
+                       in.is_image ? " (an image, as [1, H, W, C]: give 2 or 4)" : "");
+        goto done;
+    }
+    out.dtype = in.dtype;
+    out.rank = in.rank;
+    clpad_status st =
+        sc->s2b ? clpad_space_to_batch_output_shape(in.rank, in.shape, block, begin, end, out.shape)
+                : clpad_batch_to_space_output_shape(in.rank, in.shape, block, begin, end, out.shape);
+    if (st) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    /* What is saved: an image output drops a batch axis of one. */
+    cli_tensor saved = out;
+    if (strcmp(out_fmt, "npy") != 0 && out.rank == 4 && out.shape[0] == 1) {
+        saved.rank = 3;
+        memmove(saved.shape, saved.shape + 1, 3 * sizeof *saved.shape);
+    }
+    if (tio_check_save(out_path, saved.dtype, saved.rank, saved.shape, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    int64_t n = 1;
+    for (int i = 0; i < out.rank; i++)
+        n *= out.shape[i];
+    out.nbytes = (size_t)n * clpad_dtype_size(out.dtype);
+    out.data = malloc(out.nbytes ? out.nbytes : 1);
+    if (!out.data) {
+        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+        goto done;
+    }
+    unsigned flags = cpu ? CLPAD_CONTEXT_CPU_ONLY : (quiet ? CLPAD_CONTEXT_QUIET : 0);
+    if (clpad_context_create(device, flags, &ctx)) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    clpad_run_info info;
+    if (run_op(sc, ctx, &in, block, begin, end, out.data, out.nbytes, &info)) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    uint64_t cpu_ns = 0;
+    if (verify) {
+        ref = malloc(out.nbytes ? out.nbytes : 1);
+        if (!ref) {
+            cli_error(CLI_FAIL, "out of memory for the verification copy");
+            goto done;
+        }
+        clpad_context *cpu_ctx = NULL;
+        clpad_run_info cinfo = {0};
+        if (clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu_ctx) ||
+            run_op(sc, cpu_ctx, &in, block, begin, end, ref, out.nbytes, &cinfo)) {
+            cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
+            clpad_context_destroy(cpu_ctx);
+            goto done;
+        }
+        clpad_context_destroy(cpu_ctx);
+        cpu_ns = cinfo.total_ns;
+        if (memcmp(ref, out.data, out.nbytes)) {
+            size_t first = 0, diff = 0;
+            const unsigned char *a = ref, *b = out.data;
+            for (size_t i = 0; i < out.nbytes; i++)
+                if (a[i] != b[i] && !diff++)
+                    first = i;
+            cli_error(CLI_FAIL,
+                      "verification failed: %zu of %zu bytes differ from the CPU reference "
+                      "(first at byte %zu); OUTPUT not written",
+                      diff, out.nbytes, first);
+            goto done;
+        }
+    }
+    saved.data = out.data;
+    saved.nbytes = out.nbytes;
+    if (tio_save(out_path, &saved, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    if (!quiet) {
+        char s1[160], s2[160], s3[160], s4[160], s5[160];
+        cli_note(false, "device: %s%s%s", clpad_context_device_name(ctx),
+                 *clpad_context_platform_name(ctx) ? " on " : "", clpad_context_platform_name(ctx));
+        cli_note(false, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+                 clpad_dtype_name(in.dtype), in_path);
+        cli_note(false, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
+                 cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
+                 cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
+                 cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
+                 cli_shape_str(in.rank, end, s5, sizeof s5), out_path);
+        if (info.used_opencl)
+            cli_note(false,
+                     "kernel: %.3f ms, %.2f GB/s; end to end %.3f ms, %.2f GB/s%s "
+                     "(GB/s = bytes read + written: %llu)",
+                     info.kernel_ns / 1e6, gbps(info.bytes_moved, info.kernel_ns),
+                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
+                     info.zero_copy ? ", zero-copy" : "", (unsigned long long)info.bytes_moved);
+        else
+            cli_note(false, "CPU path: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
+                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
+                     (unsigned long long)info.bytes_moved);
+        if (verify)
+            cli_note(false, "verify: identical to the CPU reference, byte for byte (%zu bytes; "
+                            "CPU path %.3f ms)",
+                     out.nbytes, cpu_ns / 1e6);
+    }
+    rc = CLI_OK;
+done:
+    free(ref);
+    clpad_context_destroy(ctx);
+    tio_free(&in);
+    tio_free(&out);
+    return rc;
+}
+
+int cmd_space_to_batch(int argc, char **argv) { return run_space(&k_s2b, argc, argv); }
+
+int cmd_batch_to_space(int argc, char **argv) { return run_space(&k_b2s, argc, argv); }
