@@ -48,7 +48,21 @@ static void pad_usage(FILE *f)
     cli_window_usage(f, false);
 }
 
-static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
+/* One Pad call, for cli_run_op. */
+typedef struct pad_op {
+    const cli_tensor *in;
+    const int64_t *pads_begin, *pads_end;
+    clpad_pad_mode mode;
+    const void *value;
+} pad_op;
+
+static clpad_status run_pad(clpad_context *ctx, const void *op, void *out, size_t out_bytes,
+                            clpad_run_info *info)
+{
+    const pad_op *p = op;
+    return clpad_pad(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
+                     p->pads_end, p->mode, p->value, out, out_bytes, info);
+}
 
 /* Options shared by the data-movement subcommands. */
 int cmd_pad(int argc, char **argv)
@@ -162,8 +176,7 @@ int cmd_pad(int argc, char **argv)
                          tio_save_extensions());
 
     cli_tensor in = {0}, out = {0};
-    void *ref = NULL;
-    clpad_context *ctx = NULL;
+    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -230,95 +243,23 @@ int cmd_pad(int argc, char **argv)
         cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
         goto done;
     }
-    unsigned flags = cpu ? CLPAD_CONTEXT_CPU_ONLY : (quiet ? CLPAD_CONTEXT_QUIET : 0);
-    if (clpad_context_create(device, flags, &ctx)) {
-        cli_error(CLI_FAIL, "%s", clpad_last_error());
+    pad_op op = {&in, pb, pe, mode, value};
+    if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
         goto done;
-    }
-    /* The first call compiles the program (and drivers such as PoCL
-     * specialise it for the launch size): time it apart, then time a second,
-     * steady-state call. */
-    uint64_t first_ns = 0;
-    if (!clpad_context_is_fallback(ctx)) {
-        clpad_run_info winfo;
-        if (clpad_pad(ctx, in.dtype, in.rank, in.shape, in.data, pb, pe, mode, value, out.data,
-                      out.nbytes, &winfo)) {
-            cli_error(CLI_FAIL, "%s", clpad_last_error());
-            goto done;
-        }
-        first_ns = winfo.total_ns;
-    }
-    clpad_run_info info;
-    if (clpad_pad(ctx, in.dtype, in.rank, in.shape, in.data, pb, pe, mode, value, out.data,
-                  out.nbytes, &info)) {
-        cli_error(CLI_FAIL, "%s", clpad_last_error());
-        goto done;
-    }
-    uint64_t cpu_ns = 0;
-    if (verify) {
-        ref = malloc(out.nbytes ? out.nbytes : 1);
-        if (!ref) {
-            cli_error(CLI_FAIL, "out of memory for the verification copy");
-            goto done;
-        }
-        clpad_context *cpu_ctx = NULL;
-        clpad_run_info cinfo = {0};
-        if (clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu_ctx) ||
-            clpad_pad(cpu_ctx, in.dtype, in.rank, in.shape, in.data, pb, pe, mode, value, ref,
-                      out.nbytes, &cinfo)) {
-            cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
-            clpad_context_destroy(cpu_ctx);
-            goto done;
-        }
-        clpad_context_destroy(cpu_ctx);
-        cpu_ns = cinfo.total_ns;
-        if (memcmp(ref, out.data, out.nbytes)) {
-            size_t first = 0, diff = 0;
-            const unsigned char *a = ref, *b = out.data;
-            for (size_t i = 0; i < out.nbytes; i++)
-                if (a[i] != b[i] && !diff++)
-                    first = i;
-            cli_error(CLI_FAIL,
-                      "verification failed: %zu of %zu bytes differ from the CPU reference "
-                      "(first at byte %zu); OUTPUT not written",
-                      diff, out.nbytes, first);
-            goto done;
-        }
-    }
     if (tio_save(out_path, &out, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    if (!quiet) {
-        char s1[160], s2[160];
-        cli_note(false, "device: %s%s%s", clpad_context_device_name(ctx),
-                 *clpad_context_platform_name(ctx) ? " on " : "", clpad_context_platform_name(ctx));
-        cli_note(false, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
-                 clpad_dtype_name(in.dtype), in_path);
-        cli_note(false, "output: %s %s, mode %s (%s)",
-                 cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
-                 clpad_pad_mode_name(mode), out_path);
-        if (info.used_opencl)
-            cli_note(false,
-                     "kernel: %.3f ms, %.2f GB/s; end to end %.3f ms, %.2f GB/s%s; first call "
-                     "%.0f ms with program build (GB/s: %llu bytes read + written)",
-                     info.kernel_ns / 1e6, gbps(info.bytes_moved, info.kernel_ns),
-                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
-                     info.zero_copy ? " (zero-copy)" : "", first_ns / 1e6,
-                     (unsigned long long)info.bytes_moved);
-        else
-            cli_note(false, "CPU path: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
-                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
-                     (unsigned long long)info.bytes_moved);
-        if (verify)
-            cli_note(false, "verify: identical to the CPU reference, byte for byte (%zu bytes; "
-                            "CPU path %.3f ms)",
-                     out.nbytes, cpu_ns / 1e6);
-    }
+    char s1[160], s2[160];
+    cli_report_device(&run);
+    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+             clpad_dtype_name(in.dtype), in_path);
+    cli_note(quiet, "output: %s %s, mode %s (%s)", cli_shape_str(out.rank, out.shape, s2, sizeof s2),
+             clpad_dtype_name(out.dtype), clpad_pad_mode_name(mode), out_path);
+    cli_report_timing(&run, out.nbytes);
     rc = CLI_OK;
 done:
-    free(ref);
-    clpad_context_destroy(ctx);
+    cli_run_free(&run);
     tio_free(&in);
     tio_free(&out);
     return rc;

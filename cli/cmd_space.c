@@ -75,17 +75,24 @@ static void space_usage(const space_cmd *sc, FILE *f)
             tio_load_extensions(), tio_save_extensions());
 }
 
-static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
 
-static clpad_status run_op(const space_cmd *sc, clpad_context *ctx, const cli_tensor *in,
-                           const int64_t *block, const int64_t *begin, const int64_t *end,
-                           void *out, size_t out_bytes, clpad_run_info *info)
+/* One SpaceToBatch / BatchToSpace call, for cli_run_op. */
+typedef struct space_op {
+    const space_cmd *sc;
+    const cli_tensor *in;
+    const int64_t *block, *begin, *end;
+} space_op;
+
+static clpad_status run_space_op(clpad_context *ctx, const void *op, void *out, size_t out_bytes,
+                                 clpad_run_info *info)
 {
-    if (sc->s2b)
-        return clpad_space_to_batch(ctx, in->dtype, in->rank, in->shape, in->data, block, begin,
-                                    end, out, out_bytes, info);
-    return clpad_batch_to_space(ctx, in->dtype, in->rank, in->shape, in->data, block, begin, end,
-                                out, out_bytes, info);
+    const space_op *o = op;
+    const cli_tensor *in = o->in;
+    if (o->sc->s2b)
+        return clpad_space_to_batch(ctx, in->dtype, in->rank, in->shape, in->data, o->block,
+                                    o->begin, o->end, out, out_bytes, info);
+    return clpad_batch_to_space(ctx, in->dtype, in->rank, in->shape, in->data, o->block, o->begin,
+                                o->end, out, out_bytes, info);
 }
 
 /* An image is HxWxC: give it a batch axis of one. */
@@ -187,8 +194,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
                          tio_save_extensions());
 
     cli_tensor in = {0}, out = {0};
-    void *ref = NULL;
-    clpad_context *ctx = NULL;
+    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -237,83 +243,28 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
         goto done;
     }
-    unsigned flags = cpu ? CLPAD_CONTEXT_CPU_ONLY : (quiet ? CLPAD_CONTEXT_QUIET : 0);
-    if (clpad_context_create(device, flags, &ctx)) {
-        cli_error(CLI_FAIL, "%s", clpad_last_error());
+    space_op op = {sc, &in, block, begin, end};
+    if (cli_run_op(&run, run_space_op, &op, out.data, out.nbytes))
         goto done;
-    }
-    clpad_run_info info;
-    if (run_op(sc, ctx, &in, block, begin, end, out.data, out.nbytes, &info)) {
-        cli_error(CLI_FAIL, "%s", clpad_last_error());
-        goto done;
-    }
-    uint64_t cpu_ns = 0;
-    if (verify) {
-        ref = malloc(out.nbytes ? out.nbytes : 1);
-        if (!ref) {
-            cli_error(CLI_FAIL, "out of memory for the verification copy");
-            goto done;
-        }
-        clpad_context *cpu_ctx = NULL;
-        clpad_run_info cinfo = {0};
-        if (clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu_ctx) ||
-            run_op(sc, cpu_ctx, &in, block, begin, end, ref, out.nbytes, &cinfo)) {
-            cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
-            clpad_context_destroy(cpu_ctx);
-            goto done;
-        }
-        clpad_context_destroy(cpu_ctx);
-        cpu_ns = cinfo.total_ns;
-        if (memcmp(ref, out.data, out.nbytes)) {
-            size_t first = 0, diff = 0;
-            const unsigned char *a = ref, *b = out.data;
-            for (size_t i = 0; i < out.nbytes; i++)
-                if (a[i] != b[i] && !diff++)
-                    first = i;
-            cli_error(CLI_FAIL,
-                      "verification failed: %zu of %zu bytes differ from the CPU reference "
-                      "(first at byte %zu); OUTPUT not written",
-                      diff, out.nbytes, first);
-            goto done;
-        }
-    }
     saved.data = out.data;
     saved.nbytes = out.nbytes;
     if (tio_save(out_path, &saved, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    if (!quiet) {
-        char s1[160], s2[160], s3[160], s4[160], s5[160];
-        cli_note(false, "device: %s%s%s", clpad_context_device_name(ctx),
-                 *clpad_context_platform_name(ctx) ? " on " : "", clpad_context_platform_name(ctx));
-        cli_note(false, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
-                 clpad_dtype_name(in.dtype), in_path);
-        cli_note(false, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
-                 cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
-                 cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
-                 cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
-                 cli_shape_str(in.rank, end, s5, sizeof s5), out_path);
-        if (info.used_opencl)
-            cli_note(false,
-                     "kernel: %.3f ms, %.2f GB/s; end to end %.3f ms, %.2f GB/s%s "
-                     "(GB/s = bytes read + written: %llu)",
-                     info.kernel_ns / 1e6, gbps(info.bytes_moved, info.kernel_ns),
-                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
-                     info.zero_copy ? ", zero-copy" : "", (unsigned long long)info.bytes_moved);
-        else
-            cli_note(false, "CPU path: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
-                     info.total_ns / 1e6, gbps(info.bytes_moved, info.total_ns),
-                     (unsigned long long)info.bytes_moved);
-        if (verify)
-            cli_note(false, "verify: identical to the CPU reference, byte for byte (%zu bytes; "
-                            "CPU path %.3f ms)",
-                     out.nbytes, cpu_ns / 1e6);
-    }
+    char s1[160], s2[160], s3[160], s4[160], s5[160];
+    cli_report_device(&run);
+    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+             clpad_dtype_name(in.dtype), in_path);
+    cli_note(quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
+             cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
+             cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
+             cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
+             cli_shape_str(in.rank, end, s5, sizeof s5), out_path);
+    cli_report_timing(&run, out.nbytes);
     rc = CLI_OK;
 done:
-    free(ref);
-    clpad_context_destroy(ctx);
+    cli_run_free(&run);
     tio_free(&in);
     tio_free(&out);
     return rc;

@@ -1,0 +1,86 @@
+/* The shared way a subcommand runs its operation: context, first call,
+ * timed call, CPU verification, report. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
+
+int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
+{
+    unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? CLPAD_CONTEXT_QUIET : 0);
+    if (clpad_context_create(r->device, flags, &r->ctx))
+        return cli_error(CLI_FAIL, "%s", clpad_last_error());
+    /* The first call compiles the program (and drivers such as PoCL
+     * specialise it for the launch size): time it apart from a second,
+     * steady-state call. */
+    if (!clpad_context_is_fallback(r->ctx)) {
+        clpad_run_info first;
+        if (fn(r->ctx, op, out, out_bytes, &first))
+            return cli_error(CLI_FAIL, "%s", clpad_last_error());
+        r->first_ns = first.total_ns;
+    }
+    if (fn(r->ctx, op, out, out_bytes, &r->info))
+        return cli_error(CLI_FAIL, "%s", clpad_last_error());
+    if (!r->verify)
+        return CLI_OK;
+    unsigned char *ref = malloc(out_bytes ? out_bytes : 1);
+    if (!ref)
+        return cli_error(CLI_FAIL, "out of memory for the verification copy");
+    clpad_context *cpu_ctx = NULL;
+    clpad_run_info cinfo = {0};
+    int rc = CLI_OK;
+    if (clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu_ctx) ||
+        fn(cpu_ctx, op, ref, out_bytes, &cinfo)) {
+        rc = cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
+    } else if (memcmp(ref, out, out_bytes)) {
+        size_t first = 0, diff = 0;
+        const unsigned char *b = out;
+        for (size_t i = 0; i < out_bytes; i++)
+            if (ref[i] != b[i] && !diff++)
+                first = i;
+        rc = cli_error(CLI_FAIL,
+                       "verification failed: %zu of %zu bytes differ from the CPU reference "
+                       "(first at byte %zu); OUTPUT not written",
+                       diff, out_bytes, first);
+    }
+    r->cpu_ns = cinfo.total_ns;
+    clpad_context_destroy(cpu_ctx);
+    free(ref);
+    return rc;
+}
+
+void cli_report_device(const cli_run *r)
+{
+    const char *platform = clpad_context_platform_name(r->ctx);
+    cli_note(r->quiet, "device: %s%s%s", clpad_context_device_name(r->ctx), *platform ? " on " : "",
+             platform);
+}
+
+void cli_report_timing(const cli_run *r, size_t out_bytes)
+{
+    const clpad_run_info *i = &r->info;
+    if (i->used_opencl)
+        cli_note(r->quiet,
+                 "kernel: %.3f ms, %.2f GB/s; end to end %.3f ms, %.2f GB/s%s; first call "
+                 "%.0f ms with program build (GB/s: %llu bytes read + written)",
+                 i->kernel_ns / 1e6, gbps(i->bytes_moved, i->kernel_ns), i->total_ns / 1e6,
+                 gbps(i->bytes_moved, i->total_ns), i->zero_copy ? " (zero-copy)" : "",
+                 r->first_ns / 1e6, (unsigned long long)i->bytes_moved);
+    else
+        cli_note(r->quiet, "CPU path: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
+                 i->total_ns / 1e6, gbps(i->bytes_moved, i->total_ns),
+                 (unsigned long long)i->bytes_moved);
+    if (r->verify)
+        cli_note(r->quiet,
+                 "verify: identical to the CPU reference, byte for byte (%zu bytes; CPU path "
+                 "%.3f ms)",
+                 out_bytes, r->cpu_ns / 1e6);
+}
+
+void cli_run_free(cli_run *r)
+{
+    clpad_context_destroy(r->ctx);
+    r->ctx = NULL;
+}
