@@ -39,8 +39,8 @@ static void pad_usage(FILE *f)
             "                         a VALID window on OUTPUT equals the framework's window\n"
             "      --layout L         NCHW (default for .npy) or NHWC; images are HWC\n"
             "\n"
-            "INPUT: .npy (any dtype numpy names; C order, little-endian) or an image\n"
-            "(%s) read as an HxWxC u8 tensor; for an image, two pad values\n"
+            "INPUT (%s): .npy (any dtype numpy names; C order, little-endian)\n"
+            "or an image, read as an HxWxC u8 tensor; for an image, two pad values\n"
             "mean H,W and leave the channels alone. OUTPUT: %s.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
             tio_load_extensions(), tio_save_extensions());

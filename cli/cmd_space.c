@@ -67,8 +67,8 @@ static void space_usage(const space_cmd *sc, FILE *f)
             "  -q, --quiet             print nothing but errors\n"
             "  -h, --help              show this help\n"
             "\n"
-            "INPUT: .npy (any dtype numpy names; C order, little-endian) or an image\n"
-            "(%s) read as a 1xHxWxC u8 tensor (a batch of one image); for an image, two\n"
+            "INPUT (%s): .npy (any dtype numpy names; C order,\n"
+            "little-endian) or an image, read as a 1xHxWxC u8 tensor; for an image, two\n"
             "values per list mean H,W and leave the batch and channels alone.\n"
             "OUTPUT: %s; an image takes a batch of one, [1, H, W, C].\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
