@@ -1,0 +1,228 @@
+"""Loading libclpad and declaring its C functions for ctypes.
+
+Lookup order (the first that loads wins):
+
+1. ``$CLPAD_LIBRARY``: the full path of the library (or a directory holding it).
+   When set, nothing else is tried.
+2. Next to this package: ``libclpad.so.0`` / ``libclpad.so`` (``libclpad.0.dylib``,
+   ``clpad.dll``) copied into the ``clpad/`` directory.
+3. The system: ``ctypes.util.find_library("clpad")``, then ``libclpad.so.0``
+   through the dynamic loader (``LD_LIBRARY_PATH``, rpath, ``ldconfig``).
+"""
+
+import ctypes
+import ctypes.util
+import os
+import sys
+import threading
+
+# The ABI this package is written for: the library's major version.
+ABI_MAJOR = 0
+MAX_RANK = 8
+
+c_int64_p = ctypes.POINTER(ctypes.c_int64)
+_status = ctypes.c_int
+_str = ctypes.c_char_p
+_void_p = ctypes.c_void_p
+_int = ctypes.c_int
+_size_t = ctypes.c_size_t
+
+
+class DeviceInfo(ctypes.Structure):
+    """clpad_device_info."""
+
+    _fields_ = [
+        ("platform_index", ctypes.c_uint),
+        ("device_index", ctypes.c_uint),
+        ("platform_name", ctypes.c_char * 128),
+        ("device_name", ctypes.c_char * 128),
+        ("device_version", ctypes.c_char * 128),
+        ("type", ctypes.c_uint64),  # cl_device_type (cl_bitfield, cl_ulong)
+        ("host_unified_memory", ctypes.c_int),
+        ("compute_units", ctypes.c_uint),
+        ("global_mem_bytes", ctypes.c_uint64),
+    ]
+
+
+class RunInfo(ctypes.Structure):
+    """clpad_run_info."""
+
+    _fields_ = [
+        ("used_opencl", ctypes.c_int),
+        ("zero_copy", ctypes.c_int),
+        ("kernel_ns", ctypes.c_uint64),
+        ("total_ns", ctypes.c_uint64),
+        ("bytes_moved", ctypes.c_uint64),
+    ]
+
+
+class WindowResult(ctypes.Structure):
+    """clpad_window_result."""
+
+    _fields_ = [
+        ("op", ctypes.c_int),
+        ("naxes", ctypes.c_int),
+        ("input", ctypes.c_int64 * MAX_RANK),
+        ("extent", ctypes.c_int64 * MAX_RANK),
+        ("stride", ctypes.c_int64 * MAX_RANK),
+        ("output", ctypes.c_int64 * MAX_RANK),
+        ("pads_begin", ctypes.c_int64 * MAX_RANK),
+        ("pads_end", ctypes.c_int64 * MAX_RANK),
+    ]
+
+
+_ctx = _void_p  # clpad_context *
+_i64p = c_int64_p
+_run_p = ctypes.POINTER(RunInfo)
+_win_p = ctypes.POINTER(WindowResult)
+_enum_p = ctypes.POINTER(ctypes.c_int)
+
+# name: (restype, argtypes). Functions missing from an older library are
+# left out (an AttributeError names them if they are called).
+_PROTOTYPES = {
+    "clpad_status_name": (_str, [_status]),
+    "clpad_status_string": (_str, [_status]),
+    "clpad_last_error": (_str, []),
+    "clpad_version_string": (_str, []),
+    "clpad_version": (ctypes.c_uint, []),
+    "clpad_dtype_size": (_size_t, [_int]),
+    "clpad_dtype_name": (_str, [_int]),
+    "clpad_pad_mode_name": (_str, [_int]),
+    "clpad_pad_mode_from_name": (_status, [_str, _enum_p]),
+    "clpad_scalar_parse": (_status, [_int, _str, _void_p]),
+    "clpad_pad_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _int, _i64p]),
+    "clpad_space_to_batch_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_devices": (_status, [ctypes.POINTER(DeviceInfo), _size_t, ctypes.POINTER(_size_t)]),
+    "clpad_context_create": (_status, [_str, ctypes.c_uint, ctypes.POINTER(_ctx)]),
+    "clpad_context_destroy": (None, [_ctx]),
+    "clpad_context_is_fallback": (_int, [_ctx]),
+    "clpad_context_device_name": (_str, [_ctx]),
+    "clpad_context_platform_name": (_str, [_ctx]),
+    "clpad_context_warmup": (_status, [_ctx]),
+    "clpad_pad": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _int, _void_p, _void_p, _size_t, _run_p],
+    ),
+    "clpad_space_to_batch": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _i64p, _void_p, _size_t, _run_p],
+    ),
+    "clpad_batch_to_space": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _i64p, _void_p, _size_t, _run_p],
+    ),
+    # clpad_window.h
+    "clpad_window_op_from_name": (_status, [_str, _enum_p]),
+    "clpad_window_op_name": (_str, [_int]),
+    "clpad_trt_padding_from_name": (_status, [_str, _enum_p]),
+    "clpad_tf_padding_from_name": (_status, [_str, _enum_p]),
+    "clpad_tf_layout_from_name": (_status, [_str, _enum_p]),
+    "clpad_onnx_auto_pad_from_name": (_status, [_str, _enum_p]),
+    "clpad_ov_auto_pad_from_name": (_status, [_str, _enum_p]),
+    "clpad_ov_rounding_from_name": (_status, [_str, _enum_p]),
+    "clpad_torch_padding_from_name": (_status, [_str, _enum_p]),
+    "clpad_window_tensorrt": (
+        _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
+    "clpad_window_tf": (
+        _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
+    "clpad_window_onnx": (
+        _status,
+        [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _int, _i64p, _i64p, _win_p]),
+    "clpad_window_openvino": (
+        _status,
+        [_int, _int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p,
+         _win_p]),
+    "clpad_window_torch": (
+        _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _int, _i64p, _win_p]),
+    "clpad_window_tensor_pads": (_status, [_win_p, _int, _int, _i64p, _i64p]),
+}
+
+
+def _candidates():
+    here = os.path.dirname(os.path.abspath(__file__))
+    if sys.platform == "darwin":
+        names = ["libclpad.0.dylib", "libclpad.dylib"]
+    elif sys.platform == "win32":
+        names = ["clpad.dll", "libclpad.dll"]
+    else:
+        names = ["libclpad.so.%d" % ABI_MAJOR, "libclpad.so"]
+    yield from (os.path.join(here, n) for n in names if os.path.exists(os.path.join(here, n)))
+    found = ctypes.util.find_library("clpad")
+    if found:
+        yield found
+    yield from names
+
+
+def _load():
+    env = os.environ.get("CLPAD_LIBRARY")
+    if env:
+        path = env
+        if os.path.isdir(env):
+            for name in ("libclpad.so.%d" % ABI_MAJOR, "libclpad.so", "libclpad.0.dylib",
+                         "clpad.dll"):
+                if os.path.exists(os.path.join(env, name)):
+                    path = os.path.join(env, name)
+                    break
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise OSError("clpad: cannot load CLPAD_LIBRARY=%s: %s" % (env, e)) from None
+        return lib, path
+    errors = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path), path
+        except OSError as e:
+            errors.append("%s: %s" % (path, e))
+    raise OSError(
+        "clpad: libclpad not found. Build or install the C library, then set "
+        "CLPAD_LIBRARY=/path/to/libclpad.so.%d, add its directory to LD_LIBRARY_PATH, "
+        "or copy it next to %s. Tried: %s"
+        % (ABI_MAJOR, os.path.dirname(os.path.abspath(__file__)), "; ".join(errors) or "nothing"))
+
+
+def _declare(lib):
+    for name, (restype, argtypes) in _PROTOTYPES.items():
+        fn = getattr(lib, name, None)
+        if fn is None:
+            continue
+        fn.restype = restype
+        fn.argtypes = argtypes
+
+
+def _resolve(path):
+    """The file a bare soname (found by the loader) was loaded from, if known."""
+    if os.path.isabs(path):
+        return path
+    try:
+        with open("/proc/self/maps") as maps:
+            for line in maps:
+                fields = line.split()
+                if len(fields) >= 6 and os.path.basename(fields[-1]).startswith("libclpad."):
+                    return fields[-1]
+    except OSError:
+        pass
+    return path
+
+
+_lock = threading.Lock()
+_loaded = None
+
+
+def lib():
+    """The loaded library (loaded and checked on first use)."""
+    global _loaded
+    if _loaded is None:
+        with _lock:
+            if _loaded is None:
+                handle, path = _load()
+                _declare(handle)
+                version = handle.clpad_version()
+                if version // 10000 != ABI_MAJOR:
+                    raise OSError(
+                        "clpad: %s is version %s; this package needs major version %d"
+                        % (path, handle.clpad_version_string().decode(), ABI_MAJOR))
+                handle._clpad_path = _resolve(path)
+                _loaded = handle
+    return _loaded

@@ -1,0 +1,103 @@
+"""Devices, contexts, library lookup, dtypes."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import clpad
+
+
+def test_devices():
+    devs = clpad.devices()
+    assert isinstance(devs, list)
+    for d in devs:
+        assert d.spec == "%d:%d" % (d.platform_index, d.device_index)
+        assert d.name and d.type
+    if devs:
+        out = clpad.pad(np.arange(4, dtype=np.int32), 1, 1, mode="edge", device=devs[0])
+        assert out.tolist() == [0, 0, 1, 2, 3, 3]
+        out = clpad.pad(np.arange(4, dtype=np.int32), 1, 1, mode="edge", device=devs[0].spec)
+        assert out.tolist() == [0, 0, 1, 2, 3, 3]
+
+
+def test_context_is_created_once_and_reused():
+    clpad.pad(np.zeros(2), 1, 1)
+    first = clpad._context(None)
+    clpad.pad(np.zeros(3), 1, 1)
+    assert clpad._context(None) is first
+    assert clpad._context("") is first
+    ref = clpad._context(clpad.REFERENCE)
+    assert ref is clpad._context("Reference") and ref is not first
+    assert clpad.context_info(clpad.REFERENCE)["fallback"] is True
+
+
+def test_default_device_is_opencl_when_there_is_one():
+    info = clpad.context_info()
+    if not clpad.devices():
+        assert info["fallback"]
+        pytest.skip("no OpenCL device: the default context is the CPU reference path")
+    assert not info["fallback"] and info["device"]
+    clpad.warmup()
+
+
+def test_library_version():
+    assert clpad.library_version().split(".")[0] == clpad.__version__.split(".")[0]
+    assert os.path.exists(clpad.library_path()) or "/" not in clpad.library_path()
+
+
+def run_python(code, **env_changes):
+    env = dict(os.environ)
+    for k, v in env_changes.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
+    return subprocess.run([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, timeout=60)
+
+
+def test_library_lookup_by_env_var():
+    lib = os.environ.get("CLPAD_LIBRARY")
+    if not lib:
+        pytest.skip("CLPAD_LIBRARY not set")
+    code = "import clpad; print(clpad.library_path())"
+    r = run_python(code, CLPAD_LIBRARY=os.path.dirname(os.path.abspath(lib)))
+    assert r.returncode == 0, r.stdout
+    assert os.path.dirname(r.stdout.strip()) == os.path.dirname(os.path.abspath(lib))
+    r = run_python("import clpad\ntry:\n  clpad.devices()\nexcept OSError as e:\n"
+                   "  print('OSError', e)\n", CLPAD_LIBRARY="/nonexistent/libclpad.so.0")
+    assert "OSError" in r.stdout and "CLPAD_LIBRARY" in r.stdout
+
+
+def test_import_needs_no_library():
+    r = run_python("import clpad; print(clpad.__version__)", CLPAD_LIBRARY="/nonexistent/x.so")
+    assert r.returncode == 0 and r.stdout.strip() == clpad.__version__
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+                                   "int64", "uint64", "float16", "float32", "float64"])
+def test_every_dtype_round_trips(dtype):
+    x = np.arange(6).reshape(2, 3).astype(dtype)
+    out = clpad.pad(x, 0, 0)
+    assert out.dtype == x.dtype and np.array_equal(out, x) and out is not x
+
+
+def test_library_next_to_the_package(tmp_path):
+    lib = os.environ.get("CLPAD_LIBRARY")
+    if not lib or not os.path.isfile(lib):
+        pytest.skip("CLPAD_LIBRARY is not set to the library file")
+    import shutil
+
+    pkg = tmp_path / "clpad"
+    shutil.copytree(os.path.dirname(clpad.__file__), pkg,
+                    ignore=shutil.ignore_patterns("__pycache__", "libclpad*"))
+    shutil.copy2(lib, pkg / "libclpad.so.0")
+    r = run_python("import sys; sys.path.insert(0, %r); import clpad; "
+                   "print(clpad.__file__); print(clpad.library_path())" % str(tmp_path),
+                   CLPAD_LIBRARY=None, LD_LIBRARY_PATH=None)
+    assert r.returncode == 0, r.stdout
+    mod, path = r.stdout.split()
+    assert mod.startswith(str(tmp_path)) and path == str(pkg / "libclpad.so.0")
