@@ -501,10 +501,9 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
                 TRY(same_pads(i, I, DK, S, true, upper, &r.output[i], &r.pads_begin[i],
                               &r.pads_end[i]));
             } else {
-                /* VALID: ceil_mode's ceil((I - DK + 1)/S) equals the floor formula */
-                enum rounding rd = (ceil_mode && auto_pad == CLPAD_ONNX_NOTSET)
-                                       ? ROUND_CEIL_DROP
-                                       : ROUND_FLOOR;
+                /* NOTSET and VALID (pads 0) alike: ceil_mode rounds up, with
+                 * the last-window drop (ONNX Runtime and onnx shape inference) */
+                enum rounding rd = ceil_mode ? ROUND_CEIL_DROP : ROUND_FLOOR;
                 r.pads_begin[i] = pb;
                 r.pads_end[i] = pe;
                 TRY(window_count(who, i, I, pb, pe, DK, S, rd, &r.output[i]));

@@ -251,8 +251,11 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
  *               reference implementation). It is one decrement: with end
  *               pads of a kernel or more, ceil_mode can give fewer windows
  *               than floor (I=3, F=1, S=1, pads [0, 3]: floor 6, ceil 5).
- *   VALID       pads 0, O = floor((I - DK)/S) + 1 (ceil_mode changes nothing:
- *               the spec's ceil formula ceil((I - DK + 1)/S) is the same value)
+ *   VALID       pads 0, O = floor((I - DK)/S) + 1; with ceil_mode as NOTSET
+ *               with zero pads: O = ceil((I - DK)/S) + 1, with the drop rule
+ *               (what ONNX Runtime and onnx.shape_inference compute: input 7,
+ *               kernel 3, stride 3 gives 3; the operator text's VALID formula
+ *               gives 2 and is not what runtimes do)
  *   SAME_UPPER  O = ceil(I/S) (with or without ceil_mode),
  *               total = max((O-1)*S + DK - I, 0), B = floor(total/2), A = total - B
  *   SAME_LOWER  same O and total, A = floor(total/2), B = total - A

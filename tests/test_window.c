@@ -371,11 +371,20 @@ static void test_ceil_mode(void **state)
                                        NULL, NULL, NULL, NULL, &r));
     expect_result("ov same ceil_torch", &r, 1, I64(2), I64(0), I64(0));
 
-    /* ONNX VALID: ceil_mode changes nothing, ceil((6-3+1)/2) = 2 = floor(3/2)+1;
+    /* ONNX VALID with ceil_mode rounds up like NOTSET with zero pads, as ONNX
+     * Runtime and onnx.shape_inference do (found by the peer harness):
+     * I = 7, K = 3, S = 3: ceil(4/3)+1 = 3 (floor would give 2), start 6 < 7 kept;
+     * I = 5, K = 1, S = 3: ceil(4/3)+1 = 3, start 6 >= 5 dropped -> 2.
      * NOTSET with zero pads and ceil_mode: ceil(3/2)+1 = 3, start 4 < 6 kept */
-    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_POOL, CLPAD_ONNX_VALID, 1, I64(6), I64(3),
-                                   I64(2), NULL, NULL, 1, NULL, NULL, &r));
-    expect_result("onnx valid ceil", &r, 1, I64(2), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_POOL, CLPAD_ONNX_VALID, 1, I64(7), I64(3),
+                                   I64(3), NULL, NULL, 1, NULL, NULL, &r));
+    expect_result("onnx valid ceil", &r, 1, I64(3), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_POOL, CLPAD_ONNX_VALID, 1, I64(7), I64(3),
+                                   I64(3), NULL, NULL, 0, NULL, NULL, &r));
+    expect_result("onnx valid floor", &r, 1, I64(2), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_POOL, CLPAD_ONNX_VALID, 1, I64(5), I64(1),
+                                   I64(3), NULL, NULL, 1, NULL, NULL, &r));
+    expect_result("onnx valid ceil drop", &r, 1, I64(2), I64(0), I64(0));
     TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_POOL, CLPAD_ONNX_NOTSET, 1, I64(6), I64(3),
                                    I64(2), NULL, NULL, 1, NULL, NULL, &r));
     expect_result("onnx notset ceil", &r, 1, I64(3), I64(0), I64(0));
