@@ -1,0 +1,19 @@
+# Conformance of clpad against OpenVINO, ONNX Runtime and NumPy (issue 7); see
+# tests/peer/README.md. Included by tests/CMakeLists.txt (OPTIONAL).
+#
+# The test creates a virtual environment in the build tree on its first run
+# (pip install of tests/peer/requirements.txt: about 100 MB of wheels) and
+# reuses it afterwards. Without python3, the venv module or network for pip it
+# reports Skipped (exit 77) with the reason. More cases:
+#   CLPAD_PEER_CASES=1000 CLPAD_TEST_SEED=3 ctest -L peer --output-on-failure
+# or run tests/peer/run.sh --cases N --seed S directly (see its --help).
+if(TARGET clpad_cli)
+  set(CLPAD_PEER_VENV "${CMAKE_BINARY_DIR}/peer-venv" CACHE PATH
+      "Virtual environment of the peer conformance test (created on first use)")
+  add_test(NAME peer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/run.sh)
+  set_tests_properties(peer PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    TIMEOUT 900)
+endif()
