@@ -17,8 +17,8 @@ int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse a comma-separated list of int64 ("1,-2,3") for option `opt` (named in
- * errors). At most `cap` values. Empty items, junk, overflow: error message
- * printed, returns false. */
+ * errors). At most `cap` values; "" is the empty list (rank 0). Empty items
+ * ("1,,2"), junk, overflow: error message printed, returns false. */
 bool cli_parse_i64_list(const char *text, const char *opt, int64_t *out, int cap, int *count);
 
 /* "[1, 3, 224, 224]" into buf. */

@@ -33,9 +33,9 @@ bool cli_parse_i64_list(const char *text, const char *opt, int64_t *out, int cap
 {
     int n = 0;
     const char *p = text;
-    if (!*p) {
-        cli_error(CLI_USAGE, "%s: empty list", opt);
-        return false;
+    if (!*p) { /* "" is the empty list: the pads of a rank-0 tensor */
+        *count = 0;
+        return true;
     }
     for (;;) {
         if (n == cap) {

@@ -613,37 +613,106 @@ static int read_all(const char *path, FILE *f, const struct stat *st, unsigned c
     return 0;
 }
 
-static int load_npy(const char *path, FILE *f, const struct stat *st, cli_tensor *t, char *err,
-                    size_t errlen)
-{
-    unsigned char *buf = NULL;
-    size_t len = 0, off = 0;
-    if (read_all(path, f, st, &buf, &len, err, errlen))
-        return 1;
-    if (npy_parse(path, buf, len, t, &off, err, errlen)) {
-        free(buf);
-        return 1;
-    }
-    /* Move the data to the front and shrink the buffer to it. */
-    memmove(buf, buf + off, t->nbytes);
-    unsigned char *data = realloc(buf, t->nbytes ? t->nbytes : 1);
-    t->data = data ? data : buf;
-    return 0;
-}
-
 /* ------------------------------------------------------------------------- */
 /* Images in                                                                 */
 /* ------------------------------------------------------------------------- */
 
-/* Read one unsigned decimal PNM header field, skipping whitespace and '#'
- * comments. Returns -1 on malformed input. */
-static long long pnm_field(const unsigned char *b, size_t n, size_t *i)
+/* The image formats tensor_io reads, recognized by their signature. stb_image
+ * also decodes GIF, PSD, TGA, HDR and PIC, and tries every decoder in turn
+ * (TGA has no signature, so a corrupt file can come out as a "TGA" image);
+ * only these four are ever handed to it. */
+enum image_kind { IMG_NONE, IMG_PNG, IMG_JPEG, IMG_BMP, IMG_PNM };
+
+static const unsigned char png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+
+/* The kind of image in buf, or IMG_NONE with *why naming what it is instead. */
+static enum image_kind image_kind_of(const unsigned char *b, size_t n, const char **why)
+{
+    *why = "not a PNG, JPEG, BMP or binary PNM (P5/P6) image (unrecognized signature)";
+    if (n >= 8 && memcmp(b, png_signature, 8) == 0)
+        return IMG_PNG;
+    if (n >= 3 && b[0] == 0xff && b[1] == 0xd8 && b[2] == 0xff)
+        return IMG_JPEG;
+    if (n >= 2 && b[0] == 'B' && b[1] == 'M')
+        return IMG_BMP;
+    if (n >= 2 && b[0] == 'P' && (b[1] == '5' || b[1] == '6'))
+        return IMG_PNM;
+    if (n == 0)
+        *why = "the file is empty";
+    else if (n >= 2 && b[0] == 'P' && b[1] >= '1' && b[1] <= '7')
+        *why = "only binary PNM (P5 greymap, P6 pixmap) is supported, not ASCII (P1-P3), "
+               "bitmap (P4) or PAM (P7)";
+    else if (n >= 4 && memcmp(b, "GIF8", 4) == 0)
+        *why = "GIF images are not supported";
+    else if (n >= 4 && memcmp(b, "8BPS", 4) == 0)
+        *why = "PSD images are not supported";
+    else if (n >= 2 && b[0] == '#' && b[1] == '?')
+        *why = "Radiance HDR images are not supported";
+    else if (n >= 12 && memcmp(b, "RIFF", 4) == 0 && memcmp(b + 8, "WEBP", 4) == 0)
+        *why = "WebP images are not supported";
+    else if (n >= 4 && (memcmp(b, "II*\0", 4) == 0 || memcmp(b, "MM\0*", 4) == 0))
+        *why = "TIFF images are not supported";
+    else if (n >= 6 && memcmp(b, npy_magic, 6) == 0)
+        *why = "this is a .npy file; name it .npy";
+    return IMG_NONE;
+}
+
+/* Whether a PNG of colour type 0 (grey) or 2 (RGB) has a tRNS chunk before
+ * its image data: stb_image then decodes it with an extra alpha channel but
+ * reports the file's channel count, so the caller must ask for the alpha. */
+static bool png_has_transparency_key(const unsigned char *b, size_t n)
+{
+    size_t i = 8;
+    while (n >= 12 && i <= n - 12) {
+        uint32_t len = (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 |
+                       (uint32_t)b[i + 2] << 8 | (uint32_t)b[i + 3];
+        const unsigned char *type = b + i + 4;
+        if (memcmp(type, "tRNS", 4) == 0)
+            return true;
+        if (memcmp(type, "IDAT", 4) == 0 || memcmp(type, "IEND", 4) == 0)
+            return false;
+        if (len > n - i - 12)
+            return false;
+        i += 12 + (size_t)len;
+    }
+    return false;
+}
+
+/* Largest width or height accepted (stb_image's own STBI_MAX_DIMENSIONS). */
+#define IMAGE_MAX_DIM (1 << 24)
+
+/* The decoded size of a w x h x c u8 image, checked against max_bytes. */
+static int image_size(const char *name, long long w, long long h, long long c, size_t max_bytes,
+                      size_t *bytes, char *err, size_t errlen)
+{
+    if (w < 1 || h < 1)
+        return fail(err, errlen, "%s: cannot decode the image: it is empty (%lldx%lld)", name, w,
+                    h);
+    if (w > IMAGE_MAX_DIM || h > IMAGE_MAX_DIM)
+        return fail(err, errlen,
+                    "%s: cannot decode the image: %lldx%lld is larger than %d pixels on a side",
+                    name, w, h, IMAGE_MAX_DIM);
+    /* w, h <= 2^24 and c <= 4: the product fits in 64 bits. */
+    unsigned long long n = (unsigned long long)w * (unsigned long long)h * (unsigned long long)c;
+    if (n > max_bytes || n > SIZE_MAX)
+        return fail(err, errlen,
+                    "%s: the image is %lldx%lld with %lld channel%s (%llu bytes decoded), more "
+                    "than the limit of %zu bytes",
+                    name, w, h, c, c == 1 ? "" : "s", n, max_bytes);
+    *bytes = (size_t)n;
+    return 0;
+}
+
+/* Read one unsigned decimal PNM header field after whitespace and '#'
+ * comments (a comment ends at '\n' or '\r', as in stb_image). Returns -1 when
+ * there is no number, -2 when it exceeds `limit`. */
+static long long pnm_field(const unsigned char *b, size_t n, size_t *i, long long limit)
 {
     for (;;) {
         while (*i < n && strchr(" \t\r\n\v\f", b[*i]) && b[*i])
             (*i)++;
         if (*i < n && b[*i] == '#') {
-            while (*i < n && b[*i] != '\n')
+            while (*i < n && b[*i] != '\n' && b[*i] != '\r')
                 (*i)++;
             continue;
         }
@@ -651,71 +720,188 @@ static long long pnm_field(const unsigned char *b, size_t n, size_t *i)
     }
     long long v = 0;
     size_t start = *i;
+    bool big = false;
     while (*i < n && b[*i] >= '0' && b[*i] <= '9') {
-        if (v < 1000000000LL) /* stb rejects anything this large anyway */
+        if (!big) {
             v = v * 10 + (b[*i] - '0');
+            big = v > limit;
+        }
         (*i)++;
     }
-    return *i == start ? -1 : v;
+    return *i == start ? -1 : big ? -2 : v;
 }
 
-/* stb_image fills a truncated binary PNM (P5/P6) with zeros instead of
- * failing; check that a regular file holds all the pixel data. */
-static int pnm_check_size(const char *path, FILE *f, const struct stat *st, const cli_tensor *t,
-                          char *err, size_t errlen)
+/* Binary PNM (P5, P6), decoded here: stb_image 2.27 accepts a width or height
+ * that wraps around int ("4294967297" reads as 1), a maxval of 0, reads
+ * 16-bit samples in the wrong byte order and leaves a short file's missing
+ * pixels uninitialized. Samples are kept as stored (no scaling by maxval,
+ * as stb_image does); 16-bit samples keep their high byte. */
+static int decode_pnm(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
+                      cli_tensor *t, char *err, size_t errlen)
 {
-    unsigned char b[4096];
-    if (!S_ISREG(st->st_mode) || fseek(f, 0, SEEK_SET) != 0)
-        return 0;
-    size_t n = fread(b, 1, sizeof b, f);
-    if (n < 3 || b[0] != 'P' || (b[1] != '5' && b[1] != '6'))
-        return 0;
+    long long c = b[1] == '6' ? 3 : 1;
     size_t i = 2;
-    long long w = pnm_field(b, n, &i), h = pnm_field(b, n, &i), maxval = pnm_field(b, n, &i);
-    if (w < 0 || h < 0 || maxval < 0 || i >= n)
-        return 0; /* stb accepted it; nothing more we can tell */
-    size_t header = i + 1; /* one whitespace byte ends the header */
-    size_t need = t->nbytes * (maxval > 255 ? 2 : 1);
-    size_t have = (uint64_t)st->st_size > header ? (size_t)st->st_size - header : 0;
+    long long w = pnm_field(b, n, &i, IMAGE_MAX_DIM);
+    long long h = w >= 0 ? pnm_field(b, n, &i, IMAGE_MAX_DIM) : -1;
+    long long maxval = h >= 0 ? pnm_field(b, n, &i, 65535) : -1;
+    if (w == -2 || h == -2)
+        return fail(err, errlen,
+                    "%s: cannot decode the image: PNM width or height larger than %d", name,
+                    IMAGE_MAX_DIM);
+    if (maxval == -2)
+        return fail(err, errlen, "%s: cannot decode the image: PNM maxval larger than 65535",
+                    name);
+    if (w < 0 || h < 0 || maxval < 0)
+        return fail(err, errlen,
+                    "%s: cannot decode the image: malformed PNM header (expected width, height "
+                    "and maxval)",
+                    name);
+    if (maxval == 0)
+        return fail(err, errlen, "%s: cannot decode the image: PNM maxval is 0", name);
+    if (i >= n || !strchr(" \t\r\n\v\f", b[i]) || !b[i])
+        return fail(err, errlen,
+                    "%s: cannot decode the image: PNM maxval must be followed by one "
+                    "whitespace byte and the pixel data",
+                    name);
+    size_t header = i + 1, bytes;
+    if (image_size(name, w, h, c, max_bytes, &bytes, err, errlen))
+        return 1;
+    size_t sample = maxval > 255 ? 2 : 1, need = bytes * sample, have = n - header;
     if (have < need)
         return fail(err, errlen,
                     "%s: PNM data is truncated: a %lldx%lld image needs %zu bytes, the file "
                     "holds %zu",
-                    path, w, h, need, have);
-    return 0;
-}
-
-static int load_image(const char *path, FILE *f, const struct stat *st, cli_tensor *t,
-                      char *err, size_t errlen)
-{
-    int w = 0, h = 0, c = 0;
-    unsigned char *px = stbi_load_from_file(f, &w, &h, &c, 0);
-    if (!px) {
-        const char *why = stbi_failure_reason();
-        return fail(err, errlen, "%s: cannot decode the image: %s", path,
-                    why ? why : "unknown error");
-    }
+                    name, w, h, need, have);
+    unsigned char *px = malloc(bytes);
+    if (!px)
+        return fail(err, errlen, "%s: out of memory (%zu bytes)", name, bytes);
+    if (sample == 1)
+        memcpy(px, b + header, bytes);
+    else
+        for (size_t k = 0; k < bytes; k++)
+            px[k] = b[header + 2 * k]; /* big-endian: the high byte */
     t->dtype = CLPAD_U8;
     t->rank = 3;
     t->shape[0] = h;
     t->shape[1] = w;
     t->shape[2] = c;
     t->is_image = true;
-    t->nbytes = (size_t)w * (size_t)h * (size_t)c;
+    t->nbytes = bytes;
+    t->data = px;
+    return 0;
+}
+
+/* Decode an image held in memory into t (zeroed by the caller). */
+static int decode_image(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
+                        cli_tensor *t, char *err, size_t errlen)
+{
+    const char *why;
+    enum image_kind kind = image_kind_of(b, n, &why);
+    if (kind == IMG_NONE)
+        return fail(err, errlen, "%s: cannot decode the image: %s", name, why);
+    if (kind == IMG_PNM)
+        return decode_pnm(name, b, n, max_bytes, t, err, errlen);
+    if (n > INT_MAX) /* stb_image takes an int length */
+        return fail(err, errlen, "%s: cannot decode the image: the file is larger than %d bytes",
+                    name, INT_MAX);
+    /* The geometry first, so that a small file declaring a huge image is
+     * refused before anything is allocated. */
+    int w = 0, h = 0, c = 0;
+    if (!stbi_info_from_memory(b, (int)n, &w, &h, &c)) {
+        const char *reason = stbi_failure_reason();
+        return fail(err, errlen, "%s: cannot decode the image: %s", name,
+                    reason ? reason : "unknown error");
+    }
+    if (c < 1 || c > 4)
+        return fail(err, errlen, "%s: cannot decode the image: %d channels", name, c);
+    if (kind == IMG_PNG && (c == 1 || c == 3) && png_has_transparency_key(b, n))
+        c++; /* grey or RGB with a tRNS colour key: decoded with alpha */
+    size_t bytes;
+    if (image_size(name, w, h, c, max_bytes, &bytes, err, errlen))
+        return 1;
+    int w2 = 0, h2 = 0, file_c = 0;
+    unsigned char *px = stbi_load_from_memory(b, (int)n, &w2, &h2, &file_c, c);
+    if (!px) {
+        const char *reason = stbi_failure_reason();
+        return fail(err, errlen, "%s: cannot decode the image: %s", name,
+                    reason ? reason : "unknown error");
+    }
+    if (w2 != w || h2 != h) {
+        stbi_image_free(px);
+        return fail(err, errlen,
+                    "%s: cannot decode the image: its header says %dx%d, the decoder %dx%d",
+                    name, w, h, w2, h2);
+    }
     /* Copy into our own malloc'd block so that tio_free's free() is always right. */
-    t->data = malloc(t->nbytes ? t->nbytes : 1);
+    t->data = malloc(bytes);
     if (!t->data) {
         stbi_image_free(px);
-        return fail(err, errlen, "%s: out of memory (%zu bytes)", path, t->nbytes);
+        return fail(err, errlen, "%s: out of memory (%zu bytes)", name, bytes);
     }
-    memcpy(t->data, px, t->nbytes);
+    memcpy(t->data, px, bytes);
     stbi_image_free(px);
-    return pnm_check_size(path, f, st, t, err, errlen);
+    t->dtype = CLPAD_U8;
+    t->rank = 3;
+    t->shape[0] = h;
+    t->shape[1] = w;
+    t->shape[2] = c;
+    t->is_image = true;
+    t->nbytes = bytes;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------- */
 /* Load                                                                      */
 /* ------------------------------------------------------------------------- */
+
+static const unsigned char empty_buffer[1];
+
+int tio_load_npy_mem(const void *data, size_t len, const char *name, cli_tensor *t, char *err,
+                     size_t errlen)
+{
+    if (t)
+        memset(t, 0, sizeof *t);
+    if (!name || !*name)
+        name = "<memory>";
+    if (!t)
+        return fail(err, errlen, "%s: no tensor given", name);
+    if (!data && len)
+        return fail(err, errlen, "%s: no data given (NULL with %zu bytes)", name, len);
+    const unsigned char *b = data ? data : empty_buffer;
+    size_t off = 0;
+    if (npy_parse(name, b, len, t, &off, err, errlen)) {
+        memset(t, 0, sizeof *t);
+        return 1;
+    }
+    t->data = malloc(t->nbytes ? t->nbytes : 1);
+    if (!t->data) {
+        size_t nb = t->nbytes;
+        memset(t, 0, sizeof *t);
+        return fail(err, errlen, "%s: out of memory (%zu bytes)", name, nb);
+    }
+    if (t->nbytes)
+        memcpy(t->data, b + off, t->nbytes);
+    return 0;
+}
+
+int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
+                       cli_tensor *t, char *err, size_t errlen)
+{
+    if (t)
+        memset(t, 0, sizeof *t);
+    if (!name || !*name)
+        name = "<memory>";
+    if (!t)
+        return fail(err, errlen, "%s: no tensor given", name);
+    if (!data && len)
+        return fail(err, errlen, "%s: no data given (NULL with %zu bytes)", name, len);
+    int rc = decode_image(name, data ? data : empty_buffer, len, max_bytes, t, err, errlen);
+    if (rc) {
+        free(t->data);
+        memset(t, 0, sizeof *t);
+    }
+    return rc;
+}
 
 int tio_load(const char *path, cli_tensor *t, char *err, size_t errlen)
 {
@@ -740,9 +926,26 @@ int tio_load(const char *path, cli_tensor *t, char *err, size_t errlen)
         fclose(f);
         return fail(err, errlen, "%s: is a directory", path);
     }
-    int rc = strcmp(fmt->name, "npy") == 0 ? load_npy(path, f, &st, t, err, errlen)
-                                           : load_image(path, f, &st, t, err, errlen);
+    unsigned char *buf = NULL;
+    size_t len = 0;
+    int rc = read_all(path, f, &st, &buf, &len, err, errlen);
     fclose(f);
+    if (rc)
+        return 1;
+    if (strcmp(fmt->name, "npy") == 0) {
+        size_t off = 0;
+        rc = npy_parse(path, buf, len, t, &off, err, errlen);
+        if (!rc) {
+            /* Move the data to the front and shrink the buffer to it. */
+            memmove(buf, buf + off, t->nbytes);
+            unsigned char *data = realloc(buf, t->nbytes ? t->nbytes : 1);
+            t->data = data ? data : buf;
+            return 0;
+        }
+    } else {
+        rc = decode_image(path, buf, len, TIO_IMAGE_MAX_BYTES, t, err, errlen);
+    }
+    free(buf);
     if (rc) {
         free(t->data);
         memset(t, 0, sizeof *t);
@@ -1086,4 +1289,43 @@ int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen)
         }
     }
     return af_commit(&af, path, err, errlen);
+}
+
+int tio_save_npy_mem(const cli_tensor *t, unsigned char **out, size_t *len, char *err,
+                     size_t errlen)
+{
+    static const char name[] = "<memory>.npy";
+    if (out)
+        *out = NULL;
+    if (len)
+        *len = 0;
+    if (!t || !out || !len)
+        return fail(err, errlen, "tio_save_npy_mem: %s is NULL",
+                    !t ? "the tensor" : !out ? "out" : "len");
+    if (tio_check_save(name, t->dtype, t->rank, t->shape, err, errlen))
+        return 1;
+    size_t need;
+    char sbuf[256];
+    if (!shape_bytes(t->rank, t->shape, clpad_dtype_size(t->dtype), &need))
+        return fail(err, errlen, "%s: tensor shape %s is too large", name,
+                    shape_str(t->rank, t->shape, sbuf, sizeof sbuf));
+    if (t->nbytes != need || (need && !t->data))
+        return fail(err, errlen, "%s: tensor %s of %s has %zu bytes of data, expected %zu", name,
+                    shape_str(t->rank, t->shape, sbuf, sizeof sbuf), dtype_name(t->dtype),
+                    t->data ? t->nbytes : 0, need);
+    unsigned char hdr[512];
+    size_t hn = npy_header(t, hdr, sizeof hdr);
+    if (hn == 0)
+        return fail(err, errlen, "%s: internal error: .npy header too long", name);
+    if (need > SIZE_MAX - hn)
+        return fail(err, errlen, "%s: tensor too large", name);
+    unsigned char *b = malloc(hn + need);
+    if (!b)
+        return fail(err, errlen, "%s: out of memory (%zu bytes)", name, hn + need);
+    memcpy(b, hdr, hn);
+    if (need)
+        memcpy(b + hn, t->data, need);
+    *out = b;
+    *len = hn + need;
+    return 0;
 }

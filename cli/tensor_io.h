@@ -3,6 +3,9 @@
  * images (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm through stb_image; write
  * .png through stb_image_write and .ppm/.pgm/.pnm directly).
  *
+ * Images: PNG, JPEG and BMP are recognized by their signature and decoded by
+ * stb_image; binary PNM is decoded here (see tio_load_image_mem).
+ *
  * Every function reports failure as a return value of 1 and a one-line
  * message in `err` that names the file and the problem; nothing is printed.
  * Saves are atomic: a temporary file in the destination directory is written,
@@ -39,6 +42,34 @@ int tio_load(const char *path, cli_tensor *t, char *err, size_t errlen);
  * normally created file (a symlink at `path` is replaced, not followed).
  * Returns 0, or 1 with err set. */
 int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen);
+
+/* Largest decoded image (H*W*C bytes) tio_load accepts: a small file that
+ * declares a huge image is refused before anything is decoded. */
+#define TIO_IMAGE_MAX_BYTES ((size_t)1 << 30)
+
+/* Parse a whole .npy file held in memory, data[0..len) (data may be NULL when
+ * len is 0), exactly as tio_load parses a file. `name` stands for the file in
+ * messages (NULL: "<memory>"). The tensor gets its own copy of the data.
+ * Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_npy_mem(const void *data, size_t len, const char *name, cli_tensor *t, char *err,
+                     size_t errlen);
+
+/* Decode an image held in memory into a u8 HxWxC tensor (is_image set), as
+ * tio_load does for an image file. The format is recognized by its signature,
+ * whatever the name says: PNG, JPEG and BMP (decoded by stb_image) and binary
+ * PNM, P5/P6 (decoded here; 16-bit samples keep their high byte). Formats
+ * stb_image also knows (GIF, PSD, TGA, HDR, PIC) are refused. A grey or RGB
+ * PNG with a tRNS colour key gets an alpha channel. An image of more than
+ * `max_bytes` decoded bytes, or more than 2^24 pixels on a side, is refused
+ * before it is decoded (tio_load uses TIO_IMAGE_MAX_BYTES).
+ * Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
+                       cli_tensor *t, char *err, size_t errlen);
+
+/* The bytes tio_save writes for a .npy file, in a malloc'd buffer (*out, *len;
+ * free() it). Returns 0, or 1 with err set (*out NULL). */
+int tio_save_npy_mem(const cli_tensor *t, unsigned char **out, size_t *len, char *err,
+                     size_t errlen);
 
 /* Free the data and zero the struct. NULL and zeroed structs are fine. */
 void tio_free(cli_tensor *t);

@@ -225,6 +225,16 @@ static void test_usage_errors(void **state)
     expect_error(run(NULL, "pad -b 1,99999999999999999999 -e 1,1 seed.npy o.npy"), 2,
                  "overflows");
     expect_error(run(NULL, "pad -b 1,1 -e 1 seed.npy o.npy"), 2, "--pads-end has 1");
+    expect_error(run(NULL, "pad -b '' -e '' seed.npy o.npy"), 2, "have 0 values");
+    /* a rank-0 tensor takes empty pad lists */
+    double scalar = 2.5;
+    save("scalar.npy", CLPAD_F64, 0, NULL, &scalar);
+    assert_int_equal(run(NULL, "pad -q -m reflect -b '' -e '' scalar.npy s_out.npy"), 0);
+    cli_tensor t0 = {0};
+    load("s_out.npy", &t0);
+    assert_int_equal(t0.rank, 0);
+    assert_true(*(double *)t0.data == 2.5);
+    tio_free(&t0);
     expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 2, "rank 2");
     expect_error(run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
     expect_error(run(NULL, "pad -m edge -v 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
