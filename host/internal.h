@@ -129,10 +129,14 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
  * size of 1 and many items), GPUs wide work-groups along the row. */
 typedef struct clpad_row_geometry {
     size_t global[2], local[2];
-    cl_long items;
+    cl_long items;         /* vectors per work-item along a row */
+    cl_long rows_per_item; /* consecutive rows per work-item (1 unless asked) */
 } clpad_row_geometry;
+/* vector_bytes: bytes of one vector; multi_row: the kernel can take several
+ * rows per work-item (short rows on CPUs then share the per-item cost). */
 void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
-                         size_t vectors_per_row, size_t n_rows, clpad_row_geometry *g);
+                         size_t vectors_per_row, size_t n_rows, size_t vector_bytes,
+                         bool multi_row, clpad_row_geometry *g);
 /* Enqueue a 2-D kernel with that geometry. Call with ctx->lock held. */
 clpad_status clpad__launch_rows(clpad_context *ctx, const struct clpad_kernel_entry *k,
                                 cl_command_queue queue, const clpad_row_geometry *g,

@@ -45,7 +45,8 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
 }
 
 void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
-                         size_t vectors_per_row, size_t n_rows, clpad_row_geometry *g)
+                         size_t vectors_per_row, size_t n_rows, size_t vector_bytes,
+                         bool multi_row, clpad_row_geometry *g)
 {
     size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
     if (target > 256)
@@ -54,12 +55,21 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
         vectors_per_row = 1;
     size_t cus = ctx->compute_units ? ctx->compute_units : 1;
     size_t want = 8 * cus; /* work-groups enough to keep every compute unit busy */
-    size_t lx = 1, items;
-    if (ctx->device_type & CL_DEVICE_TYPE_CPU) {
+    size_t lx = 1, items, rpi = 1;
+    bool cpu = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
+    if (cpu) {
         /* A work-item copies a whole row, or a long stretch of it when there
-         * are too few rows to share out: memcpy-like loops, few work-groups. */
+         * are too few rows to share out: memcpy-like loops, few work-groups.
+         * Short rows are taken several at a time (about 16 KiB per item). */
         size_t chunks = n_rows >= want ? 1 : (want + n_rows - 1) / n_rows;
         items = (vectors_per_row + chunks - 1) / chunks;
+        size_t row_bytes = vectors_per_row * vector_bytes;
+        if (multi_row && chunks == 1 && row_bytes < 16384) {
+            rpi = 16384 / row_bytes;
+            size_t max_rpi = n_rows / (4 * want); /* keep 4 * want work-items at least */
+            if (rpi > max_rpi)
+                rpi = max_rpi ? max_rpi : 1;
+        }
     } else {
         while (lx * 4 <= target && lx * 4 <= pow2_at_least(vectors_per_row))
             lx *= 4;
@@ -67,17 +77,19 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
         items = per < 8 ? per : 8;
     }
     size_t groups_x = (vectors_per_row + lx * items - 1) / (lx * items);
-    /* Rows per work-group: 1, 4, 16 or 64 (few local sizes: PoCL specialises
-     * per size), while keeping enough work-groups. */
+    size_t items_y = (n_rows + rpi - 1) / rpi;
+    /* Work-items per group along y: 1, 4, 16 or 64 (few local sizes: PoCL
+     * specialises per size), while keeping enough work-groups. */
     size_t ly = 1;
-    while (ly * 4 * lx <= target && ly * 4 <= 64 && ly * 4 <= n_rows &&
-           groups_x * ((n_rows + ly * 4 - 1) / (ly * 4)) >= want)
+    while (ly * 4 * lx <= target && ly * 4 <= 64 && ly * 4 <= items_y &&
+           groups_x * ((items_y + ly * 4 - 1) / (ly * 4)) >= want)
         ly *= 4;
     g->local[0] = lx;
     g->local[1] = ly;
     g->global[0] = groups_x * lx;
-    g->global[1] = (n_rows + ly - 1) / ly * ly;
+    g->global[1] = (items_y + ly - 1) / ly * ly;
     g->items = (cl_long)items;
+    g->rows_per_item = (cl_long)rpi;
 }
 
 clpad_status clpad__launch_rows(clpad_context *ctx, const struct clpad_kernel_entry *k,

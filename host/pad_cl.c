@@ -86,8 +86,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
         err |= clSetKernelArg(kr, i++, sizeof K, &K);
         err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
         clpad_row_geometry g;
-        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, &g);
+        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, 16, true, &g);
         err |= clSetKernelArg(kr, i++, sizeof g.items, &g.items);
+        err |= clSetKernelArg(kr, i++, sizeof g.rows_per_item, &g.rows_per_item);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else

@@ -519,7 +519,7 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     clpad_status st = clpad__kernel(ctx, "space_batch", "", name, &k);
     if (!st) {
         clpad_row_geometry geo;
-        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, &geo);
+        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, 16, false, &geo);
         cl_kernel kr = k->kernel;
         cl_uint i = 0;
         cl_int err = clSetKernelArg(kr, i++, sizeof(cl_mem), &input);

@@ -40,67 +40,106 @@ inline long clpad_map(long c, long D)
 #endif
 }
 
-/* Decode outer axis K of the row index r (component COMP of the long8s). */
+/* Decode outer axis K (component COMP of the long8s) from r, the row index
+ * divided by the innermost outer axis. */
 #define CLPAD_OUTER_AXIS(K, COMP)                                   \
     if (K < n_outer) {                                              \
-        long od = o_dims.COMP;                                      \
-        long o = r % od;                                            \
-        r /= od;                                                    \
-        long m = clpad_map(o - o_pb.COMP, i_dims.COMP);             \
-        valid &= (m >= 0);                                          \
-        src_row += m * i_strides.COMP;                              \
+        long od_ = o_dims.COMP;                                     \
+        long o_ = r % od_;                                          \
+        r /= od_;                                                   \
+        long m_ = clpad_map(o_ - o_pb.COMP, i_dims.COMP);           \
+        valid_hi &= (m_ >= 0);                                      \
+        src_hi += m_ * i_strides.COMP;                              \
+    }
+
+/* Padding units [u, lim) of the current row, every lx-th: constant fills;
+ * the other modes map the element o = u / K (dividing only when u crosses
+ * into the next element). */
+#define CLPAD_BORDER_LOOP(lim)                                                               \
+    if (PAD_MODE == 0) {                                                                     \
+        for (; u < (lim); u += lx)                                                           \
+            d[u] = value;                                                                    \
+    } else if (K == 1) {                                                                     \
+        for (; u < (lim); u += lx)                                                           \
+            d[u] = s[clpad_map(u - row_pb, row_in)];                                         \
+    } else if (u < (lim)) {                                                                  \
+        long o = u / K, j = u - o * K;                                                       \
+        long m = clpad_map(o - row_pb, row_in);                                              \
+        for (; u < (lim); u += lx) {                                                         \
+            d[u] = s[m * K + j];                                                             \
+            j += lx;                                                                         \
+            if (j >= K) {                                                                    \
+                o += j / K;                                                                  \
+                j %= K;                                                                      \
+                m = clpad_map(o - row_pb, row_in);                                           \
+            }                                                                                \
+        }                                                                                    \
     }
 
 /* A row holds row_out elements of the innermost padded axis; each element is
  * K consecutive units of T (trailing unpadded axes collapsed into it, e.g.
  * the channels of an NHWC image). A work-group covers lx * items * VEC units
- * of a row; work-item lid takes every lx-th unit of it (lx == 1 on CPUs: one
- * contiguous stretch). The stretch splits into the padding before the input,
- * the input's interior (a plain copy) and the padding after it. */
-#define CLPAD_BORDER(u)                                                                     \
-    (PAD_MODE == 0 ? value                                                                   \
-                   : s[clpad_map((u) / K - row_pb, row_in) * K + (u) % K])
-
+ * of a row, and a work-item rows_per_item consecutive rows; work-item lid
+ * takes every lx-th unit (lx == 1 on CPUs: one contiguous stretch per row).
+ * Each stretch splits into the padding before the input, the input's
+ * interior (a plain copy) and the padding after it. Consecutive rows share
+ * their outer coordinates but the innermost outer one, which is all that is
+ * decoded again per row. */
 #define CLPAD_DEFINE_PAD(NAME, T, VEC)                                                      \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off, T value, long8 o_dims,       \
                        long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out, \
-                       long row_in, long row_pb, long K, long n_rows, long items)            \
+                       long row_in, long row_pb, long K, long n_rows, long items,            \
+                       long rows_per_item)                                                   \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long base = (long)get_group_id(0) * lx * items * VEC;                                \
-        long u = base + (long)get_local_id(0);                                               \
-        long row = (long)get_global_id(1);                                                   \
+        long u_first = base + (long)get_local_id(0);                                         \
         long row_units = row_out * K;                                                        \
-        if (row >= n_rows || u >= row_units)                                                 \
+        long row0 = (long)get_global_id(1) * rows_per_item;                                  \
+        if (row0 >= n_rows || u_first >= row_units)                                          \
             return;                                                                          \
+        long row_end = min(row0 + rows_per_item, n_rows);                                    \
         long end = min(base + lx * items * VEC, row_units);                                  \
-        long r = row, src_row = 0;                                                           \
-        int valid = 1;                                                                       \
-        CLPAD_OUTER_AXIS(0, s0)                                                              \
-        CLPAD_OUTER_AXIS(1, s1)                                                              \
-        CLPAD_OUTER_AXIS(2, s2)                                                              \
-        CLPAD_OUTER_AXIS(3, s3)                                                              \
-        CLPAD_OUTER_AXIS(4, s4)                                                              \
-        CLPAD_OUTER_AXIS(5, s5)                                                              \
-        CLPAD_OUTER_AXIS(6, s6)                                                              \
-        __global T *restrict d = dst + dst_off + row * row_units;                            \
-        __global const T *restrict s = src + src_off + src_row;                              \
-        if (!valid) {                                                                        \
-            for (; u < end; u += lx)                                                         \
-                d[u] = value;                                                                \
-            return;                                                                          \
-        }                                                                                    \
         long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */     \
-        long lim = min(end, in_lo);                                                          \
-        for (; u < lim; u += lx)                                                             \
-            d[u] = CLPAD_BORDER(u);                                                          \
-        lim = min(end, in_hi);                                                               \
-        __global const T *restrict si = s - in_lo;                                           \
-        for (; u < lim; u += lx)                                                             \
-            d[u] = si[u];                                                                    \
-        for (; u < end; u += lx)                                                             \
-            d[u] = CLPAD_BORDER(u);                                                          \
+        long hi_prev = -1, src_hi = 0;                                                       \
+        int valid_hi = 1;                                                                    \
+        for (long row = row0; row < row_end; row++) {                                        \
+            long src_row = 0;                                                                \
+            int valid = 1;                                                                   \
+            if (n_outer > 0) {                                                               \
+                long od = o_dims.s0, hi = row / od, o = row - hi * od;                       \
+                if (hi != hi_prev) { /* the outer axes above the innermost one */            \
+                    long r = hi;                                                             \
+                    src_hi = 0;                                                              \
+                    valid_hi = 1;                                                            \
+                    CLPAD_OUTER_AXIS(1, s1)                                                  \
+                    CLPAD_OUTER_AXIS(2, s2)                                                  \
+                    CLPAD_OUTER_AXIS(3, s3)                                                  \
+                    CLPAD_OUTER_AXIS(4, s4)                                                  \
+                    CLPAD_OUTER_AXIS(5, s5)                                                  \
+                    CLPAD_OUTER_AXIS(6, s6)                                                  \
+                    hi_prev = hi;                                                            \
+                }                                                                            \
+                long m = clpad_map(o - o_pb.s0, i_dims.s0);                                  \
+                valid = valid_hi & (m >= 0);                                                 \
+                src_row = src_hi + m * i_strides.s0;                                         \
+            }                                                                                \
+            __global T *restrict d = dst + dst_off + row * row_units;                        \
+            __global const T *restrict s = src + src_off + src_row;                          \
+            long u = u_first;                                                                \
+            if (!valid) {                                                                    \
+                for (; u < end; u += lx)                                                     \
+                    d[u] = value;                                                            \
+                continue;                                                                    \
+            }                                                                                \
+            CLPAD_BORDER_LOOP(min(end, in_lo))                                               \
+            long lim = min(end, in_hi);                                                      \
+            __global const T *restrict si = s - in_lo;                                       \
+            for (; u < lim; u += lx)                                                         \
+                d[u] = si[u];                                                                \
+            CLPAD_BORDER_LOOP(end)                                                           \
+        }                                                                                    \
     }
 
 CLPAD_DEFINE_PAD(pad_1, uchar, 16)

@@ -159,6 +159,41 @@ static void test_random_rows(void **state)
     printf("%d long-row cases equal the CPU path\n", n);
 }
 
+/* Many short rows: work-items take several consecutive rows on CPU devices,
+ * crossing outer-axis boundaries (and mirrored / padded outer coordinates)
+ * inside one work-item. */
+static void test_many_short_rows(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x5407;
+    static const clpad_dtype dts[] = {CLPAD_U8, CLPAD_I16, CLPAD_F32, CLPAD_F64};
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
+            for (int rep = 0; rep < 3; rep++, n++) {
+                tu_pad_case c = {.dtype = dts[d], .mode = (clpad_pad_mode)m};
+                c.rank = rep == 2 ? 5 : 3;
+                int64_t dims5[5] = {tu_range(&rng, 2, 5), tu_range(&rng, 2, 6),
+                                    tu_range(&rng, 3, 9), tu_range(&rng, 3, 11),
+                                    tu_range(&rng, 1, 9)};
+                int64_t dims3[3] = {tu_range(&rng, 40, 90), tu_range(&rng, 3, 13),
+                                    tu_range(&rng, 1, 9)};
+                for (int a = 0; a < c.rank; a++) {
+                    c.shape[a] = c.rank == 5 ? dims5[a] : dims3[a];
+                    int64_t hi = m == CLPAD_PAD_REFLECT ? c.shape[a] - 1 : c.shape[a];
+                    if (hi > 3)
+                        hi = 3;
+                    c.pads_begin[a] = a == 0 ? 0 : tu_range(&rng, -1, hi);
+                    c.pads_end[a] = a == 0 ? 0 : tu_range(&rng, -1, hi);
+                }
+                tu_fill(c.value, 8, &rng);
+                diff_case(&c, &rng, n);
+            }
+        }
+    }
+    printf("%d many-short-row cases equal the CPU path\n", n);
+}
+
 /* NHWC images: the channel axis is unpadded (widened elements and merges). */
 static void test_image_like(void **state)
 {
@@ -346,7 +381,8 @@ int main(void)
     g_ctx = tu_device_context();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_random_small),
-        cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_image_like),
+        cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_many_short_rows),
+        cmocka_unit_test(test_image_like),
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),
