@@ -164,6 +164,10 @@ static void read_device(clpad_context *ctx)
     if (zc && !strcmp(zc, "0"))
         ctx->unified_memory = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof ctx->device_type, &ctx->device_type, NULL);
+    /* "cpu" or "gpu": launch geometry of that style whatever the device (tests
+     * run the GPU-style work distribution on PoCL this way). */
+    const char *geo = getenv("CLPAD_GEOMETRY");
+    ctx->row_geometry = geo && !strcmp(geo, "cpu") ? 1 : geo && !strcmp(geo, "gpu") ? 2 : 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                     &ctx->compute_units, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_wg,

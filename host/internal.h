@@ -76,6 +76,7 @@ struct clpad_context {
     char platform_name[256];
     int unified_memory;        /* CL_DEVICE_HOST_UNIFIED_MEMORY */
     cl_device_type device_type;
+    int row_geometry;          /* 0: by device type; 1: CPU style; 2: GPU style ($CLPAD_GEOMETRY) */
     int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */

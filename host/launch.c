@@ -56,7 +56,8 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
     size_t cus = ctx->compute_units ? ctx->compute_units : 1;
     size_t want = 8 * cus; /* work-groups enough to keep every compute unit busy */
     size_t lx = 1, items, rpi = 1;
-    bool cpu = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
+    bool cpu = ctx->row_geometry ? ctx->row_geometry == 1
+                                 : (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
     if (cpu) {
         /* A work-item copies a whole row, or a long stretch of it when there
          * are too few rows to share out: memcpy-like loops, few work-groups.

@@ -22,9 +22,11 @@
  * work-item handling `items` vectors strided by the local size (the host's
  * clpad__row_geometry), so the row's index decoding is paid once per
  * work-item. Global sizes are rounded up, so every work-item checks its bounds
- * first. Where the innermost block is 1, a vector is a contiguous run of the
- * input, and so is a vector that lies inside one (wide) element: both are
- * moved with vload/vstore. All index math is 64-bit.
+ * first. The copies are plain loops over restrict pointers, which compilers
+ * vectorise: where the innermost block is 1 a row is zeros, one contiguous run
+ * of the input and zeros; on CPUs (local x size 1) a work-item owns a
+ * contiguous stretch and copies it element by element, K units at a time.
+ * All index math is 64-bit.
  */
 
 /* ---- space_to_batch: a work-item writes `items` vectors of a batch row ---- */
@@ -49,17 +51,18 @@
         src_row += c * s_strides.C;                   \
     }
 
-#define CLPAD_DEFINE_S2B(NAME, T, VT, VEC)                                                   \
-    __kernel void NAME(__global const T *src, ulong src_off, __global T *dst, ulong dst_off, \
+#define CLPAD_DEFINE_S2B(NAME, T, VEC)                                                       \
+    __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
+                       __global T *restrict dst, ulong dst_off,                              \
                        long8 o_dims, long8 blocks, long8 offs, long8 s_dims,                 \
                        long8 s_strides, int m, long n_batch, long batch_stride, long K,      \
                        long n_rows, long items)                                              \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
-        long v0 = (long)get_group_id(0) * lx * items + (long)get_local_id(0);                \
+        long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
         long row = (long)get_global_id(1);                                                   \
         long row_units = o_dims.s0 * K;                                                      \
-        if (row >= n_rows || v0 * VEC >= row_units)                                          \
+        if (row >= n_rows || v0 >= row_units)                                                \
             return;                                                                          \
         long r = row;                                                                        \
         long o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0;                                 \
@@ -72,66 +75,56 @@
         long src_row = n * batch_stride;                                                     \
         int valid = 1;                                                                       \
         S2B_C(1, s1) S2B_C(2, s2) S2B_C(3, s3) S2B_C(4, s4) S2B_C(5, s5) S2B_C(6, s6)        \
-        __global T *d = dst + dst_off + row * row_units;                                     \
-        long base = (long)src_off + src_row; /* read only where valid */                     \
+        __global T *restrict d = dst + dst_off + row * row_units;                            \
+        __global const T *restrict sb = src + src_off + src_row; /* read only where valid */ \
         long B0 = blocks.s0, S0 = s_dims.s0, shift = k0 - offs.s0; /* c = o*B0 + shift */    \
-        if (B0 == 1) {                                                                       \
-            /* Unit u reads base + u - in_lo where in_lo <= u < in_hi, else is 0. */         \
+        long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * VEC, row_units);     \
+        if (!valid) {                                                                        \
+            for (; u < end; u += lx)                                                         \
+                d[u] = (T)0;                                                                 \
+            return;                                                                          \
+        }                                                                                    \
+        if (B0 == 1) { /* zeros, a contiguous run of the input, zeros */                     \
             long in_lo = -shift * K, in_hi = in_lo + S0 * K;                                 \
-            for (long it = 0; it < items; it++) {                                            \
-                long u0 = (v0 + it * lx) * VEC;                                              \
-                if (u0 >= row_units)                                                         \
-                    break;                                                                   \
-                if (u0 + VEC <= row_units) {                                                 \
-                    if (valid && u0 >= in_lo && u0 + VEC <= in_hi) {                         \
-                        vstore##VEC(vload##VEC(0, src + base + (u0 - in_lo)), 0, d + u0);    \
-                        continue;                                                            \
-                    }                                                                        \
-                    if (!valid || u0 + VEC <= in_lo || u0 >= in_hi) {                        \
-                        vstore##VEC((VT)(0), 0, d + u0);                                     \
-                        continue;                                                            \
-                    }                                                                        \
+            for (long lim = min(end, in_lo); u < lim; u += lx)                               \
+                d[u] = (T)0;                                                                 \
+            __global const T *restrict si = sb - in_lo;                                      \
+            for (long lim = min(end, in_hi); u < lim; u += lx)                               \
+                d[u] = si[u];                                                                \
+            for (; u < end; u += lx)                                                         \
+                d[u] = (T)0;                                                                 \
+            return;                                                                          \
+        }                                                                                    \
+        long o = u / K, c = o * B0 + shift;                                                  \
+        if (lx == 1) { /* one contiguous stretch: element by element, K units each */        \
+            for (; u < end; o++, c += B0) {                                                  \
+                long run_end = min(end, (o + 1) * K);                                        \
+                if (c >= 0 && c < S0) {                                                      \
+                    __global const T *restrict se = sb + (c - o) * K;                        \
+                    for (; u < run_end; u++)                                                 \
+                        d[u] = se[u];                                                        \
+                } else {                                                                     \
+                    for (; u < run_end; u++)                                                 \
+                        d[u] = (T)0;                                                         \
                 }                                                                            \
-                long end = min(u0 + VEC, row_units);                                         \
-                for (long u = u0; u < end; u++)                                              \
-                    d[u] = (valid && u >= in_lo && u < in_hi) ? src[base + (u - in_lo)]      \
-                                                              : (T)0;                        \
             }                                                                                \
             return;                                                                          \
         }                                                                                    \
-        for (long it = 0; it < items; it++) {                                                \
-            long u0 = (v0 + it * lx) * VEC;                                                  \
-            if (u0 >= row_units)                                                             \
-                break;                                                                       \
-            long end = min(u0 + VEC, row_units);                                             \
-            if (!valid) {                                                                    \
-                for (long u = u0; u < end; u++)                                              \
-                    d[u] = (T)0;                                                             \
-                continue;                                                                    \
-            }                                                                                \
-            long o = u0 / K, j = u0 - o * K; /* element o, unit j of it */                   \
-            long c = o * B0 + shift;                                                         \
-            if (j + VEC <= K && u0 + VEC <= row_units) { /* inside one element */            \
-                if (c >= 0 && c < S0)                                                        \
-                    vstore##VEC(vload##VEC(0, src + base + c * K + j), 0, d + u0);           \
-                else                                                                         \
-                    vstore##VEC((VT)(0), 0, d + u0);                                         \
-                continue;                                                                    \
-            }                                                                                \
-            for (long u = u0; u < end; u++) {                                                \
-                d[u] = (c >= 0 && c < S0) ? src[base + c * K + j] : (T)0;                    \
-                if (++j == K) {                                                              \
-                    j = 0;                                                                   \
-                    c += B0;                                                                 \
-                }                                                                            \
+        for (long j = u - o * K; u < end; u += lx) {                                         \
+            d[u] = (c >= 0 && c < S0) ? sb[c * K + j] : (T)0;                                \
+            j += lx;                                                                         \
+            if (j >= K) {                                                                    \
+                o += j / K;                                                                  \
+                j %= K;                                                                      \
+                c = o * B0 + shift;                                                          \
             }                                                                                \
         }                                                                                    \
     }
 
-CLPAD_DEFINE_S2B(s2b_1, uchar, uchar16, 16)
-CLPAD_DEFINE_S2B(s2b_2, ushort, ushort8, 8)
-CLPAD_DEFINE_S2B(s2b_4, uint, uint4, 4)
-CLPAD_DEFINE_S2B(s2b_8, ulong, ulong2, 2)
+CLPAD_DEFINE_S2B(s2b_1, uchar, 16)
+CLPAD_DEFINE_S2B(s2b_2, ushort, 8)
+CLPAD_DEFINE_S2B(s2b_4, uint, 4)
+CLPAD_DEFINE_S2B(s2b_8, ulong, 2)
 
 /* ---- batch_to_space: a work-item writes `items` vectors of a space row ---- */
 
@@ -146,65 +139,61 @@ CLPAD_DEFINE_S2B(s2b_8, ulong, ulong2, 2)
         src_row += o * o_strides.C + (c - o * blocks.C) * k_strides.C;  \
     }
 
-#define CLPAD_DEFINE_B2S(NAME, T, VT, VEC)                                                   \
-    __kernel void NAME(__global const T *src, ulong src_off, __global T *dst, ulong dst_off, \
+#define CLPAD_DEFINE_B2S(NAME, T, VEC)                                                       \
+    __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
+                       __global T *restrict dst, ulong dst_off,                              \
                        long8 s_dims, long8 blocks, long8 offs, long8 o_strides,              \
                        long8 k_strides, int m, long n_stride, long K, long n_rows,           \
                        long items)                                                           \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
-        long v0 = (long)get_group_id(0) * lx * items + (long)get_local_id(0);                \
+        long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
         long row = (long)get_global_id(1);                                                   \
         long row_units = s_dims.s0 * K;                                                      \
-        if (row >= n_rows || v0 * VEC >= row_units)                                          \
+        if (row >= n_rows || v0 >= row_units)                                                \
             return;                                                                          \
         long r = row, src_row = 0;                                                           \
         B2S_AXIS(1, s1) B2S_AXIS(2, s2) B2S_AXIS(3, s3) B2S_AXIS(4, s4) B2S_AXIS(5, s5)      \
         B2S_AXIS(6, s6)                                                                      \
         src_row += r * n_stride; /* what is left of the row index is n */                   \
-        __global T *d = dst + dst_off + row * row_units;                                     \
-        long base = (long)src_off + src_row;                                                 \
+        __global T *restrict d = dst + dst_off + row * row_units;                            \
+        __global const T *restrict sb = src + src_off + src_row;                             \
         long B0 = blocks.s0, off0 = offs.s0, ks = k_strides.s0;                              \
-        if (B0 == 1) { /* o = s + off, k = 0: unit u reads base + off*K + u */               \
-            __global const T *s = src + base + off0 * K;                                     \
-            for (long it = 0; it < items; it++) {                                            \
-                long u0 = (v0 + it * lx) * VEC;                                              \
-                if (u0 >= row_units)                                                         \
-                    break;                                                                   \
-                if (u0 + VEC <= row_units) {                                                 \
-                    vstore##VEC(vload##VEC(0, s + u0), 0, d + u0);                           \
-                    continue;                                                                \
+        long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * VEC, row_units);     \
+        if (B0 == 1) { /* o = s + off, k = 0: unit u reads off*K + u */                      \
+            __global const T *restrict si = sb + off0 * K;                                   \
+            for (; u < end; u += lx)                                                         \
+                d[u] = si[u];                                                                \
+            return;                                                                          \
+        }                                                                                    \
+        long sp = u / K, c = sp + off0, o = c / B0, k = c - o * B0;                          \
+        if (lx == 1) { /* one contiguous stretch: element by element, K units each */        \
+            for (; u < end; sp++) {                                                          \
+                long run_end = min(end, (sp + 1) * K);                                       \
+                __global const T *restrict se = sb + o * K + k * ks - sp * K;                \
+                for (; u < run_end; u++)                                                     \
+                    d[u] = se[u];                                                            \
+                if (++k == B0) {                                                             \
+                    k = 0;                                                                   \
+                    o++;                                                                     \
                 }                                                                            \
-                for (long u = u0; u < row_units; u++)                                        \
-                    d[u] = s[u];                                                             \
             }                                                                                \
             return;                                                                          \
         }                                                                                    \
-        for (long it = 0; it < items; it++) {                                                \
-            long u0 = (v0 + it * lx) * VEC;                                                  \
-            if (u0 >= row_units)                                                             \
-                break;                                                                       \
-            long end = min(u0 + VEC, row_units);                                             \
-            long sp = u0 / K, j = u0 - sp * K; /* space element sp, unit j of it */          \
-            long c = sp + off0, o = c / B0, k = c - o * B0;                                  \
-            if (j + VEC <= K && u0 + VEC <= row_units) { /* inside one element */            \
-                vstore##VEC(vload##VEC(0, src + base + o * K + j + k * ks), 0, d + u0);      \
-                continue;                                                                    \
-            }                                                                                \
-            for (long u = u0; u < end; u++) {                                                \
-                d[u] = src[base + o * K + j + k * ks];                                       \
-                if (++j == K) {                                                              \
-                    j = 0;                                                                   \
-                    if (++k == B0) {                                                         \
-                        k = 0;                                                               \
-                        o++;                                                                 \
-                    }                                                                        \
-                }                                                                            \
+        for (long j = u - sp * K; u < end; u += lx) {                                        \
+            d[u] = sb[o * K + j + k * ks];                                                   \
+            j += lx;                                                                         \
+            if (j >= K) {                                                                    \
+                sp += j / K;                                                                 \
+                j %= K;                                                                      \
+                c = sp + off0;                                                               \
+                o = c / B0;                                                                  \
+                k = c - o * B0;                                                              \
             }                                                                                \
         }                                                                                    \
     }
 
-CLPAD_DEFINE_B2S(b2s_1, uchar, uchar16, 16)
-CLPAD_DEFINE_B2S(b2s_2, ushort, ushort8, 8)
-CLPAD_DEFINE_B2S(b2s_4, uint, uint4, 4)
-CLPAD_DEFINE_B2S(b2s_8, ulong, ulong2, 2)
+CLPAD_DEFINE_B2S(b2s_1, uchar, 16)
+CLPAD_DEFINE_B2S(b2s_2, ushort, 8)
+CLPAD_DEFINE_B2S(b2s_4, uint, 4)
+CLPAD_DEFINE_B2S(b2s_8, ulong, 2)
