@@ -52,7 +52,8 @@ static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shap
                  const void *data)
 {
     cli_tensor t = {.dtype = dt, .rank = rank};
-    memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
+    if (rank > 0)
+        memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
     t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
     t.data = (void *)data;
     char path[512], err[512];

@@ -74,8 +74,14 @@ static void test_soak(void **state)
     printf("2 x %d operations; resident memory %ld KiB after the first pass, %ld KiB after the "
            "second\n",
            OPS, rss_warm, rss_end);
+#if defined(__SANITIZE_ADDRESS__)
+    /* AddressSanitizer's quarantine holds freed memory, so resident memory
+     * grows by design; LeakSanitizer checks for leaks in this build instead. */
+    printf("resident-memory check skipped under AddressSanitizer\n");
+#else
     if (rss_end - rss_warm > 4 * 1024)
         fail_msg("resident memory grew by %ld KiB over an identical pass", rss_end - rss_warm);
+#endif
     clpad_context_destroy(ctx);
     free(in);
     free(got);
