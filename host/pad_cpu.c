@@ -25,10 +25,10 @@ static int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
     switch (mode) {
     case CLPAD_PAD_EDGE:
         return c < 0 ? 0 : D - 1;
-    case CLPAD_PAD_REFLECT:
-        return c < 0 ? -c : 2 * (D - 1) - c;
-    case CLPAD_PAD_SYMMETRIC:
-        return c < 0 ? -c - 1 : 2 * D - 1 - c;
+    case CLPAD_PAD_REFLECT: /* 2(D-1) - c, without forming 2(D-1) */
+        return c < 0 ? -c : (D - 1) - (c - (D - 1));
+    case CLPAD_PAD_SYMMETRIC: /* 2D - 1 - c */
+        return c < 0 ? -c - 1 : (D - 1) - (c - D);
     case CLPAD_PAD_WRAP: {
         int64_t m = c % D;
         return m < 0 ? m + D : m;
@@ -150,6 +150,9 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: output is NULL");
     if (in_bytes > 0 && !input)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: input is NULL");
+    static const unsigned char no_input[1];
+    if (!input) /* an empty input is never read, but NULL + 0 is still UB */
+        input = no_input;
 
     size_t esize = clpad_dtype_size(dtype);
     unsigned char zero[8] = {0};

@@ -51,7 +51,15 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
         if ((st = check_limit(mode, i, "pads_begin", pads_begin[i], shape[i])) ||
             (st = check_limit(mode, i, "pads_end", pads_end[i], shape[i])))
             return st;
-        int64_t sum;
+        int64_t sum, last;
+        /* The input coordinates c = o - pads_begin of the output run from
+         * -pads_begin to shape + pads_end - 1: they must fit in int64 too. */
+        if (pads_begin[i] == INT64_MIN || !clpad__add_i64(shape[i], pads_end[i], &last))
+            return clpad__fail(CLPAD_ERR_OVERFLOW,
+                               "pads_begin[%d] = %lld, pads_end[%d] = %lld: the input "
+                               "coordinates -pads_begin .. shape[%d] + pads_end - 1 overflow "
+                               "int64",
+                               i, (long long)pads_begin[i], i, (long long)pads_end[i], i);
         if (!clpad__add_i64(pads_begin[i], shape[i], &sum) ||
             !clpad__add_i64(sum, pads_end[i], &sum))
             return clpad__fail(CLPAD_ERR_OVERFLOW,
@@ -129,10 +137,11 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
         int64_t nd, nb, ne, sum;
         if (!inner_plain || !(outer_plain || mode == CLPAD_PAD_CONSTANT))
             continue;
+        int64_t last;
         if (!clpad__mul_i64(D[i], D[i + 1], &nd) || !clpad__mul_i64(b[i], D[i + 1], &nb) ||
             !clpad__mul_i64(e[i], D[i + 1], &ne) || !clpad__add_i64(nb, nd, &sum) ||
-            !clpad__add_i64(sum, ne, &sum))
-            continue;
+            !clpad__add_i64(sum, ne, &sum) || nb == INT64_MIN || !clpad__add_i64(nd, ne, &last))
+            continue; /* the merged axis's coordinates must fit too (see pad_shape) */
         D[i] = nd;
         b[i] = nb;
         e[i] = ne;

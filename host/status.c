@@ -194,13 +194,25 @@ clpad_status clpad_pad_mode_from_name(const char *name, clpad_pad_mode *mode)
 bool clpad__count(int rank, const int64_t *shape, size_t elem_size, int64_t *elems,
                   size_t *bytes)
 {
+    /* The product of the non-zero dimensions must fit, in any order: an axis
+     * of 0 makes the tensor empty, but [2^40, 2^40, 0] and [0, 2^40, 2^40]
+     * are refused alike, and every partial product of an accepted shape
+     * fits (the plans multiply dimensions freely). */
     int64_t n = 1;
-    for (int i = 0; i < rank; i++)
+    bool empty = false;
+    for (int i = 0; i < rank; i++) {
+        if (shape[i] == 0) {
+            empty = true;
+            continue;
+        }
         if (!clpad__mul_i64(n, shape[i], &n))
             return false;
+    }
     size_t b;
     if ((uint64_t)n > SIZE_MAX || __builtin_mul_overflow((size_t)n, elem_size, &b))
         return false;
+    if (empty)
+        n = 0, b = 0;
     if (elems)
         *elems = n;
     if (bytes)

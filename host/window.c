@@ -838,11 +838,19 @@ CLPAD_API clpad_status clpad_window_tensor_pads(const clpad_window_result *resul
     if (rank < 1 || rank > CLPAD_MAX_RANK)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: rank = %d must be in 1..%d", who,
                            rank, CLPAD_MAX_RANK);
-    if (first_axis < 0 || first_axis + r->naxes > rank)
+    if (first_axis < 0 || first_axis > rank - r->naxes)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: first_axis = %d: spatial axes %d..%d do not fit in rank %d",
-                           who, first_axis, first_axis, first_axis + r->naxes - 1, rank);
+                           "%s: first_axis = %d: spatial axes %d..%lld do not fit in rank %d",
+                           who, first_axis, first_axis, (long long)first_axis + r->naxes - 1,
+                           rank);
     int64_t b[CLPAD_MAX_RANK] = {0}, e[CLPAD_MAX_RANK] = {0};
+    for (int i = 0; i < r->naxes; i++)
+        if (r->input[i] < 1 || r->stride[i] < 1 || r->extent[i] < 1 || r->output[i] < 1)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "%s: result is not a clpad_window_* result (axis %d: input %lld, "
+                               "stride %lld, extent %lld, output %lld; each must be >= 1)",
+                               who, i, (long long)r->input[i], (long long)r->stride[i],
+                               (long long)r->extent[i], (long long)r->output[i]);
     for (int i = 0; i < r->naxes; i++) {
         int64_t I = r->input[i], S = r->stride[i], DK = r->extent[i], O = r->output[i];
         int64_t B = r->pads_begin[i], A = r->pads_end[i], v;

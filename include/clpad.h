@@ -191,7 +191,10 @@ CLPAD_API clpad_status clpad_scalar_parse(clpad_dtype dtype, const char *text, v
  *  - reflect: pads_begin[i], pads_end[i] <= shape[i] - 1 (for positive pads);
  *  - symmetric: pads_begin[i], pads_end[i] <= shape[i];
  *  - a broken limit is an error even when negative pads make the output empty;
- *  - the sum and the element count must fit in int64.
+ *  - the sum and the element count must fit in int64, and so must
+ *    shape[i] + pads_end[i] and -pads_begin[i] (the input coordinates of the
+ *    output run from -pads_begin[i] to shape[i] + pads_end[i] - 1); with an
+ *    axis of 0, the product of the other axes must fit too (in any order).
  * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_INVALID_SHAPE,
  * CLPAD_ERR_INVALID_PADS, CLPAD_ERR_OVERFLOW.
  */

@@ -432,9 +432,10 @@ CLPAD_API clpad_status clpad_window_pads_to_tf(int naxes, clpad_tf_layout layout
  *    (I-1)*S + DK): pads_begin = -B, pads_end = O - ((I-1)*S + DK) + B, which
  *    crop it to the framework's output (positive values append the zeros of
  *    output_padding).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, result->naxes invalid,
- * first_axis < 0 or first_axis + naxes > rank, rank > CLPAD_MAX_RANK),
- * CLPAD_ERR_OVERFLOW.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, result->naxes or op invalid, an
+ * axis whose input, stride, extent or output is < 1 -- a result no
+ * clpad_window_* call made --, first_axis < 0 or first_axis + naxes > rank,
+ * rank > CLPAD_MAX_RANK), CLPAD_ERR_OVERFLOW.
  */
 CLPAD_API clpad_status clpad_window_tensor_pads(const clpad_window_result *result, int rank,
                                                 int first_axis, int64_t *pads_begin,

@@ -29,9 +29,9 @@ inline long clpad_map(long c, long D)
 #if PAD_MODE == 1
     return c < 0 ? 0 : D - 1;
 #elif PAD_MODE == 2
-    return c < 0 ? -c : 2 * (D - 1) - c;
+    return c < 0 ? -c : (D - 1) - (c - (D - 1)); /* 2(D-1) - c without overflow */
 #elif PAD_MODE == 3
-    return c < 0 ? -c - 1 : 2 * D - 1 - c;
+    return c < 0 ? -c - 1 : (D - 1) - (c - D); /* 2D - 1 - c */
 #elif PAD_MODE == 4
     long m = c % D;
     return m < 0 ? m + D : m;
