@@ -658,8 +658,8 @@ static enum image_kind image_kind_of(const unsigned char *b, size_t n, const cha
 }
 
 /* Whether a PNG of colour type 0 (grey) or 2 (RGB) has a tRNS chunk before
- * its image data: stb_image then decodes it with an extra alpha channel but
- * reports the file's channel count, so the caller must ask for the alpha. */
+ * its image data: stb_image then decodes it with an extra alpha channel that
+ * stbi_info does not count, so the alpha must be asked for. */
 static bool png_has_transparency_key(const unsigned char *b, size_t n)
 {
     size_t i = 8;

@@ -585,6 +585,65 @@ static void test_npy_malformed(void **state)
     expect_load_error(path, "needs 64 bytes, the file holds 63");
 }
 
+/* The in-memory loaders and writer are the file ones without the file: for
+ * every dtype numpy can name, tio_save_npy_mem gives tio_save's bytes, and
+ * tio_load_npy_mem / tio_load_image_mem give tio_load's tensor. */
+static void test_memory_io_matches_files(void **state)
+{
+    (void)state;
+    char err[512];
+    for (size_t k = 0; k < sizeof npy_dtypes / sizeof npy_dtypes[0]; k++) {
+        cli_tensor t, a, b;
+        make_tensor(&t, npy_dtypes[k], 3, (const int64_t[]){2, 1, 3});
+        const char *path = scratch("mem.npy");
+        assert_int_equal(tio_save(path, &t, err, sizeof err), 0);
+        size_t n, m;
+        unsigned char *file = read_bytes(path, &n), *mem = NULL;
+        assert_int_equal(tio_save_npy_mem(&t, &mem, &m, err, sizeof err), 0);
+        assert_int_equal(m, n);
+        assert_memory_equal(mem, file, n);
+        assert_int_equal(tio_load(path, &a, err, sizeof err), 0);
+        assert_int_equal(tio_load_npy_mem(mem, m, "mem.npy", &b, err, sizeof err), 0);
+        assert_same_tensor(&a, &b);
+        assert_same_tensor(&t, &b);
+        free(file);
+        free(mem);
+        tio_free(&t);
+        tio_free(&a);
+        tio_free(&b);
+        unlink(path);
+    }
+    /* Errors name the given name, and leave the tensor zeroed. */
+    cli_tensor t;
+    memset(&t, 0x5a, sizeof t);
+    assert_int_equal(tio_load_npy_mem("\x93NUMPY", 6, "buf.npy", &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "buf.npy: truncated"));
+    assert_null(t.data);
+    assert_int_equal(tio_load_image_mem("GIF89a", 6, "buf.png", 1 << 20, &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "buf.png: cannot decode the image: GIF"));
+    assert_null(t.data);
+    /* A PNG in memory and from its file. */
+    cli_tensor img, a;
+    make_tensor(&img, CLPAD_U8, 3, (const int64_t[]){5, 7, 3});
+    const char *png = scratch("mem.png");
+    assert_int_equal(tio_save(png, &img, err, sizeof err), 0);
+    size_t n;
+    unsigned char *bytes = read_bytes(png, &n);
+    assert_int_equal(tio_load_image_mem(bytes, n, "mem.png", 5 * 7 * 3, &t, err, sizeof err), 0);
+    assert_int_equal(tio_load(png, &a, err, sizeof err), 0);
+    assert_same_tensor(&img, &t);
+    assert_same_tensor(&a, &t);
+    assert_true(t.is_image);
+    tio_free(&t);
+    assert_int_equal(tio_load_image_mem(bytes, n, "mem.png", 5 * 7 * 3 - 1, &t, err, sizeof err),
+                     1);
+    assert_non_null(strstr(err, "more than the limit"));
+    free(bytes);
+    tio_free(&img);
+    tio_free(&a);
+    unlink(png);
+}
+
 static void test_npy_bf16_save_error(void **state)
 {
     (void)state;
@@ -1019,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_npy_versions_by_hand),
         cmocka_unit_test(test_npy_malformed),
         cmocka_unit_test(test_npy_bf16_save_error),
+        cmocka_unit_test(test_memory_io_matches_files),
         cmocka_unit_test(test_png_roundtrip),
         cmocka_unit_test(test_ppm_pgm_roundtrip),
         cmocka_unit_test(test_bmp_jpeg_load),

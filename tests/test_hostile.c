@@ -1,0 +1,990 @@
+/*
+ * Hostile input (issue 6): every saved fuzz input replayed through the fuzz
+ * targets' own checks, and the size-arithmetic edges of every entry point
+ * spelled out with their exact statuses.
+ *
+ *  - Replay: each file of fuzz/corpus/<target>/ and fuzz/regressions/<target>/
+ *    (found through $CLPAD_SOURCE_DIR) goes through fuzz/fuzz_checks.c, the
+ *    code the libFuzzer targets run, so a crash the fuzzer found stays fixed.
+ *    .npy and image inputs also go through tio_load from a file, which must
+ *    agree with the in-memory loaders.
+ *  - Pad, SpaceToBatch, BatchToSpace and the window functions with shapes whose
+ *    element or byte count overflows, pads at INT64_MIN / INT64_MAX, ranks
+ *    out of range, NULL for every pointer, and empty tensors: each call must
+ *    return the documented status and a message, write nothing on error, and
+ *    do no undefined behaviour (the suite also runs under ASan + UBSan).
+ *  - Malformed .npy files and images through tio_load beyond
+ *    tests/test_tensor_io.c.
+ */
+#include "test_util.h"
+
+#include "tensor_io.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The checks of the fuzz targets, compiled into this test. */
+#include "../fuzz/fuzz_checks.c"
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Assert a status and, for an error, a non-empty message. */
+#define EXPECT(call, want)                                                              \
+    do {                                                                                \
+        clpad_status st_ = (call);                                                      \
+        if (st_ != (want))                                                              \
+            fail_msg("%s:%d: %s returned %s (%s), expected %s", __FILE__, __LINE__,     \
+                     #call, clpad_status_name(st_), clpad_last_error(),                 \
+                     clpad_status_name(want));                                          \
+        if ((want) != CLPAD_OK && !clpad_last_error()[0])                               \
+            fail_msg("%s:%d: %s failed with an empty clpad_last_error()", __FILE__,     \
+                     __LINE__, #call);                                                  \
+    } while (0)
+
+static const int64_t MAX = INT64_MAX, MIN = INT64_MIN;
+static const int64_t P31 = INT64_C(1) << 31, P32 = INT64_C(1) << 32, P62 = INT64_C(1) << 62;
+
+static char g_dir[64];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    snprintf(g_dir, sizeof g_dir, "/tmp/clpad-hostile-XXXXXX");
+    return mkdtemp(g_dir) ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    DIR *d = opendir(g_dir);
+    if (d) {
+        struct dirent *e;
+        char p[512];
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+                snprintf(p, sizeof p, "%s/%s", g_dir, e->d_name);
+                unlink(p);
+            }
+        closedir(d);
+    }
+    rmdir(g_dir);
+    return 0;
+}
+
+static const char *scratch(const char *name)
+{
+    static char buf[4][256];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", g_dir, name);
+    return buf[k];
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    if (n)
+        assert_int_equal(fwrite(data, 1, n, f), n);
+    assert_int_equal(fclose(f), 0);
+}
+
+static unsigned char *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s: %s", path, strerror(errno));
+    size_t cap = 4096, len = 0;
+    unsigned char *b = malloc(cap);
+    assert_non_null(b);
+    size_t got;
+    while ((got = fread(b + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            cap *= 2;
+            b = realloc(b, cap);
+            assert_non_null(b);
+        }
+    }
+    fclose(f);
+    *n = len;
+    return b;
+}
+
+#define WRITE_LIT(path, lit) write_file((path), (lit), sizeof(lit) - 1)
+
+/* ------------------------------------------------------------------------- */
+/* Replay of the fuzz corpora and regressions                                */
+/* ------------------------------------------------------------------------- */
+
+/* tio_load of the bytes as a file must agree with the in-memory loader. */
+static void file_agrees(const char *target, const unsigned char *data, size_t n,
+                        const char *origin)
+{
+    bool npy = !strcmp(target, "npy");
+    if (!npy && strcmp(target, "image"))
+        return;
+    const char *path = scratch(npy ? "replay.npy" : "replay.png");
+    write_file(path, data, n);
+    cli_tensor a, b;
+    char ea[512] = "", eb[512] = "";
+    int ra = tio_load(path, &a, ea, sizeof ea);
+    int rb = npy ? tio_load_npy_mem(data, n, path, &b, eb, sizeof eb)
+                 : tio_load_image_mem(data, n, path, TIO_IMAGE_MAX_BYTES, &b, eb, sizeof eb);
+    if (ra != rb)
+        fail_msg("%s: tio_load from a file gives %d (%s), from memory %d (%s)", origin, ra, ea,
+                 rb, eb);
+    if (ra)
+        assert_string_equal(ea, eb);
+    else if (a.dtype != b.dtype || a.rank != b.rank || a.nbytes != b.nbytes ||
+             memcmp(a.shape, b.shape, sizeof a.shape) || a.is_image != b.is_image ||
+             (a.nbytes && memcmp(a.data, b.data, a.nbytes)))
+        fail_msg("%s: tio_load from a file and from memory give different tensors", origin);
+    tio_free(&a);
+    tio_free(&b);
+    unlink(path);
+}
+
+/* Replay every file of <source>/fuzz/<kind>/<target>/; returns the count. */
+static int replay_dir(const char *src, const char *kind, const fz_target *t)
+{
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/fuzz/%s/%s", src, kind, t->name);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int count = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[1400];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (e->d_name[0] == '.' || stat(path, &st) || !S_ISREG(st.st_mode))
+            continue;
+        size_t n;
+        unsigned char *data = read_file(path, &n);
+        const char *msg = t->check(data, n);
+        if (msg)
+            fail_msg("fuzz/%s/%s/%s: %s", kind, t->name, e->d_name, msg);
+        file_agrees(t->name, data, n, path);
+        free(data);
+        count++;
+    }
+    closedir(d);
+    return count;
+}
+
+static void test_replay_fuzz_inputs(void **state)
+{
+    (void)state;
+    const char *src = getenv("CLPAD_SOURCE_DIR");
+    if (!src || !*src) {
+        printf("CLPAD_SOURCE_DIR not set; cannot find fuzz/\n");
+        skip();
+    }
+    for (size_t k = 0; k < fz_target_count(); k++) {
+        int seeds = replay_dir(src, "corpus", &fz_targets[k]);
+        int regressions = replay_dir(src, "regressions", &fz_targets[k]);
+        printf("fuzz target %-12s %3d seeds, %3d regressions: OK\n", fz_targets[k].name, seeds,
+               regressions);
+        if (seeds == 0)
+            fail_msg("no seed corpus found in %s/fuzz/corpus/%s", src, fz_targets[k].name);
+    }
+}
+
+/* The checks also hold on inputs no one chose: a few thousand random ones. */
+static void test_random_fuzz_inputs(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed();
+    unsigned char buf[96];
+    for (size_t k = 0; k < fz_target_count(); k++)
+        for (int i = 0; i < 2000; i++) {
+            size_t n = (size_t)tu_range(&rng, 0, sizeof buf);
+            tu_fill(buf, n, &rng);
+            const char *msg = fz_targets[k].check(buf, n);
+            if (msg)
+                fail_msg("%s on random input %d: %s", fz_targets[k].name, i, msg);
+        }
+}
+
+/* ------------------------------------------------------------------------- */
+/* Pad                                                                       */
+/* ------------------------------------------------------------------------- */
+
+/* Output shape and CPU path of one Pad call, both expected to give `want`
+ * (`want_cpu` for the CPU path); the CPU path gets a guarded output buffer
+ * that must stay untouched on error. */
+static void pad_case(int rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
+                     clpad_pad_mode mode, clpad_status want, clpad_status want_cpu, int line)
+{
+    int64_t out[CLPAD_MAX_RANK + 1];
+    memset(out, 0x5a, sizeof out);
+    clpad_status st = clpad_pad_output_shape(rank, shape, pb, pe, mode, out);
+    if (st != want || (st && !clpad_last_error()[0]))
+        fail_msg("line %d: clpad_pad_output_shape: %s (%s), expected %s", line,
+                 clpad_status_name(st), clpad_last_error(), clpad_status_name(want));
+    if (st) {
+        unsigned char z[sizeof out];
+        memset(z, 0x5a, sizeof z);
+        assert_memory_equal(out, z, sizeof out);
+    }
+    unsigned char guard[64];
+    memset(guard, 0xa5, sizeof guard);
+    unsigned char in[16] = {0};
+    st = clpad_pad_cpu(CLPAD_U8, rank, shape, in, pb, pe, mode, NULL, guard, 16);
+    if (st != want_cpu || (st && !clpad_last_error()[0]))
+        fail_msg("line %d: clpad_pad_cpu: %s (%s), expected %s", line, clpad_status_name(st),
+                 clpad_last_error(), clpad_status_name(want_cpu));
+    if (st)
+        for (size_t k = 0; k < sizeof guard; k++)
+            if (guard[k] != 0xa5)
+                fail_msg("line %d: clpad_pad_cpu wrote its output on error", line);
+}
+
+#define PAD(rank, shape, pb, pe, mode, want, want_cpu) \
+    pad_case((rank), (shape), (pb), (pe), (mode), (want), (want_cpu), __LINE__)
+#define A1(x) ((const int64_t[]){x})
+#define A2(x, y) ((const int64_t[]){x, y})
+#define A3(x, y, z) ((const int64_t[]){x, y, z})
+
+static void test_pad_size_arithmetic(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, OVF = CLPAD_ERR_OVERFLOW, PADS = CLPAD_ERR_INVALID_PADS,
+                       SMALL = CLPAD_ERR_BUFFER_TOO_SMALL, ARG = CLPAD_ERR_INVALID_ARGUMENT;
+    /* b + D + e overflows int64, from either side. */
+    PAD(1, A1(MAX), A1(0), A1(1), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(1, A1(1), A1(MAX), A1(1), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(1, A1(1), A1(1), A1(MAX), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(1, A1(0), A1(MIN), A1(MIN), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(1, A1(1), A1(MAX), A1(0), CLPAD_PAD_WRAP, OVF, OVF); /* wrap has no upper limit */
+    /* Pads at the extremes that do not overflow: cropped to nothing, or to a
+     * few elements far from the data. */
+    PAD(1, A1(5), A1(MIN + 1), A1(0), CLPAD_PAD_CONSTANT, OK, OK);
+    PAD(1, A1(5), A1(MIN + 1), A1(MAX - 5), CLPAD_PAD_CONSTANT, OK, OK); /* out 0 */
+    PAD(1, A1(5), A1(-(MAX - 8)), A1(MAX - 5), CLPAD_PAD_CONSTANT, OK, OK); /* out 8 */
+    PAD(2, A2(MAX, 1), A2(-MAX, 0), A2(0, 0), CLPAD_PAD_EDGE, OK, OK);
+    /* The input coordinates o - pads_begin run from -pads_begin to
+     * shape + pads_end - 1: they must fit in int64 too, or edge and wrap read
+     * the wrong element (INT64_MIN pads: the CPU path and the kernels gave
+     * [10, 10] for edge and [20, 30] for wrap of {10, 20, 30} instead of
+     * refusing). */
+    PAD(1, A1(3), A1(MIN), A1(MAX), CLPAD_PAD_EDGE, OVF, OVF);
+    PAD(1, A1(3), A1(MIN), A1(MAX), CLPAD_PAD_WRAP, OVF, OVF);
+    PAD(1, A1(3), A1(MIN), A1(MAX), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(1, A1(3), A1(-5), A1(MAX - 2), CLPAD_PAD_EDGE, OVF, OVF); /* 3 + pads_end */
+    /* ... while one step inside the range works, and reads the right element. */
+    {
+        const unsigned char in3[3] = {10, 20, 30};
+        unsigned char o2[2];
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 3), CLPAD_PAD_EDGE,
+                             NULL, o2, 2),
+               OK); /* out = 0: empty */
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 4), CLPAD_PAD_WRAP,
+                             NULL, o2, 2),
+               OK); /* out = max(-1, 0): empty */
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 1)), A1(MAX - 4), CLPAD_PAD_EDGE,
+                             NULL, o2, 2),
+               OK); /* out = -(MAX-1) + 3 + MAX - 4 = 0 */
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4), CLPAD_PAD_WRAP,
+                             NULL, o2, 2),
+               OK); /* out = 2: coordinates MAX - 3 and MAX - 2 */
+        /* (2^63 - 4) mod 3 = 1, (2^63 - 3) mod 3 = 2 */
+        assert_int_equal(o2[0], 20);
+        assert_int_equal(o2[1], 30);
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4), CLPAD_PAD_EDGE,
+                             NULL, o2, 2),
+               OK);
+        assert_int_equal(o2[0], 30);
+        assert_int_equal(o2[1], 30);
+        /* Axes merged by the CPU plan (constant mode) must keep that rule:
+         * [3, 2] with pads_begin -2^62 merges into one axis with pads_begin
+         * -2^63. */
+        float fin[30] = {0}, fout[24];
+        const float seven = 7.0f;
+        EXPECT(clpad_pad_cpu(CLPAD_F32, 3, A3(3, 2, 5), fin, A3(-P62, 0, 1), A3(P62 - 1, 0, 0),
+                             CLPAD_PAD_CONSTANT, &seven, fout, sizeof fout),
+               OK);
+        for (int k = 0; k < 24; k++)
+            assert_true(fout[k] == 7.0f);
+    }
+    /* A broken limit wins over everything, even with INT64 pads. */
+    PAD(1, A1(5), A1(0), A1(MAX), CLPAD_PAD_REFLECT, PADS, PADS);
+    PAD(1, A1(5), A1(MAX), A1(MIN), CLPAD_PAD_SYMMETRIC, PADS, PADS);
+    PAD(1, A1(0), A1(1), A1(MIN), CLPAD_PAD_EDGE, PADS, PADS);
+    /* The element count overflows int64; the byte count overflows size_t. */
+    PAD(2, A2(P32, P32), A2(0, 0), A2(0, 0), CLPAD_PAD_CONSTANT, OVF, OVF);
+    PAD(3, A3(P31, P31, 2), A3(0, 0, 0), A3(0, 0, 0), CLPAD_PAD_CONSTANT, OVF, OVF); /* 2^63 */
+    PAD(3, A3(P31, P31, 1), A3(0, 0, 0), A3(0, 0, 0), CLPAD_PAD_CONSTANT, OK, SMALL);
+    int64_t out1[1];
+    EXPECT(clpad_pad_output_shape(1, A1(P62), A1(0), A1(0), CLPAD_PAD_EDGE, out1), OK);
+    unsigned char o8[8];
+    EXPECT(clpad_pad_cpu(CLPAD_F64, 1, A1(P62), o8, A1(0), A1(0), CLPAD_PAD_EDGE, NULL, o8, 8),
+           OVF); /* 2^62 elements fit in int64, 2^65 bytes not in size_t */
+    EXPECT(clpad_pad_cpu(CLPAD_U32, 1, A1(1), o8, A1(0), A1(P62), CLPAD_PAD_EDGE, NULL, o8, 8),
+           OVF); /* the same on the output side */
+    PAD(2, A2(P31, P31), A2(0, 0), A2(0, 1), CLPAD_PAD_EDGE, OK, SMALL);
+    PAD(2, A2(P62, 1), A2(0, 0), A2(P62, 0), CLPAD_PAD_CONSTANT, OVF, OVF);
+    /* Ranks out of range, whatever the arrays hold. */
+    const int64_t one[CLPAD_MAX_RANK + 1] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const int64_t zero[CLPAD_MAX_RANK + 1] = {0};
+    const int bad_ranks[] = {-1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX, -CLPAD_MAX_RANK};
+    for (size_t k = 0; k < N_OF(bad_ranks); k++)
+        PAD(bad_ranks[k], one, zero, zero, CLPAD_PAD_CONSTANT, ARG, ARG);
+    PAD(CLPAD_MAX_RANK, one, zero, zero, CLPAD_PAD_CONSTANT, OK, OK);
+    /* Invalid mode and dtype. */
+    PAD(1, A1(1), A1(0), A1(0), (clpad_pad_mode)-1, ARG, ARG);
+    PAD(1, A1(1), A1(0), A1(0), CLPAD_PAD_MODE_COUNT, ARG, ARG);
+    unsigned char b8[8] = {0};
+    EXPECT(clpad_pad_cpu((clpad_dtype)-1, 1, A1(1), b8, A1(0), A1(0), CLPAD_PAD_CONSTANT, NULL,
+                         b8, 8),
+           ARG);
+    EXPECT(clpad_pad_cpu(CLPAD_DTYPE_COUNT, 1, A1(1), b8, A1(0), A1(0), CLPAD_PAD_CONSTANT,
+                         NULL, b8, 8),
+           ARG);
+    EXPECT(clpad_pad_cpu((clpad_dtype)INT_MAX, 0, NULL, b8, NULL, NULL, CLPAD_PAD_CONSTANT,
+                         NULL, b8, 8),
+           ARG);
+}
+
+static void test_pad_null_and_empty(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, ARG = CLPAD_ERR_INVALID_ARGUMENT,
+                       SHAPE = CLPAD_ERR_INVALID_SHAPE, PADS = CLPAD_ERR_INVALID_PADS;
+    int64_t out[2];
+    unsigned char in[4] = {1, 2, 3, 4}, o[64];
+    /* NULL for every array argument. */
+    PAD(2, NULL, A2(0, 0), A2(0, 0), CLPAD_PAD_CONSTANT, ARG, ARG);
+    PAD(2, A2(1, 2), NULL, A2(0, 0), CLPAD_PAD_CONSTANT, ARG, ARG);
+    PAD(2, A2(1, 2), A2(0, 0), NULL, CLPAD_PAD_CONSTANT, ARG, ARG);
+    EXPECT(clpad_pad_output_shape(2, A2(1, 2), A2(0, 0), A2(0, 0), CLPAD_PAD_EDGE, NULL), ARG);
+    /* Rank 0: every array may be NULL; the scalar is copied. */
+    EXPECT(clpad_pad_output_shape(0, NULL, NULL, NULL, CLPAD_PAD_EDGE, NULL), OK);
+    memset(o, 0, sizeof o);
+    EXPECT(clpad_pad_cpu(CLPAD_U32, 0, NULL, in, NULL, NULL, CLPAD_PAD_REFLECT, NULL, o, 4), OK);
+    assert_memory_equal(o, in, 4);
+    /* NULL data pointers with a non-empty tensor. */
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), NULL, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, o, 5),
+           ARG);
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), in, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, NULL, 5),
+           ARG);
+    /* NULL pad_value means zero. */
+    memset(o, 0xa5, sizeof o);
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(2), in, A1(1), A1(1), CLPAD_PAD_CONSTANT, NULL, o, 4),
+           OK);
+    assert_memory_equal(o, "\0\1\2\0", 4);
+    assert_int_equal(o[4], 0xa5);
+    /* output_bytes far beyond the need: exactly the output is written. */
+    memset(o, 0xa5, sizeof o);
+    EXPECT(clpad_pad_cpu(CLPAD_U16, 1, A1(2), in, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, o,
+                         SIZE_MAX),
+           OK);
+    assert_memory_equal(o, "\1\2\1\2\3\4", 6);
+    assert_int_equal(o[6], 0xa5);
+    /* Empty tensors: an empty input padded by constant, cropped to nothing. */
+    EXPECT(clpad_pad_output_shape(2, A2(0, 3), A2(1, 0), A2(1, 0), CLPAD_PAD_CONSTANT, out), OK);
+    assert_int_equal(out[0], 2);
+    assert_int_equal(out[1], 3);
+    const unsigned char seven = 7;
+    memset(o, 0, sizeof o);
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 2, A2(0, 3), NULL, A2(1, 0), A2(1, 0), CLPAD_PAD_CONSTANT,
+                         &seven, o, 6),
+           OK);
+    assert_memory_equal(o, "\7\7\7\7\7\7", 6);
+    PAD(2, A2(0, 3), A2(1, 0), A2(0, 0), CLPAD_PAD_EDGE, PADS, PADS);
+    PAD(2, A2(0, 3), A2(0, 1), A2(0, 0), CLPAD_PAD_WRAP, OK, OK); /* axis 0 empty: no output */
+    PAD(2, A2(3, 3), A2(-3, 0), A2(0, 0), CLPAD_PAD_REFLECT, OK, OK);
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), NULL, A1(-2), A1(-1), CLPAD_PAD_EDGE, NULL, NULL, 0),
+           OK);
+    /* Negative dimensions. */
+    PAD(1, A1(-1), A1(0), A1(0), CLPAD_PAD_CONSTANT, SHAPE, SHAPE);
+    PAD(2, A2(2, MIN), A2(0, 0), A2(0, 0), CLPAD_PAD_CONSTANT, SHAPE, SHAPE);
+}
+
+/* ------------------------------------------------------------------------- */
+/* SpaceToBatch / BatchToSpace                                               */
+/* ------------------------------------------------------------------------- */
+
+/* Both output-shape functions' and CPU paths' statuses for one call. */
+static void sb_case(bool s2b, int rank, const int64_t *shape, const int64_t *block,
+                    const int64_t *begin, const int64_t *end, clpad_status want,
+                    clpad_status want_cpu, int line)
+{
+    int64_t out[CLPAD_MAX_RANK + 1];
+    memset(out, 0x5a, sizeof out);
+    clpad_status st = s2b ? clpad_space_to_batch_output_shape(rank, shape, block, begin, end, out)
+                          : clpad_batch_to_space_output_shape(rank, shape, block, begin, end, out);
+    if (st != want || (st && !clpad_last_error()[0]))
+        fail_msg("line %d: %s output shape: %s (%s), expected %s", line,
+                 s2b ? "space_to_batch" : "batch_to_space", clpad_status_name(st),
+                 clpad_last_error(), clpad_status_name(want));
+    if (st) {
+        unsigned char z[sizeof out];
+        memset(z, 0x5a, sizeof z);
+        assert_memory_equal(out, z, sizeof out);
+    }
+    unsigned char guard[64], in[16] = {0};
+    memset(guard, 0xa5, sizeof guard);
+    st = s2b ? clpad_space_to_batch_cpu(CLPAD_U8, rank, shape, in, block, begin, end, guard, 16)
+             : clpad_batch_to_space_cpu(CLPAD_U8, rank, shape, in, block, begin, end, guard, 16);
+    if (st != want_cpu || (st && !clpad_last_error()[0]))
+        fail_msg("line %d: %s cpu: %s (%s), expected %s", line,
+                 s2b ? "space_to_batch" : "batch_to_space", clpad_status_name(st),
+                 clpad_last_error(), clpad_status_name(want_cpu));
+    if (st)
+        for (size_t k = 0; k < sizeof guard; k++)
+            if (guard[k] != 0xa5)
+                fail_msg("line %d: the CPU path wrote its output on error", line);
+}
+
+#define S2B(r, s, b, p, q, w, wc) sb_case(true, (r), (s), (b), (p), (q), (w), (wc), __LINE__)
+#define B2S(r, s, b, p, q, w, wc) sb_case(false, (r), (s), (b), (p), (q), (w), (wc), __LINE__)
+
+static void test_space_batch_size_arithmetic(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, OVF = CLPAD_ERR_OVERFLOW, PADS = CLPAD_ERR_INVALID_PADS,
+                       SHAPE = CLPAD_ERR_INVALID_SHAPE, ARG = CLPAD_ERR_INVALID_ARGUMENT,
+                       SMALL = CLPAD_ERR_BUFFER_TOO_SMALL;
+    const int64_t z2[2] = {0, 0}, z3[3] = {0, 0, 0};
+    /* prod(block_shape) overflows int64. */
+    S2B(3, A3(1, P32, P32), A3(1, P32, P32), z3, z3, OVF, OVF);
+    B2S(3, A3(1, 1, 1), A3(1, P32, P32), z3, z3, OVF, OVF);
+    /* N * prod(block_shape) overflows. */
+    S2B(2, A2(P62, 4), A2(1, 4), z2, z2, OVF, OVF);
+    /* D + pads overflows, from either pad. */
+    S2B(2, A2(1, MAX), A2(1, 1), z2, A2(0, 1), OVF, OVF);
+    S2B(2, A2(1, 1), A2(1, 1), A2(0, MAX), A2(0, 1), OVF, OVF);
+    /* D * B overflows (BatchToSpace). */
+    B2S(2, A2(4, P62), A2(1, 4), z2, z2, OVF, OVF);
+    /* Crops at INT64_MAX: more than the axis holds, no overflow on the way. */
+    B2S(2, A2(1, 4), A2(1, 1), A2(0, MAX), A2(0, MAX), PADS, PADS);
+    B2S(2, A2(1, 4), A2(1, 1), A2(0, 1), A2(0, MAX), PADS, PADS);
+    B2S(2, A2(1, MAX), A2(1, 1), A2(0, MAX), A2(0, 0), OK, OK); /* cropped to an empty axis */
+    /* Element or byte count overflows. */
+    S2B(3, A3(P31, P31, 4), A3(1, 1, 1), z3, z3, OVF, OVF);
+    S2B(2, A2(P31, P31), A2(1, 1), z2, z2, OK, SMALL);
+    /* Rules. */
+    S2B(2, A2(2, 2), A2(2, 1), z2, z2, PADS, PADS);
+    S2B(2, A2(2, 2), A2(1, 0), z2, z2, PADS, PADS);
+    S2B(2, A2(2, 2), A2(1, MIN), z2, z2, PADS, PADS);
+    S2B(2, A2(2, 2), A2(1, 1), A2(1, 0), A2(1, 0), PADS, PADS);
+    S2B(2, A2(2, 2), A2(1, 1), A2(0, MIN), z2, PADS, PADS);
+    S2B(2, A2(1, 3), A2(1, 2), z2, z2, PADS, PADS);
+    B2S(2, A2(3, 2), A2(1, 2), z2, z2, SHAPE, SHAPE);
+    S2B(2, A2(-1, 2), A2(1, 1), z2, z2, SHAPE, SHAPE);
+    B2S(2, A2(2, MIN), A2(1, 1), z2, z2, SHAPE, SHAPE);
+    /* Ranks: SpaceToBatch needs 2..8. */
+    const int64_t one[CLPAD_MAX_RANK + 1] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    const int64_t zero[CLPAD_MAX_RANK + 1] = {0};
+    const int bad_ranks[] = {0, 1, -1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX};
+    for (size_t k = 0; k < N_OF(bad_ranks); k++) {
+        S2B(bad_ranks[k], one, one, zero, zero, ARG, ARG);
+        B2S(bad_ranks[k], one, one, zero, zero, ARG, ARG);
+    }
+    S2B(CLPAD_MAX_RANK, one, one, zero, zero, OK, OK);
+}
+
+static void test_space_batch_null_and_empty(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, ARG = CLPAD_ERR_INVALID_ARGUMENT;
+    const int64_t sh[2] = {1, 4}, bl[2] = {1, 2}, z[2] = {0, 0};
+    int64_t out[2];
+    unsigned char in[4] = {1, 2, 3, 4}, o[8];
+    for (int s2b = 0; s2b < 2; s2b++) {
+        sb_case(s2b, 2, NULL, bl, z, z, ARG, ARG, __LINE__);
+        sb_case(s2b, 2, s2b ? sh : A2(2, 2), NULL, z, z, ARG, ARG, __LINE__);
+        sb_case(s2b, 2, s2b ? sh : A2(2, 2), bl, NULL, z, ARG, ARG, __LINE__);
+        sb_case(s2b, 2, s2b ? sh : A2(2, 2), bl, z, NULL, ARG, ARG, __LINE__);
+    }
+    EXPECT(clpad_space_to_batch_output_shape(2, sh, bl, z, z, NULL), ARG);
+    EXPECT(clpad_batch_to_space_output_shape(2, A2(2, 2), bl, z, z, NULL), ARG);
+    EXPECT(clpad_space_to_batch_cpu(CLPAD_U8, 2, sh, NULL, bl, z, z, o, 4), ARG);
+    EXPECT(clpad_space_to_batch_cpu(CLPAD_U8, 2, sh, in, bl, z, z, NULL, 4), ARG);
+    EXPECT(clpad_batch_to_space_cpu(CLPAD_U8, 2, A2(2, 2), NULL, bl, z, z, o, 4), ARG);
+    EXPECT(clpad_space_to_batch_cpu((clpad_dtype)-1, 2, sh, in, bl, z, z, o, 4), ARG);
+    EXPECT(clpad_batch_to_space_cpu(CLPAD_DTYPE_COUNT, 2, A2(2, 2), in, bl, z, z, o, 4), ARG);
+    /* Empty: no batch, or an empty axis; NULL buffers are fine then. */
+    EXPECT(clpad_space_to_batch_output_shape(2, A2(0, 4), bl, z, z, out), OK);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 2);
+    EXPECT(clpad_space_to_batch_cpu(CLPAD_F64, 2, A2(0, 4), NULL, bl, z, z, NULL, 0), OK);
+    EXPECT(clpad_batch_to_space_cpu(CLPAD_F64, 2, A2(0, 4), NULL, bl, z, z, NULL, 0), OK);
+    EXPECT(clpad_space_to_batch_cpu(CLPAD_U8, 2, A2(1, 0), NULL, bl, z, z, NULL, 0), OK);
+    /* An empty axis padded: the output is all zeros and the input is not read. */
+    memset(o, 0xa5, sizeof o);
+    EXPECT(clpad_space_to_batch_cpu(CLPAD_U8, 2, A2(1, 0), NULL, bl, z, A2(0, 4), o, 4), OK);
+    assert_memory_equal(o, "\0\0\0\0", 4);
+    assert_int_equal(o[4], 0xa5);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Window geometry                                                           */
+/* ------------------------------------------------------------------------- */
+
+/* Every convention with one set of arguments; each must give `want`. */
+static void window_all(clpad_window_op op, int naxes, const int64_t *I, const int64_t *F,
+                       const int64_t *S, const int64_t *d, clpad_status want, int line)
+{
+    clpad_window_result r, before;
+    memset(&r, 0x5a, sizeof r);
+    before = r;
+    clpad_status st[5];
+    st[0] = clpad_window_tensorrt(op, CLPAD_TRT_EXPLICIT_ROUND_DOWN, naxes, I, F, S,
+                                  op == CLPAD_WINDOW_POOL ? NULL : d, NULL, NULL, &r);
+    st[1] = clpad_window_tf(op, CLPAD_TF_VALID, naxes, I, F, S, d, NULL, NULL, NULL, &r);
+    st[2] = clpad_window_onnx(op, CLPAD_ONNX_NOTSET, naxes, I, F, S, d, NULL, 0, NULL, NULL, &r);
+    st[3] = clpad_window_openvino(op, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, naxes, I, F, S, d, NULL,
+                                  NULL, NULL, NULL, &r);
+    st[4] = clpad_window_torch(op, CLPAD_TORCH_EXPLICIT, naxes, I, F, S, d, NULL, 0, NULL, &r);
+    static const char *const names[5] = {"tensorrt", "tf", "onnx", "openvino", "torch"};
+    for (int k = 0; k < 5; k++)
+        if (st[k] != want)
+            fail_msg("line %d: clpad_window_%s: %s, expected %s", line, names[k],
+                     clpad_status_name(st[k]), clpad_status_name(want));
+    if (want != CLPAD_OK)
+        assert_memory_equal(&r, &before, sizeof r);
+}
+
+static void test_window_hostile(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, OVF = CLPAD_ERR_OVERFLOW, ARG = CLPAD_ERR_INVALID_ARGUMENT,
+                       SHAPE = CLPAD_ERR_INVALID_SHAPE, PADS = CLPAD_ERR_INVALID_PADS;
+    const int64_t one[CLPAD_MAX_RANK + 1] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+    clpad_window_result r;
+    /* naxes out of range, with arrays long enough to be read by mistake. */
+    const int bad[] = {0, -1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX};
+    for (size_t k = 0; k < N_OF(bad); k++)
+        for (int op = 0; op < CLPAD_WINDOW_OP_COUNT; op++)
+            window_all((clpad_window_op)op, bad[k], one, one, one, one, ARG, __LINE__);
+    window_all(CLPAD_WINDOW_CONV, CLPAD_MAX_RANK, one, one, one, one, OK, __LINE__);
+    /* NULL input, kernel and result. */
+    window_all(CLPAD_WINDOW_CONV, 1, NULL, one, one, one, ARG, __LINE__);
+    window_all(CLPAD_WINDOW_POOL, 1, one, NULL, one, one, ARG, __LINE__);
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 1, one, one, NULL, NULL,
+                                 NULL, NULL, NULL),
+           ARG);
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, one, one, NULL, NULL, NULL, NULL,
+                           NULL, NULL),
+           ARG);
+    EXPECT(clpad_window_onnx(CLPAD_WINDOW_CONV, CLPAD_ONNX_VALID, 1, one, one, NULL, NULL, NULL, 0,
+                             NULL, NULL, NULL),
+           ARG);
+    EXPECT(clpad_window_openvino(CLPAD_WINDOW_CONV, CLPAD_OV_VALID, CLPAD_OV_FLOOR, 1, one, one,
+                                 NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+           ARG);
+    EXPECT(clpad_window_torch(CLPAD_WINDOW_CONV, CLPAD_TORCH_VALID, 1, one, one, NULL, NULL, NULL,
+                              0, NULL, NULL),
+           ARG);
+    /* Sizes and strides at INT64_MAX: the computation overflows. */
+    const int64_t big[1] = {MAX}, two[1] = {2}, three[1] = {3};
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_DECONV, CLPAD_TRT_SAME_UPPER, 1, big, two, big, NULL,
+                                 NULL, NULL, &r),
+           OVF);
+    EXPECT(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 1, two, three, big, NULL,
+                             NULL, 0, NULL, NULL, &r),
+           OVF);
+    EXPECT(clpad_window_torch(CLPAD_WINDOW_CONV, CLPAD_TORCH_EXPLICIT, 1, one, three, NULL, big,
+                              NULL, 0, NULL, &r),
+           OVF); /* dilation*(kernel-1) */
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, big, three, NULL, NULL, NULL, NULL,
+                           NULL, &r),
+           OVF); /* (O-1)*S + DK */
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, big, one, big, NULL, NULL, NULL,
+                           NULL, &r),
+           OK);
+    assert_int_equal(r.output[0], 1);
+    /* Pads at the extremes: TensorRT takes any sign, so both ends are reachable. */
+    const int64_t pmax[1] = {MAX}, pmin[1] = {MIN};
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1, one, one,
+                                 NULL, NULL, pmax, NULL, &r),
+           OVF);
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_EXPLICIT_ROUND_UP, 1, one, one, NULL,
+                                 NULL, pmin, NULL, &r),
+           SHAPE);
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_POOL, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1, one, one,
+                                 NULL, NULL, pmin, pmax, &r),
+           SHAPE); /* M = 1 + MIN + MAX = 0 < DK = 1 */
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_POOL, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1, two, one,
+                                 NULL, NULL, pmin, pmax, &r),
+           OK); /* M = 2 + MIN + MAX = 1 */
+    assert_int_equal(r.output[0], 1);
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_DECONV, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1, one, one,
+                                 NULL, NULL, pmin, NULL, &r),
+           OVF); /* full - INT64_MIN */
+    EXPECT(clpad_window_onnx(CLPAD_WINDOW_CONV, CLPAD_ONNX_NOTSET, 1, one, one, NULL, NULL,
+                             (const int64_t[]){0, MIN}, 0, NULL, NULL, &r),
+           PADS);
+    EXPECT(clpad_window_openvino(CLPAD_WINDOW_CONV, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, 1, one, one,
+                                 NULL, NULL, pmax, pmax, NULL, NULL, &r),
+           OVF);
+    EXPECT(clpad_window_torch(CLPAD_WINDOW_DECONV, CLPAD_TORCH_EXPLICIT, 1, one, one, NULL, NULL,
+                              pmax, 0, NULL, &r),
+           OVF); /* full - p - p */
+    EXPECT(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 1, one, two, two, NULL, NULL,
+                             0, (const int64_t[]){MAX}, NULL, &r),
+           PADS); /* output_padding >= stride */
+    EXPECT(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, 1, one,
+                                 two, big, NULL, NULL, NULL, (const int64_t[]){MAX}, NULL, &r),
+           OVF); /* output_padding has no upper bound in OpenVINO: full overflows */
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, two, two, NULL, NULL, NULL, NULL,
+                           (const int64_t[]){100}, &r),
+           SHAPE); /* inconsistent output_shape */
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_DECONV, CLPAD_TF_VALID, 1, two, two, NULL, NULL, NULL, NULL,
+                           (const int64_t[]){0}, &r),
+           SHAPE);
+}
+
+/* clpad_window_tensor_pads on results no clpad_window_* call made, and with
+ * first_axis / rank at the edges of int. */
+static void test_window_tensor_pads_hostile(void **state)
+{
+    (void)state;
+    const clpad_status OK = CLPAD_OK, ARG = CLPAD_ERR_INVALID_ARGUMENT;
+    clpad_window_result r;
+    const int64_t in2[2] = {6, 6}, k2[2] = {3, 3};
+    EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 2, in2, k2, NULL, NULL,
+                                 NULL, NULL, &r),
+           OK);
+    int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
+    EXPECT(clpad_window_tensor_pads(&r, 4, 2, pb, pe), OK);
+    EXPECT(clpad_window_tensor_pads(NULL, 4, 2, pb, pe), ARG);
+    EXPECT(clpad_window_tensor_pads(&r, 4, 2, NULL, pe), ARG);
+    EXPECT(clpad_window_tensor_pads(&r, 4, 2, pb, NULL), ARG);
+    const int bad_first[] = {-1, 3, INT_MIN, INT_MAX, INT_MAX - 1};
+    for (size_t k = 0; k < N_OF(bad_first); k++)
+        EXPECT(clpad_window_tensor_pads(&r, 4, bad_first[k], pb, pe), ARG);
+    const int bad_rank[] = {0, 1, -1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX};
+    for (size_t k = 0; k < N_OF(bad_rank); k++)
+        EXPECT(clpad_window_tensor_pads(&r, bad_rank[k], 0, pb, pe), ARG);
+    /* Results filled by hand: naxes and op out of range, sizes at the int64 edges. */
+    clpad_window_result g = r;
+    g.naxes = 0;
+    EXPECT(clpad_window_tensor_pads(&g, 4, 0, pb, pe), ARG);
+    g.naxes = CLPAD_MAX_RANK + 1;
+    EXPECT(clpad_window_tensor_pads(&g, 4, 0, pb, pe), ARG);
+    g = r;
+    g.op = (clpad_window_op)-1;
+    EXPECT(clpad_window_tensor_pads(&g, 4, 0, pb, pe), ARG);
+    const int64_t edges[] = {MIN, MIN + 1, -1, 0, MAX};
+    for (int op = 0; op < CLPAD_WINDOW_OP_COUNT; op++)
+        for (int field = 0; field < 6; field++)
+            for (size_t k = 0; k < N_OF(edges); k++) {
+                g = r;
+                g.op = (clpad_window_op)op;
+                int64_t *f[6] = {g.input, g.extent, g.stride, g.output, g.pads_begin,
+                                 g.pads_end};
+                f[field][1] = edges[k];
+                clpad_status st = clpad_window_tensor_pads(&g, 2, 0, pb, pe);
+                /* Refusing is fine (INVALID_ARGUMENT or OVERFLOW); UB is not. */
+                if (st != OK && st != ARG && st != CLPAD_ERR_OVERFLOW)
+                    fail_msg("tensor_pads with field %d = %lld: %s", field, (long long)edges[k],
+                             clpad_status_name(st));
+                if (st != OK && !clpad_last_error()[0])
+                    fail_msg("tensor_pads failed without a message");
+            }
+}
+
+static void test_window_layouts_hostile(void **state)
+{
+    (void)state;
+    const clpad_status ARG = CLPAD_ERR_INVALID_ARGUMENT;
+    int64_t a[2 * CLPAD_MAX_RANK + 4] = {0}, b[CLPAD_MAX_RANK], c[CLPAD_MAX_RANK];
+    const int bad[] = {0, -1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX};
+    for (size_t k = 0; k < N_OF(bad); k++) {
+        EXPECT(clpad_window_pads_from_onnx(bad[k], a, b, c), ARG);
+        EXPECT(clpad_window_pads_to_onnx(bad[k], b, c, a), ARG);
+        EXPECT(clpad_window_pads_to_tf(bad[k], CLPAD_TF_CHANNELS_LAST, b, c, a), ARG);
+        EXPECT(clpad_window_pads_from_tf(bad[k], CLPAD_TF_CHANNELS_LAST, a, b, c), ARG);
+    }
+    EXPECT(clpad_window_pads_to_tf(CLPAD_MAX_RANK - 1, CLPAD_TF_CHANNELS_LAST, b, c, a), ARG);
+    EXPECT(clpad_window_pads_from_tf(2, CLPAD_TF_CHANNELS_LAST, a, b, c), ARG);
+    EXPECT(clpad_window_pads_from_tf(4, (clpad_tf_layout)-1, a, b, c), ARG);
+    EXPECT(clpad_window_pads_to_tf(2, (clpad_tf_layout)INT_MAX, b, c, a), ARG);
+    EXPECT(clpad_window_pads_from_onnx(2, NULL, b, c), ARG);
+    EXPECT(clpad_window_pads_from_onnx(2, a, NULL, c), ARG);
+    EXPECT(clpad_window_pads_from_onnx(2, a, b, NULL), ARG);
+    EXPECT(clpad_window_pads_to_onnx(2, NULL, c, a), ARG);
+    EXPECT(clpad_window_pads_to_onnx(2, b, c, NULL), ARG);
+    EXPECT(clpad_window_pads_to_tf(2, CLPAD_TF_CHANNELS_FIRST, b, NULL, a), ARG);
+    EXPECT(clpad_window_pads_from_tf(4, CLPAD_TF_CHANNELS_FIRST, NULL, b, c), ARG);
+    /* Names: NULL, and values out of range. */
+    clpad_window_op op;
+    EXPECT(clpad_window_op_from_name(NULL, &op), ARG);
+    EXPECT(clpad_window_op_from_name("conv", NULL), ARG);
+    EXPECT(clpad_window_op_from_name("", &op), CLPAD_ERR_PARSE);
+    assert_null(clpad_window_op_name((clpad_window_op)-1));
+    assert_null(clpad_window_op_name((clpad_window_op)INT_MAX));
+    assert_null(clpad_trt_padding_name(CLPAD_TRT_PADDING_COUNT));
+    assert_null(clpad_pad_mode_name((clpad_pad_mode)INT_MIN));
+    assert_null(clpad_dtype_name((clpad_dtype)-1));
+    assert_int_equal(clpad_dtype_size((clpad_dtype)INT_MAX), 0);
+    assert_string_equal(clpad_status_name((clpad_status)INT_MIN), "CLPAD_UNKNOWN_STATUS");
+    assert_non_null(clpad_status_string((clpad_status)12345));
+}
+
+/* ------------------------------------------------------------------------- */
+/* Files                                                                     */
+/* ------------------------------------------------------------------------- */
+
+static void expect_load_error(const char *path, const char *want)
+{
+    cli_tensor t;
+    memset(&t, 0x5a, sizeof t);
+    char err[512] = "";
+    if (tio_load(path, &t, err, sizeof err) != 1)
+        fail_msg("%s: loaded, expected an error with \"%s\"", path, want);
+    if (!strstr(err, want) || !strstr(err, path) || strchr(err, '\n'))
+        fail_msg("%s: message \"%s\" lacks \"%s\" or the path", path, err, want);
+    assert_null(t.data);
+    assert_int_equal(t.nbytes, 0);
+    assert_int_equal(t.rank, 0);
+}
+
+static void load_ok(const char *path, cli_tensor *t)
+{
+    char err[512];
+    if (tio_load(path, t, err, sizeof err))
+        fail_msg("%s: %s", path, err);
+}
+
+/* A .npy file: prefix, header as given, data. */
+static void write_npy(const char *path, int major, const char *header, const void *data,
+                      size_t ndata)
+{
+    size_t hlen = strlen(header), prefix = major == 1 ? 10 : 12;
+    unsigned char *b = malloc(prefix + hlen + ndata + 1);
+    assert_non_null(b);
+    memcpy(b, "\x93NUMPY", 6);
+    b[6] = (unsigned char)major;
+    b[7] = 0;
+    for (size_t i = 0; i < prefix - 8; i++)
+        b[8 + i] = (unsigned char)(hlen >> (8 * i));
+    memcpy(b + prefix, header, hlen);
+    if (ndata)
+        memcpy(b + prefix + hlen, data, ndata);
+    write_file(path, b, prefix + hlen + ndata);
+    free(b);
+}
+
+static void test_npy_hostile(void **state)
+{
+    (void)state;
+    const char *p = scratch("h.npy");
+    const unsigned char d8[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    /* Bad magic, truncated prefix, wrong dtype string, Fortran order. */
+    WRITE_LIT(p, "\x93NUMPx\x01\x00\x02\x00{}");
+    expect_load_error(p, "bad magic");
+    WRITE_LIT(p, "\x93NUM");
+    expect_load_error(p, "truncated");
+    WRITE_LIT(p, "\x93NUMPY\x03\x00\x05\x00\x00");
+    expect_load_error(p, "truncated .npy header");
+    write_npy(p, 1, "{'descr': '<f3', 'fortran_order': False, 'shape': (2,)}", d8, 6);
+    expect_load_error(p, "'<f3'");
+    write_npy(p, 1, "{'descr': '<i9999', 'fortran_order': False, 'shape': (1,)}", d8, 8);
+    expect_load_error(p, "'<i9999'");
+    write_npy(p, 1, "{'descr': '', 'fortran_order': False, 'shape': (1,)}", d8, 1);
+    expect_load_error(p, "unsupported .npy dtype");
+    write_npy(p, 1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,)}", d8, 8);
+    expect_load_error(p, "Fortran");
+    /* Non-ASCII bytes and a header that runs into the data. */
+    write_npy(p, 3, "{'descr': '<f\xc3\xa9" "4', 'fortran_order': False, 'shape': (2,)}", d8, 8);
+    expect_load_error(p, "unsupported .npy dtype");
+    write_npy(p, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (8,)", d8, 8);
+    expect_load_error(p, "malformed");
+    /* Declared shape against the real size: each way, and sizes that overflow. */
+    write_npy(p, 1, "{'descr': '<f8', 'fortran_order': False, 'shape': (2,)}", d8, 8);
+    expect_load_error(p, "needs 16 bytes, the file holds 8");
+    write_npy(p, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (4,)}", d8, 8);
+    expect_load_error(p, "4 trailing bytes");
+    write_npy(p, 1,
+              "{'descr': '<u8', 'fortran_order': False, 'shape': (2305843009213693952,)}", d8,
+              8);
+    expect_load_error(p, "too large");
+    write_npy(p, 2,
+              "{'descr': '|b1', 'fortran_order': False, 'shape': (4294967296, 4294967296)}",
+              d8, 8);
+    expect_load_error(p, "too large");
+    write_npy(p, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775807,)}",
+              d8, 8);
+    expect_load_error(p, "data is truncated");
+    write_npy(p, 1,
+              "{'descr': '|u1', 'fortran_order': False, 'shape': (9223372036854775808,)}", d8,
+              8);
+    expect_load_error(p, "too large");
+    write_npy(p, 1, "{'descr': '|u1', 'fortran_order': False, 'shape': (1,1,1,1,1,1,1,1,1,1)}",
+              d8, 1);
+    expect_load_error(p, "more than 8 dimensions");
+    /* A zero axis makes any shape empty (numpy's rule), however large the rest. */
+    write_npy(p, 1,
+              "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 9223372036854775807, 2)}",
+              NULL, 0);
+    cli_tensor t;
+    load_ok(p, &t);
+    assert_int_equal(t.nbytes, 0);
+    assert_non_null(t.data);
+    assert_int_equal(t.shape[1], MAX);
+    /* ... and the library refuses to pad it rather than overflow. */
+    int64_t out[3];
+    clpad_status st =
+        clpad_pad_output_shape(3, t.shape, (const int64_t[]){1, 0, 0},
+                               (const int64_t[]){0, 0, 0}, CLPAD_PAD_CONSTANT, out);
+    assert_int_equal(st, CLPAD_ERR_OVERFLOW);
+    tio_free(&t);
+    /* The in-memory loader: NULL data, NULL tensor. */
+    char err[256];
+    assert_int_equal(tio_load_npy_mem(NULL, 4, "m.npy", &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "m.npy"));
+    assert_null(t.data);
+    assert_int_equal(tio_load_npy_mem(NULL, 0, NULL, &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "truncated"));
+    assert_int_equal(tio_load_npy_mem(d8, 8, "m.npy", NULL, err, sizeof err), 1);
+    assert_int_equal(tio_load_image_mem(NULL, 4, "m.png", 100, &t, err, sizeof err), 1);
+    assert_int_equal(tio_load_image_mem(NULL, 0, "m.png", 100, &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "empty"));
+    unsigned char *saved;
+    size_t saved_len;
+    assert_int_equal(tio_save_npy_mem(NULL, &saved, &saved_len, err, sizeof err), 1);
+    unlink(p);
+}
+
+/* A PNG: IHDR, an optional tRNS, and one IDAT holding `raw` (filter bytes
+ * included) in a stored deflate block. CRCs are left 0: stb_image does not
+ * check them. */
+static size_t put32(unsigned char *out, uint32_t v)
+{
+    for (int j = 0; j < 4; j++)
+        out[j] = (unsigned char)(v >> (24 - 8 * j));
+    return 4;
+}
+
+static size_t make_png(unsigned char *out, uint32_t w, uint32_t h, int ctype,
+                       const unsigned char *raw, size_t rawlen, const unsigned char *trns,
+                       size_t trnslen)
+{
+    size_t n = 0;
+    memcpy(out, "\x89PNG\r\n\x1a\n", 8), n += 8;
+    n += put32(out + n, 13);
+    memcpy(out + n, "IHDR", 4), n += 4;
+    n += put32(out + n, w);
+    n += put32(out + n, h);
+    const unsigned char rest[5] = {8, (unsigned char)ctype, 0, 0, 0};
+    memcpy(out + n, rest, 5), n += 5;
+    n += put32(out + n, 0); /* CRC */
+    if (trns) {
+        n += put32(out + n, (uint32_t)trnslen);
+        memcpy(out + n, "tRNS", 4), n += 4;
+        memcpy(out + n, trns, trnslen), n += trnslen;
+        n += put32(out + n, 0);
+    }
+    uint32_t a = 1, b = 0;
+    for (size_t k = 0; k < rawlen; k++) {
+        a = (a + raw[k]) % 65521;
+        b = (b + a) % 65521;
+    }
+    n += put32(out + n, (uint32_t)rawlen + 11);
+    memcpy(out + n, "IDAT\x78\x01\x01", 7), n += 7; /* zlib header, one stored block */
+    out[n++] = (unsigned char)rawlen, out[n++] = (unsigned char)(rawlen >> 8);
+    out[n++] = (unsigned char)~rawlen, out[n++] = (unsigned char)(~rawlen >> 8);
+    memcpy(out + n, raw, rawlen), n += rawlen;
+    n += put32(out + n, b << 16 | a); /* Adler-32 */
+    n += put32(out + n, 0);
+    n += put32(out + n, 0);
+    memcpy(out + n, "IEND\xae\x42\x60\x82", 8);
+    return n + 8;
+}
+
+static void test_image_hostile(void **state)
+{
+    (void)state;
+    cli_tensor t;
+    char err[512];
+    /* Formats stb_image knows but tensor_io does not claim: refused by signature. */
+    WRITE_LIT(scratch("g.png"), "GIF89a\x01\x00\x01\x00\x00\x00\x00;");
+    expect_load_error(scratch("g.png"), "GIF images are not supported");
+    WRITE_LIT(scratch("t.png"), "\x00\x00\x02\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00"
+                                "\x01\x00\x18\x00\x01\x02\x03"); /* a 1x1 TGA */
+    expect_load_error(scratch("t.png"), "unrecognized signature");
+    WRITE_LIT(scratch("a.ppm"), "P3\n1 1\n255\n1 2 3\n");
+    expect_load_error(scratch("a.ppm"), "only binary PNM");
+    WRITE_LIT(scratch("n.jpg"), "\x93NUMPY\x01\x00");
+    expect_load_error(scratch("n.jpg"), "name it .npy");
+    /* PNM headers that stb_image 2.27 gets wrong. */
+    WRITE_LIT(scratch("w.pgm"), "P5\n4294967297 1\n255\n\x07");
+    expect_load_error(scratch("w.pgm"), "larger than 16777216");
+    WRITE_LIT(scratch("m.pgm"), "P5\n1 1\n0\n\x07");
+    expect_load_error(scratch("m.pgm"), "maxval is 0");
+    WRITE_LIT(scratch("x.pgm"), "P5\n1 1\n65536\n\x07\x07");
+    expect_load_error(scratch("x.pgm"), "maxval larger than 65535");
+    WRITE_LIT(scratch("z.pgm"), "P5\n0 1\n255\n");
+    expect_load_error(scratch("z.pgm"), "empty");
+    WRITE_LIT(scratch("h.pgm"), "P5\n1 1\n255");
+    expect_load_error(scratch("h.pgm"), "followed by one whitespace");
+    WRITE_LIT(scratch("s.pgm"), "P5\n2 1\n65535\n\x12\x34\xab");
+    expect_load_error(scratch("s.pgm"), "needs 4 bytes, the file holds 3");
+    /* 16-bit samples are big-endian: the high byte is kept. */
+    WRITE_LIT(scratch("16.pgm"), "P5\n2 1\n65535\n\x12\x34\xab\xcd");
+    load_ok(scratch("16.pgm"), &t);
+    assert_int_equal(t.nbytes, 2);
+    assert_memory_equal(t.data, "\x12\xab", 2);
+    tio_free(&t);
+    /* A comment ended by '\r' (stb_image's rule too). */
+    WRITE_LIT(scratch("cr.pgm"), "P5\r#c\r2 1\r255\r\x05\x06");
+    load_ok(scratch("cr.pgm"), &t);
+    assert_memory_equal(t.data, "\x05\x06", 2);
+    tio_free(&t);
+    /* A small file declaring a huge image is refused before decoding: a JPEG
+     * frame header of 30000x20000x3 (1.8 GB; stb_image itself would go on). */
+    static const unsigned char jpeg[] = {0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0x4e, 0x20, 0x75,
+                                         0x30, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 0xff,
+                                         0xd9};
+    write_file(scratch("big.jpg"), jpeg, sizeof jpeg);
+    expect_load_error(scratch("big.jpg"), "more than the limit");
+    static unsigned char png[8192], raw[64 * 65];
+    memset(raw, 0, sizeof raw);
+    size_t n = make_png(png, 1u << 25, 1, 0, raw, 2, NULL, 0);
+    write_file(scratch("wide.png"), png, n);
+    expect_load_error(scratch("wide.png"), "cannot decode the image");
+    n = make_png(png, 64, 64, 0, raw, sizeof raw, NULL, 0);
+    assert_int_equal(tio_load_image_mem(png, n, "lim.png", 64 * 64, &t, err, sizeof err), 0);
+    tio_free(&t);
+    assert_int_equal(tio_load_image_mem(png, n, "lim.png", 64 * 64 - 1, &t, err, sizeof err), 1);
+    assert_non_null(strstr(err, "more than the limit of 4095 bytes"));
+    assert_null(t.data);
+    /* An RGB PNG with a tRNS colour key gets its alpha channel. */
+    n = make_png(png, 2, 1, 2, (const unsigned char *)"\0\1\2\3\4\5\6", 7,
+                 (const unsigned char *)"\0\1\0\2\0\3", 6);
+    write_file(scratch("trns.png"), png, n);
+    load_ok(scratch("trns.png"), &t);
+    assert_int_equal(t.shape[2], 4);
+    assert_memory_equal(t.data, "\x01\x02\x03\x00\x04\x05\x06\xff", 8);
+    tio_free(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_replay_fuzz_inputs),
+        cmocka_unit_test(test_random_fuzz_inputs),
+        cmocka_unit_test(test_pad_size_arithmetic),
+        cmocka_unit_test(test_pad_null_and_empty),
+        cmocka_unit_test(test_space_batch_size_arithmetic),
+        cmocka_unit_test(test_space_batch_null_and_empty),
+        cmocka_unit_test(test_window_hostile),
+        cmocka_unit_test(test_window_tensor_pads_hostile),
+        cmocka_unit_test(test_window_layouts_hostile),
+        cmocka_unit_test(test_npy_hostile),
+        cmocka_unit_test(test_image_hostile),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
