@@ -451,7 +451,7 @@ static int plot(const char *png, const bench_case *cs, const bench_result *rs, i
              "gnuplot -e \"set terminal pngcairo size 1600,700; set output '%s';"
              "set title 'clpad throughput (GB/s = bytes read + written; median)';"
              "set style data histograms; set style fill solid 0.8 border -1;"
-             "set xtics rotate by -60 font ',8'; set ylabel 'GB/s'; set yrange [0:*]; set key top left;"
+             "set xtics rotate by -60 font ',8'; set ylabel 'GB/s'; set yrange [0:*]; set rmargin 10; set key top left;"
              "plot '%s' using 3:xtic(2) title 'clpad kernel', '' using 5 title 'host-pointer end to end',"
              " '' using 6 title 'CPU path', '' using 4 with linespoints lw 2 title 'device copy (limit)'\"",
              png, data);
