@@ -1239,21 +1239,33 @@ static void png_write_cb(void *ctx, void *data, int size)
         af_write(ctx, data, (size_t)size);
 }
 
-int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen)
+/* What tio_save and tio_save_npy_mem check first: the format takes this
+ * dtype and shape, and the data holds exactly the tensor's bytes. */
+static int check_saveable(const char *name, const cli_tensor *t, size_t *bytes, char *err,
+                          size_t errlen)
 {
-    if (!t)
-        return fail(err, errlen, "tio_save: no tensor given");
-    if (tio_check_save(path, t->dtype, t->rank, t->shape, err, errlen))
+    if (tio_check_save(name, t->dtype, t->rank, t->shape, err, errlen))
         return 1;
     size_t need;
     char sbuf[256];
     if (!shape_bytes(t->rank, t->shape, clpad_dtype_size(t->dtype), &need))
-        return fail(err, errlen, "%s: tensor shape %s is too large", path,
+        return fail(err, errlen, "%s: tensor shape %s is too large", name,
                     shape_str(t->rank, t->shape, sbuf, sizeof sbuf));
     if (t->nbytes != need || (need && !t->data))
-        return fail(err, errlen, "%s: tensor %s of %s has %zu bytes of data, expected %zu", path,
+        return fail(err, errlen, "%s: tensor %s of %s has %zu bytes of data, expected %zu", name,
                     shape_str(t->rank, t->shape, sbuf, sizeof sbuf), dtype_name(t->dtype),
                     t->data ? t->nbytes : 0, need);
+    *bytes = need;
+    return 0;
+}
+
+int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen)
+{
+    if (!t)
+        return fail(err, errlen, "tio_save: no tensor given");
+    size_t need;
+    if (check_saveable(path, t, &need, err, errlen))
+        return 1;
 
     const char *format = tio_format(path);
     atomic_file af;
@@ -1302,17 +1314,9 @@ int tio_save_npy_mem(const cli_tensor *t, unsigned char **out, size_t *len, char
     if (!t || !out || !len)
         return fail(err, errlen, "tio_save_npy_mem: %s is NULL",
                     !t ? "the tensor" : !out ? "out" : "len");
-    if (tio_check_save(name, t->dtype, t->rank, t->shape, err, errlen))
-        return 1;
     size_t need;
-    char sbuf[256];
-    if (!shape_bytes(t->rank, t->shape, clpad_dtype_size(t->dtype), &need))
-        return fail(err, errlen, "%s: tensor shape %s is too large", name,
-                    shape_str(t->rank, t->shape, sbuf, sizeof sbuf));
-    if (t->nbytes != need || (need && !t->data))
-        return fail(err, errlen, "%s: tensor %s of %s has %zu bytes of data, expected %zu", name,
-                    shape_str(t->rank, t->shape, sbuf, sizeof sbuf), dtype_name(t->dtype),
-                    t->data ? t->nbytes : 0, need);
+    if (check_saveable(name, t, &need, err, errlen))
+        return 1;
     unsigned char hdr[512];
     size_t hn = npy_header(t, hdr, sizeof hdr);
     if (hn == 0)
