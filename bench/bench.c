@@ -321,21 +321,28 @@ static int bench_one(clpad_context *ctx, const bench_case *c, int runs, bench_re
     cl_mem dout = clCreateBuffer(cl, CL_MEM_READ_WRITE, r->out_bytes, NULL, &err);
     cl_mem c1 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
     cl_mem c2 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
+    /* The copy kernel has buffers of its own: every one of the three
+     * measurements then finds its data as the previous round left it (two
+     * other operations ago), rather than the copy kernel re-reading what
+     * clEnqueueCopyBuffer has just brought into the cache. */
+    cl_mem c3 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
+    cl_mem c4 = clCreateBuffer(cl, CL_MEM_READ_WRITE, half, NULL, &err);
     int rc = 0;
-    if (!din || !dout || !c1 || !c2) {
+    if (!din || !dout || !c1 || !c2 || !c3 || !c4) {
         r->skipped = "device out of memory";
         goto release;
     }
     unsigned char zero = 0;
     clEnqueueFillBuffer(q, c1, &zero, 1, 0, half, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, c3, &zero, 1, 0, half, 0, NULL, NULL);
     /* The three device measurements interleave, run by run, so that a noisy
      * neighbour slows all of them alike; each is the median of its runs, and
      * kernel_over_copy is the median of the per-run ratios. */
     cl_kernel ck = copy_kernel(ctx);
     size_t nvec = half / 16;
     if (ck && nvec) {
-        clSetKernelArg(ck, 0, sizeof c1, &c1);
-        clSetKernelArg(ck, 1, sizeof c2, &c2);
+        clSetKernelArg(ck, 0, sizeof c3, &c3);
+        clSetKernelArg(ck, 1, sizeof c4, &c4);
     }
     uint64_t tb[MAX_RUNS], tk[MAX_RUNS], ratio[MAX_RUNS];
     for (int i = 0; i <= runs; i++) {
@@ -387,6 +394,10 @@ release:
         clReleaseMemObject(c1);
     if (c2)
         clReleaseMemObject(c2);
+    if (c3)
+        clReleaseMemObject(c3);
+    if (c4)
+        clReleaseMemObject(c4);
     free(hin);
     free(hout);
     return rc;
@@ -474,8 +485,11 @@ static void usage(FILE *f)
             "clEnqueueCopyBuffer and a plain copy kernel over the same bytes), the host-pointer\n"
             "path end to end, the CPU path and single-thread memcpy, as GB/s (bytes read +\n"
             "written, median of N runs after a warm-up) and ratios taken in the same run.\n"
+            "The three device figures interleave run by run, each on buffers of its own.\n"
+            "On PoCL the worker threads are pinned to cores (POCL_AFFINITY=1) unless the\n"
+            "environment already sets POCL_AFFINITY.\n"
             "\n"
-            "  -n, --runs N       timed runs per figure (default 7, at most %d)\n"
+            "  -n, --runs N       timed runs per figure (default 11, at most %d)\n"
             "      --quick        smaller large cases (a fast look, not the reference numbers)\n"
             "  -f, --filter RE    only cases whose label matches the regular expression\n"
             "  -d, --device SPEC  OpenCL device (P:D or name substring)\n"
@@ -491,7 +505,7 @@ int clpad_bench_main(int argc, char **argv)
         {"filter", required_argument, NULL, 'f'}, {"device", required_argument, NULL, 'd'},
         {"json", no_argument, NULL, 'J'},       {"plot", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},       {0, 0, 0, 0}};
-    int runs = 7, c;
+    int runs = 11, c;
     bool quick = false, json = false;
     const char *filter = NULL, *device = NULL, *png = NULL;
     optind = 1;
@@ -528,6 +542,14 @@ int clpad_bench_main(int argc, char **argv)
         fprintf(stderr, "clpad: error: --filter: '%s' is not a regular expression\n", filter);
         return 2;
     }
+    /* PoCL leaves its worker threads to the OS scheduler, which here at times
+     * keeps two of them on one core for many milliseconds: every figure,
+     * the copy limit's included, then halves at random. Pinned (PoCL's own
+     * POCL_AFFINITY), the runs stay comparable. Set before PoCL starts; a
+     * value the user chose is kept. */
+    bool pin = getenv("POCL_AFFINITY") == NULL;
+    if (pin)
+        setenv("POCL_AFFINITY", "1", 0);
     clpad_context *ctx = NULL;
     if (clpad_context_create(device, 0, &ctx)) {
         fprintf(stderr, "clpad: error: %s\n", clpad_last_error());
@@ -535,6 +557,9 @@ int clpad_bench_main(int argc, char **argv)
     }
     FILE *tab = json ? stderr : stdout;
     fprintf(tab, "device: %s (%s)\n", clpad_context_device_name(ctx), clpad_context_platform_name(ctx));
+    if (pin && strstr(clpad_context_platform_name(ctx), "Portable Computing Language"))
+        fprintf(tab, "PoCL worker threads pinned to cores (POCL_AFFINITY=1; set POCL_AFFINITY=0 "
+                     "to leave them to the OS)\n");
 
     /* First-call program build and per-call enqueue overhead. */
     if (!clpad_context_is_fallback(ctx)) {
