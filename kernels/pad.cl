@@ -33,6 +33,10 @@ inline long clpad_map(long c, long D)
 #elif PAD_MODE == 3
     return c < 0 ? -c - 1 : (D - 1) - (c - D); /* 2D - 1 - c */
 #elif PAD_MODE == 4
+    if (c < 0 && c >= -D) /* one period away, the common case: no division */
+        return c + D;
+    if (c >= D && c - D < D)
+        return c - D;
     long m = c % D;
     return m < 0 ? m + D : m;
 #else
@@ -104,11 +108,15 @@ inline long clpad_map(long c, long D)
         long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */     \
         long hi_prev = -1, src_hi = 0;                                                       \
         int valid_hi = 1;                                                                    \
-        for (long row = row0; row < row_end; row++) {                                        \
+        long od = o_dims.s0, hi = row0 / od, o = row0 - hi * od;                             \
+        for (long row = row0; row < row_end; row++, o++) {                                   \
             long src_row = 0;                                                                \
             int valid = 1;                                                                   \
+            if (o == od) {                                                                   \
+                o = 0;                                                                       \
+                hi++;                                                                        \
+            }                                                                                \
             if (n_outer > 0) {                                                               \
-                long od = o_dims.s0, hi = row / od, o = row - hi * od;                       \
                 if (hi != hi_prev) { /* the outer axes above the innermost one */            \
                     long r = hi;                                                             \
                     src_hi = 0;                                                              \
