@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define CLPAD_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -30,6 +31,41 @@ static inline bool clpad__add_i64(int64_t a, int64_t b, int64_t *r)
 static inline bool clpad__mul_i64(int64_t a, int64_t b, int64_t *r)
 {
     return !__builtin_mul_overflow(a, b, r);
+}
+
+/* Copy n bytes between buffers that do not overlap. The CPU paths copy many
+ * short runs (a 56-element f16 row, a 256-byte element of a space/batch
+ * move), where a call into the C library's memcpy costs as much as the copy.
+ * Up to 256 bytes move here as two fixed-size copies that overlap in the
+ * middle, which compilers inline as vector moves: straight-line code, since
+ * a copy loop would be turned back into a memcpy call. */
+static inline void clpad__copy(unsigned char *restrict d, const unsigned char *restrict s,
+                               size_t n)
+{
+#define CLPAD_COPY_HALVES(K)               \
+    do {                                   \
+        memcpy(d, s, K);                   \
+        memcpy(d + n - K, s + n - K, K);   \
+    } while (0)
+    if (n > 256)
+        memcpy(d, s, n);
+    else if (n > 128)
+        CLPAD_COPY_HALVES(128);
+    else if (n > 64)
+        CLPAD_COPY_HALVES(64);
+    else if (n > 32)
+        CLPAD_COPY_HALVES(32);
+    else if (n >= 16)
+        CLPAD_COPY_HALVES(16);
+    else if (n >= 8)
+        CLPAD_COPY_HALVES(8);
+    else if (n >= 4)
+        CLPAD_COPY_HALVES(4);
+    else if (n >= 2)
+        CLPAD_COPY_HALVES(2);
+    else if (n == 1)
+        d[0] = s[0];
+#undef CLPAD_COPY_HALVES
 }
 
 /* Element count of a shape; false on overflow of int64 or size_t bytes. */

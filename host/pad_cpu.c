@@ -6,6 +6,18 @@
 
 #include <string.h>
 
+/* The innermost axis, derived once per call. Rows are often short (56 f16
+ * elements), so the row loop keeps this in a local copy: stores through the
+ * output's unsigned char pointers could alias anything in memory, and would
+ * make the compiler re-read every field for every row. */
+typedef struct row_plan {
+    clpad_pad_mode mode;
+    int64_t D, O, b;
+    int64_t lo, hi;                /* output elements copied from the input row */
+    size_t eb;                     /* bytes per element of the plan */
+    const unsigned char *pattern; /* 64 bytes: the pad value, repeated */
+} row_plan;
+
 typedef struct pad_job {
     const clpad_pad_plan *p;
     clpad_pad_mode mode;
@@ -13,12 +25,13 @@ typedef struct pad_job {
     size_t value_bytes;
     size_t out_block[CLPAD_MAX_RANK]; /* bytes of one output index on each axis */
     size_t in_block[CLPAD_MAX_RANK];  /* bytes of one input index on each axis */
+    row_plan row;
 } pad_job;
 
 /* Source coordinate of padded coordinate c on an axis of size D, SPEC §1's
  * table; -1 for constant padding. Limits were validated, so one reflection
  * suffices. */
-static int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
+static inline int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
 {
     if (c >= 0 && c < D)
         return c;
@@ -30,6 +43,10 @@ static int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
     case CLPAD_PAD_SYMMETRIC: /* 2D - 1 - c */
         return c < 0 ? -c - 1 : (D - 1) - (c - D);
     case CLPAD_PAD_WRAP: {
+        if (c < 0 && c >= -D) /* one period away: no division */
+            return c + D;
+        if (c >= D && c - D < D)
+            return c - D;
         int64_t m = c % D;
         return m < 0 ? m + D : m;
     }
@@ -44,10 +61,10 @@ static void fill(unsigned char *dst, size_t n, const unsigned char *value, size_
     if (n == 0)
         return;
     size_t done = vbytes < n ? vbytes : n;
-    memcpy(dst, value, done);
+    clpad__copy(dst, value, done);
     while (done < n) { /* doubling copies */
         size_t k = done < n - done ? done : n - done;
-        memcpy(dst + done, dst, k);
+        clpad__copy(dst + done, dst, k);
         done += k;
     }
 }
@@ -55,7 +72,7 @@ static void fill(unsigned char *dst, size_t n, const unsigned char *value, size_
 /* dst[o] = src[map(o - b)] for o in [r0, r1), elements of `eb` bytes: typed
  * moves for the common sizes (a memcpy call per 4-byte element costs more
  * than the copy). */
-static void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const unsigned char *src,
+static inline void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const unsigned char *src,
                         int64_t r0, int64_t r1, int64_t b, int64_t D, size_t eb)
 {
 #define CLPAD_COPY_MAPPED(T)                                                          \
@@ -76,44 +93,87 @@ static void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const unsigned 
 #undef CLPAD_COPY_MAPPED
 }
 
+/* Fill n bytes (a multiple of the value's size) from the 64-byte pattern. */
+static inline void fill_pattern(unsigned char *dst, size_t n, const unsigned char *pattern)
+{
+    size_t done = n < 64 ? n : 64;
+    clpad__copy(dst, pattern, done);
+    while (done < n) { /* doubling copies */
+        size_t k = done < n - done ? done : n - done;
+        clpad__copy(dst + done, dst, k);
+        done += k;
+    }
+}
+
+/* One output row of the innermost axis from one input row. */
+static inline void pad_row(row_plan r, const unsigned char *src, unsigned char *dst)
+{
+    size_t eb = r.eb;
+    if (r.hi > r.lo)
+        clpad__copy(dst + (size_t)r.lo * eb, src + (size_t)(r.lo - r.b) * eb,
+                    (size_t)(r.hi - r.lo) * eb);
+    /* The padding before [lo, hi) and after it: constant and edge are one
+     * repeated pattern each, the mirrors and wrap go element by element. */
+    int64_t runs[2][2] = {{0, r.lo}, {r.hi, r.O}};
+    if (r.hi == r.lo) { /* nothing of the input is kept on this axis */
+        runs[0][1] = r.O;
+        runs[1][0] = runs[1][1] = r.O;
+    }
+    for (int k = 0; k < 2; k++) {
+        int64_t r0 = runs[k][0], r1 = runs[k][1];
+        if (r1 <= r0)
+            continue;
+        if (r.mode == CLPAD_PAD_CONSTANT) {
+            fill_pattern(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, r.pattern);
+        } else if (r.mode == CLPAD_PAD_EDGE && r.hi > r.lo && r1 - r0 > 16) { /* long runs */
+            const unsigned char *e = src + (size_t)map_coord(r.mode, r0 - r.b, r.D) * eb;
+            fill(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, e, eb);
+        } else {
+            copy_mapped(r.mode, dst, src, r0, r1, r.b, r.D, eb);
+        }
+    }
+}
+
+/* The same, out of line: for the rows off the hot loop. */
+static __attribute__((noinline)) void pad_row_outlined(row_plan r, const unsigned char *src,
+                                                        unsigned char *dst)
+{
+    pad_row(r, src, dst);
+}
+
+static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsigned char *dst);
+
+/* Axis `axis + 1` of one output index of `axis`, for the padded indices. */
+static inline void pad_inner(const pad_job *j, int axis, const unsigned char *src,
+                             unsigned char *dst)
+{
+    if (axis + 1 == j->p->rank - 1)
+        pad_row_outlined(j->row, src, dst);
+    else
+        pad_axis(j, axis + 1, src, dst);
+}
+
 static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsigned char *dst)
 {
     const clpad_pad_plan *p = j->p;
+    if (axis == p->rank - 1) {
+        pad_row_outlined(j->row, src, dst);
+        return;
+    }
     int64_t D = p->in_dims[axis], O = p->out_dims[axis], b = p->pads_begin[axis];
     size_t ob = j->out_block[axis], ib = j->in_block[axis];
     /* Output indices whose coordinate lies inside the input: [lo, hi). */
     int64_t lo = b > 0 ? b : 0, hi = b + D < O ? b + D : O;
     if (hi < lo)
         hi = lo;
-    if (axis == p->rank - 1) {
-        if (hi > lo)
-            memcpy(dst + (size_t)lo * ob, src + (size_t)(lo - b) * ib, (size_t)(hi - lo) * ob);
-        /* The padding before [lo, hi) and after it: constant and edge are one
-         * repeated pattern each, the mirrors and wrap go element by element. */
-        int64_t runs[2][2] = {{0, lo}, {hi, O}};
-        if (hi == lo) { /* nothing of the input is kept on this axis */
-            runs[0][1] = O;
-            runs[1][0] = runs[1][1] = O;
-        }
-        for (int k = 0; k < 2; k++) {
-            int64_t r0 = runs[k][0], r1 = runs[k][1];
-            if (r1 <= r0)
-                continue;
-            if (j->mode == CLPAD_PAD_CONSTANT) {
-                fill(dst + (size_t)r0 * ob, (size_t)(r1 - r0) * ob, j->value, j->value_bytes);
-                continue;
-            }
-            if (j->mode == CLPAD_PAD_EDGE && hi > lo) {
-                int64_t m = map_coord(j->mode, r0 - b, D);
-                fill(dst + (size_t)r0 * ob, (size_t)(r1 - r0) * ob, src + (size_t)m * ib, ob);
-                continue;
-            }
-            copy_mapped(j->mode, dst, src, r0, r1, b, D, ob);
-        }
-        return;
+    if (axis + 1 == p->rank - 1) { /* the hot loop: rows of the innermost axis */
+        const row_plan r = j->row;
+        for (int64_t o = lo; o < hi; o++)
+            pad_row(r, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
+    } else {
+        for (int64_t o = lo; o < hi; o++)
+            pad_axis(j, axis + 1, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
     }
-    for (int64_t o = lo; o < hi; o++)
-        pad_axis(j, axis + 1, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
     for (int64_t o = 0; o < O; o++) {
         if (o == lo && hi > lo)
             o = hi;
@@ -123,9 +183,9 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
         if (m < 0)
             fill(dst + (size_t)o * ob, ob, j->value, j->value_bytes);
         else if (m + b >= lo && m + b < hi) /* that source row is already in the output */
-            memcpy(dst + (size_t)o * ob, dst + (size_t)(m + b) * ob, ob);
+            clpad__copy(dst + (size_t)o * ob, dst + (size_t)(m + b) * ob, ob);
         else
-            pad_axis(j, axis + 1, src + (size_t)m * ib, dst + (size_t)o * ob);
+            pad_inner(j, axis, src + (size_t)m * ib, dst + (size_t)o * ob);
     }
 }
 
@@ -173,6 +233,14 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
         ob *= (size_t)plan.out_dims[a];
         ib *= (size_t)plan.in_dims[a];
     }
+    unsigned char pattern[64];
+    for (size_t i = 0; i < sizeof pattern; i += esize) /* esize (1..8) divides 64 */
+        memcpy(pattern + i, j.value, esize);
+    int last = plan.rank - 1;
+    int64_t D = plan.in_dims[last], O = plan.out_dims[last], b = plan.pads_begin[last];
+    int64_t lo = b > 0 ? b : 0, hi = b + D < O ? b + D : O;
+    j.row = (row_plan){.mode = mode, .D = D, .O = O, .b = b, .lo = lo, .hi = hi < lo ? lo : hi,
+                       .eb = plan.elem_bytes, .pattern = pattern};
     pad_axis(&j, 0, input, output);
     return CLPAD_OK;
 }

@@ -315,7 +315,7 @@ static inline void copy_elem(unsigned char *dst, const unsigned char *src, size_
     case 2: memcpy(dst, src, 2); break;
     case 4: memcpy(dst, src, 4); break;
     case 8: memcpy(dst, src, 8); break;
-    default: memcpy(dst, src, es); break;
+    default: clpad__copy(dst, src, es); break;
     }
 }
 
@@ -352,7 +352,7 @@ static void s2b_axis(const sb_job *J, int j, size_t src, size_t dst)
     } else if (hi > lo) { /* the row; the input may be NULL when nothing is inside */
         const unsigned char *s = J->in + src;
         if (B == 1) /* a contiguous run (k = 0) */
-            memcpy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb, (size_t)(hi - lo) * ob);
+            clpad__copy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb, (size_t)(hi - lo) * ob);
         else
             for (int64_t o = lo; o < hi; o++)
                 copy_elem(d + (size_t)o * ob, s + (size_t)(o * B + k - off) * sb, J->es);
@@ -368,7 +368,7 @@ static void b2s_axis(const sb_job *J, int j, size_t src, size_t dst)
     int64_t S = p->S[j], B = p->B[j], off = p->off[j];
     size_t ob = J->o_block[j], kb = J->k_block[j], sb = J->s_block[j];
     if (j == p->m - 1 && B == 1) { /* a contiguous run: o = s + off */
-        memcpy(J->out + dst, J->in + src + (size_t)off * ob, (size_t)S * sb);
+        clpad__copy(J->out + dst, J->in + src + (size_t)off * ob, (size_t)S * sb);
         return;
     }
     int64_t o = off / B, k = off % B; /* of c = s + off, stepped along */
