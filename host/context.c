@@ -177,6 +177,20 @@ static void read_device(clpad_context *ctx)
     ctx->mem_base_align = bits / 8 ? bits / 8 : 1;
     if (!ctx->max_wg)
         ctx->max_wg = 1;
+    /* Non-temporal stores pay off once the output would not stay in the cache
+     * anyway: from a quarter of the device's cache (64 MiB when it reports
+     * none), on CPU devices only. $CLPAD_NONTEMPORAL: "off", or "always"
+     * (every interior stretch: the tests run the path on small tensors). */
+    cl_ulong cache = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    ctx->nt_output_bytes = 0;
+    if (ctx->device_type & CL_DEVICE_TYPE_CPU)
+        ctx->nt_output_bytes = cache ? cache / 4 : (cl_ulong)64 << 20;
+    const char *nt = getenv("CLPAD_NONTEMPORAL");
+    if (nt && !strcmp(nt, "off"))
+        ctx->nt_output_bytes = 0;
+    else if (nt && !strcmp(nt, "always"))
+        ctx->nt_output_bytes = 1;
 }
 
 clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad_context **out)

@@ -117,6 +117,9 @@ struct clpad_context {
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    /* Pad outputs of at least this many bytes get non-temporal stores for
+     * long interior stretches (CPU devices); 0: never. */
+    cl_ulong nt_output_bytes;
     /* Guards the caches and clSetKernelArg + clEnqueueNDRangeKernel pairs. */
     pthread_mutex_t lock;
     struct clpad_program_entry programs[CLPAD_MAX_PROGRAMS];
@@ -164,6 +167,12 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
  * neighbouring work-items touch neighbouring memory), dimension 1 walks rows.
  * CPU devices get one work-item per contiguous stretch of a row (a local x
  * size of 1 and many items), GPUs wide work-groups along the row. */
+/* Build options of the pad program for `mode` on this context's device (the
+ * program cache's key: warmup and enqueue must agree). */
+#define CLPAD_PAD_OPTIONS_MAX 48
+void clpad__pad_options(const clpad_context *ctx, clpad_pad_mode mode,
+                        char options[CLPAD_PAD_OPTIONS_MAX]);
+
 typedef struct clpad_row_geometry {
     size_t global[2], local[2];
     cl_long items;         /* vectors per work-item along a row */

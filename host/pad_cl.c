@@ -15,6 +15,13 @@ static void unit_value(const void *pad_value, size_t esize, size_t unit, unsigne
         memcpy(out + i, pad_value, esize);
 }
 
+void clpad__pad_options(const clpad_context *ctx, clpad_pad_mode mode,
+                        char options[CLPAD_PAD_OPTIONS_MAX])
+{
+    snprintf(options, CLPAD_PAD_OPTIONS_MAX, "-DPAD_MODE=%d%s", (int)mode,
+             ctx->nt_output_bytes ? " -DCLPAD_NT=1" : "");
+}
+
 static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, clpad_pad_mode mode,
                                  const void *pad_value, size_t esize, cl_mem input, size_t input_offset,
                                  cl_mem output, size_t output_offset, cl_command_queue queue,
@@ -41,8 +48,16 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     cl_long K = (cl_long)(p->elem_bytes / eb);
     unsigned char value[8];
     unit_value(mode == CLPAD_PAD_CONSTANT ? pad_value : NULL, esize, eb, value);
-    char options[32], name[32];
-    snprintf(options, sizeof options, "-DPAD_MODE=%d", (int)mode);
+    char options[CLPAD_PAD_OPTIONS_MAX], name[32];
+    clpad__pad_options(ctx, mode, options);
+    /* Shortest interior stretch, in units, written with non-temporal stores
+     * (kernels/pad.cl), or 0: only in large outputs; 64 KiB stretches. */
+    size_t out_bytes = (size_t)p->out_elems * p->elem_bytes;
+    cl_long nt_min = 0;
+    if (ctx->nt_output_bytes == 1)
+        nt_min = 1;
+    else if (ctx->nt_output_bytes && out_bytes >= ctx->nt_output_bytes)
+        nt_min = (cl_long)(65536 / eb);
     snprintf(name, sizeof name, "pad_%zu", eb);
 
     cl_long8 o_dims = {{0}}, i_dims = {{0}}, o_pb = {{0}}, i_strides = {{0}};
@@ -89,6 +104,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
         clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, 16, true, &g);
         err |= clSetKernelArg(kr, i++, sizeof g.items, &g.items);
         err |= clSetKernelArg(kr, i++, sizeof g.rows_per_item, &g.rows_per_item);
+        err |= clSetKernelArg(kr, i++, sizeof nt_min, &nt_min);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else

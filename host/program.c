@@ -170,8 +170,8 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
     clpad_status st = CLPAD_OK;
     pthread_mutex_lock(&ctx->lock);
     for (int m = 0; m < CLPAD_PAD_MODE_COUNT && !st; m++) {
-        char opt[32];
-        snprintf(opt, sizeof opt, "-DPAD_MODE=%d", m);
+        char opt[CLPAD_PAD_OPTIONS_MAX];
+        clpad__pad_options(ctx, (clpad_pad_mode)m, opt);
         cl_program p;
         st = clpad__program(ctx, "pad", opt, &p);
     }

@@ -56,6 +56,12 @@ inline long clpad_map(long c, long D)
         src_hi += m_ * i_strides.COMP;                              \
     }
 
+#ifdef __clang__
+#define CLPAD_SHORT_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
+#else
+#define CLPAD_SHORT_LOOP
+#endif
+
 /* Padding units [u, lim) of the current row, every lx-th: constant fills;
  * the other modes map the element o = u / K (dividing only when u crosses
  * into the next element). */
@@ -64,6 +70,7 @@ inline long clpad_map(long c, long D)
         for (; u < (lim); u += lx)                                                           \
             d[u] = value;                                                                    \
     } else if (K == 1) {                                                                     \
+        CLPAD_SHORT_LOOP                                                                     \
         for (; u < (lim); u += lx)                                                           \
             d[u] = s[clpad_map(u - row_pb, row_in)];                                         \
     } else if (u < (lim)) {                                                                  \
@@ -80,6 +87,28 @@ inline long clpad_map(long c, long D)
         }                                                                                    \
     }
 
+/* Non-temporal stores, on CPU devices (the host builds with -DCLPAD_NT=1):
+ * a long interior stretch of a large output is written in whole 64-byte
+ * lines without the cache first reading them in (read-for-ownership), as
+ * memcpy does for large copies. The host passes nt_min, the shortest
+ * stretch (in units of T) worth it, or 0 for plain stores; the stores are
+ * ordered by the lock the driver takes when the kernel completes. */
+#if defined(CLPAD_NT) && defined(__clang__)
+#define CLPAD_NT_COPY(T, NV, N)                                                              \
+    if (lx == 1 && nt_min > 0 && lim - u >= nt_min) {                                        \
+        for (; u < lim && ((ulong)(d + u) & 63); u++) /* up to a line boundary */            \
+            d[u] = si[u];                                                                    \
+        long n_ = (lim - u) / N;                                                             \
+        __global NV *dv_ = (__global NV *)(d + u);                                           \
+        __global const T *sv_ = si + u;                                                      \
+        for (long i_ = 0; i_ < n_; i_++)                                                     \
+            __builtin_nontemporal_store(vload##N(i_, sv_), dv_ + i_);                        \
+        u += n_ * N;                                                                         \
+    }
+#else
+#define CLPAD_NT_COPY(T, NV, N)
+#endif
+
 /* A row holds row_out elements of the innermost padded axis; each element is
  * K consecutive units of T (trailing unpadded axes collapsed into it, e.g.
  * the channels of an NHWC image). A work-group covers lx * items * VEC units
@@ -89,12 +118,12 @@ inline long clpad_map(long c, long D)
  * interior (a plain copy) and the padding after it. Consecutive rows share
  * their outer coordinates but the innermost outer one, which is all that is
  * decoded again per row. */
-#define CLPAD_DEFINE_PAD(NAME, T, VEC)                                                      \
+#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                               \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off, T value, long8 o_dims,       \
                        long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out, \
                        long row_in, long row_pb, long K, long n_rows, long items,            \
-                       long rows_per_item)                                                   \
+                       long rows_per_item, long nt_min)                                      \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long base = (long)get_group_id(0) * lx * items * VEC;                                \
@@ -144,13 +173,14 @@ inline long clpad_map(long c, long D)
             CLPAD_BORDER_LOOP(min(end, in_lo))                                               \
             long lim = min(end, in_hi);                                                      \
             __global const T *restrict si = s - in_lo;                                       \
+            CLPAD_NT_COPY(T, NV, N)                                                          \
             for (; u < lim; u += lx)                                                         \
                 d[u] = si[u];                                                                \
             CLPAD_BORDER_LOOP(end)                                                           \
         }                                                                                    \
     }
 
-CLPAD_DEFINE_PAD(pad_1, uchar, 16)
-CLPAD_DEFINE_PAD(pad_2, ushort, 8)
-CLPAD_DEFINE_PAD(pad_4, uint, 4)
-CLPAD_DEFINE_PAD(pad_8, ulong, 2)
+CLPAD_DEFINE_PAD(pad_1, uchar, 16, uchar16, 16)
+CLPAD_DEFINE_PAD(pad_2, ushort, 8, ushort16, 16)
+CLPAD_DEFINE_PAD(pad_4, uint, 4, uint16, 16)
+CLPAD_DEFINE_PAD(pad_8, ulong, 2, ulong8, 8)
