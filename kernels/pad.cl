@@ -109,6 +109,62 @@ inline long clpad_map(long c, long D)
 #define CLPAD_NT_COPY(T, NV, N)
 #endif
 
+/* The rows of one work-item (CLPAD_DEFINE_PAD's body; K: units per element). */
+#define CLPAD_PAD_BODY(T, VEC, NV, N)                                                        \
+    long lx = (long)get_local_size(0);                                                       \
+    long base = (long)get_group_id(0) * lx * items * VEC;                                    \
+    long u_first = base + (long)get_local_id(0);                                             \
+    long row_units = row_out * K;                                                            \
+    long row0 = (long)get_global_id(1) * rows_per_item;                                      \
+    if (row0 >= n_rows || u_first >= row_units)                                              \
+        return;                                                                              \
+    long row_end = min(row0 + rows_per_item, n_rows);                                        \
+    long end = min(base + lx * items * VEC, row_units);                                      \
+    long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */        \
+    long hi_prev = -1, src_hi = 0;                                                           \
+    int valid_hi = 1;                                                                        \
+    long od = o_dims.s0, hi = row0 / od, o = row0 - hi * od;                                 \
+    for (long row = row0; row < row_end; row++, o++) {                                       \
+        long src_row = 0;                                                                    \
+        int valid = 1;                                                                       \
+        if (o == od) {                                                                       \
+            o = 0;                                                                           \
+            hi++;                                                                            \
+        }                                                                                    \
+        if (n_outer > 0) {                                                                   \
+            if (hi != hi_prev) { /* the outer axes above the innermost one */                \
+                long r = hi;                                                                 \
+                src_hi = 0;                                                                  \
+                valid_hi = 1;                                                                \
+                CLPAD_OUTER_AXIS(1, s1)                                                      \
+                CLPAD_OUTER_AXIS(2, s2)                                                      \
+                CLPAD_OUTER_AXIS(3, s3)                                                      \
+                CLPAD_OUTER_AXIS(4, s4)                                                      \
+                CLPAD_OUTER_AXIS(5, s5)                                                      \
+                CLPAD_OUTER_AXIS(6, s6)                                                      \
+                hi_prev = hi;                                                                \
+            }                                                                                \
+            long m = clpad_map(o - o_pb.s0, i_dims.s0);                                      \
+            valid = valid_hi & (m >= 0);                                                     \
+            src_row = src_hi + m * i_strides.s0;                                             \
+        }                                                                                    \
+        __global T *restrict d = dst + dst_off + row * row_units;                            \
+        __global const T *restrict s = src + src_off + src_row;                              \
+        long u = u_first;                                                                    \
+        if (!valid) {                                                                        \
+            for (; u < end; u += lx)                                                         \
+                d[u] = value;                                                                \
+            continue;                                                                        \
+        }                                                                                    \
+        CLPAD_BORDER_LOOP(min(end, in_lo))                                                   \
+        long lim = min(end, in_hi);                                                          \
+        __global const T *restrict si = s - in_lo;                                           \
+        CLPAD_NT_COPY(T, NV, N)                                                              \
+        for (; u < lim; u += lx)                                                             \
+            d[u] = si[u];                                                                    \
+        CLPAD_BORDER_LOOP(end)                                                               \
+    }
+
 /* A row holds row_out elements of the innermost padded axis; each element is
  * K consecutive units of T (trailing unpadded axes collapsed into it, e.g.
  * the channels of an NHWC image). A work-group covers lx * items * VEC units
@@ -118,65 +174,18 @@ inline long clpad_map(long c, long D)
  * interior (a plain copy) and the padding after it. Consecutive rows share
  * their outer coordinates but the innermost outer one, which is all that is
  * decoded again per row. */
-#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                               \
+#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                                \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off, T value, long8 o_dims,       \
                        long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out, \
                        long row_in, long row_pb, long K, long n_rows, long items,            \
                        long rows_per_item, long nt_min)                                      \
     {                                                                                        \
-        long lx = (long)get_local_size(0);                                                   \
-        long base = (long)get_group_id(0) * lx * items * VEC;                                \
-        long u_first = base + (long)get_local_id(0);                                         \
-        long row_units = row_out * K;                                                        \
-        long row0 = (long)get_global_id(1) * rows_per_item;                                  \
-        if (row0 >= n_rows || u_first >= row_units)                                          \
-            return;                                                                          \
-        long row_end = min(row0 + rows_per_item, n_rows);                                    \
-        long end = min(base + lx * items * VEC, row_units);                                  \
-        long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */     \
-        long hi_prev = -1, src_hi = 0;                                                       \
-        int valid_hi = 1;                                                                    \
-        long od = o_dims.s0, hi = row0 / od, o = row0 - hi * od;                             \
-        for (long row = row0; row < row_end; row++, o++) {                                   \
-            long src_row = 0;                                                                \
-            int valid = 1;                                                                   \
-            if (o == od) {                                                                   \
-                o = 0;                                                                       \
-                hi++;                                                                        \
-            }                                                                                \
-            if (n_outer > 0) {                                                               \
-                if (hi != hi_prev) { /* the outer axes above the innermost one */            \
-                    long r = hi;                                                             \
-                    src_hi = 0;                                                              \
-                    valid_hi = 1;                                                            \
-                    CLPAD_OUTER_AXIS(1, s1)                                                  \
-                    CLPAD_OUTER_AXIS(2, s2)                                                  \
-                    CLPAD_OUTER_AXIS(3, s3)                                                  \
-                    CLPAD_OUTER_AXIS(4, s4)                                                  \
-                    CLPAD_OUTER_AXIS(5, s5)                                                  \
-                    CLPAD_OUTER_AXIS(6, s6)                                                  \
-                    hi_prev = hi;                                                            \
-                }                                                                            \
-                long m = clpad_map(o - o_pb.s0, i_dims.s0);                                  \
-                valid = valid_hi & (m >= 0);                                                 \
-                src_row = src_hi + m * i_strides.s0;                                         \
-            }                                                                                \
-            __global T *restrict d = dst + dst_off + row * row_units;                        \
-            __global const T *restrict s = src + src_off + src_row;                          \
-            long u = u_first;                                                                \
-            if (!valid) {                                                                    \
-                for (; u < end; u += lx)                                                     \
-                    d[u] = value;                                                            \
-                continue;                                                                    \
-            }                                                                                \
-            CLPAD_BORDER_LOOP(min(end, in_lo))                                               \
-            long lim = min(end, in_hi);                                                      \
-            __global const T *restrict si = s - in_lo;                                       \
-            CLPAD_NT_COPY(T, NV, N)                                                          \
-            for (; u < lim; u += lx)                                                         \
-                d[u] = si[u];                                                                \
-            CLPAD_BORDER_LOOP(end)                                                           \
+        if (K == 1) { /* the common case, specialised: one unit per element */               \
+            const long K = 1;                                                                \
+            CLPAD_PAD_BODY(T, VEC, NV, N)                                                    \
+        } else {                                                                             \
+            CLPAD_PAD_BODY(T, VEC, NV, N)                                                    \
         }                                                                                    \
     }
 
