@@ -14,4 +14,9 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 [ -x "$build/clpad" ] || bash scripts/build.sh
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/$build/pocl-cache}"
+# clpad's own Python call is timed beside the peers: the package from python/
+# on the library just built, PoCL's workers pinned as `clpad bench` pins them.
+export CLPAD_LIBRARY="${CLPAD_LIBRARY:-$PWD/$build/libclpad.so}"
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+export POCL_AFFINITY="${POCL_AFFINITY:-1}"
 exec "$venv/bin/python" bench/peers.py --clpad "$build/clpad" "$@"

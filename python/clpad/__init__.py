@@ -175,6 +175,27 @@ def _prepare(x):
     return x, code
 
 
+def _output(out, shape, dtype, x):
+    """A new array for the result, or `out` once checked: an ndarray of exactly
+    that shape and (native) dtype, C-contiguous, writeable, and not sharing
+    memory with the input (which is never modified)."""
+    if out is None:
+        return np.empty(shape, dtype=dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
+    if out.shape != shape:
+        raise _value_error("out has shape %s, but the result has shape %s" % (out.shape, shape))
+    if out.dtype != dtype:
+        raise _value_error("out has dtype %s, but the result has dtype %s" % (out.dtype, dtype))
+    if not out.flags.c_contiguous:
+        raise _value_error("out must be C-contiguous")
+    if not out.flags.writeable:
+        raise _value_error("out is read-only")
+    if np.may_share_memory(out, x):
+        raise _value_error("out shares memory with the input")
+    return out
+
+
 def _int(name, v):
     if isinstance(v, (bool, np.bool_)):
         raise TypeError("%s must be integers, not %r" % (name, v))
@@ -421,7 +442,7 @@ def library_version():
 # Operations
 # --------------------------------------------------------------------------
 
-def pad(x, pads_begin, pads_end, mode="constant", value=0, device=None):
+def pad(x, pads_begin, pads_end, mode="constant", value=0, device=None, out=None):
     """Pad (or, with negative pads, crop) every axis of `x`, as OpenVINO Pad-12.
 
     pads_begin, pads_end: one integer per axis of `x` (or one int for every
@@ -438,8 +459,12 @@ def pad(x, pads_begin, pads_end, mode="constant", value=0, device=None):
         rejected. A string is parsed exactly by clpad, as the CLI's --value
         ("9007199254740993", "-0.0", "nan", "0x1p-3"). Any other mode needs 0.
     device: see the module documentation.
+    out: an array to write the result into instead of a new one (of the
+        result's shape and x's native dtype, C-contiguous, writeable, not
+        sharing memory with x): reusing it spares allocating, and first
+        touching, fresh memory on every call.
 
-    Returns a new array of x's dtype. Raises ClpadValueError (limits broken,
+    Returns a new array of x's dtype (or `out`). Raises ClpadValueError (limits broken,
     e.g. "pads_end[1] = 4 exceeds the reflect limit D-1 = 3") or
     ClpadRuntimeError (device failures).
     """
@@ -456,7 +481,7 @@ def pad(x, pads_begin, pads_end, mode="constant", value=0, device=None):
     shape, c_pb, c_pe = _i64(x.shape), _i64(pb), _i64(pe)
     out_shape = _i64([0] * rank)
     _check(lib.clpad_pad_output_shape(rank, shape, c_pb, c_pe, mode_code, out_shape))
-    out = np.empty(_shape_tuple(out_shape, rank), dtype=x.dtype)
+    out = _output(out, _shape_tuple(out_shape, rank), x.dtype, x)
     value_buf = ctypes.create_string_buffer(value_bytes, 8)
     ctx = _context(device)
     _check(lib.clpad_pad(ctx, code, rank, shape, x.ctypes.data, c_pb, c_pe, mode_code,
@@ -464,7 +489,7 @@ def pad(x, pads_begin, pads_end, mode="constant", value=0, device=None):
     return out
 
 
-def _space_batch(fn_shape, fn_run, x, block_shape, begin, end, names, device):
+def _space_batch(fn_shape, fn_run, x, block_shape, begin, end, names, device, out):
     x, code = _prepare(x)
     rank = x.ndim
     if rank < 2:
@@ -476,36 +501,37 @@ def _space_batch(fn_shape, fn_run, x, block_shape, begin, end, names, device):
     shape, c_block, c_b, c_e = _i64(x.shape), _i64(block), _i64(b), _i64(e)
     out_shape = _i64([0] * rank)
     _check(getattr(lib, fn_shape)(rank, shape, c_block, c_b, c_e, out_shape))
-    out = np.empty(_shape_tuple(out_shape, rank), dtype=x.dtype)
+    out = _output(out, _shape_tuple(out_shape, rank), x.dtype, x)
     ctx = _context(device)
     _check(getattr(lib, fn_run)(ctx, code, rank, shape, x.ctypes.data, c_block, c_b, c_e,
                                 out.ctypes.data, out.nbytes, None))
     return out
 
 
-def space_to_batch(x, block_shape, pads_begin=None, pads_end=None, device=None):
+def space_to_batch(x, block_shape, pads_begin=None, pads_end=None, device=None, out=None):
     """OpenVINO SpaceToBatch-2: zero-pad `x` [N, D1, ...] and move blocks of
     the spatial axes into the batch axis.
 
     block_shape: one int per axis, block_shape[0] == 1, each >= 1, and B_i
     divides D_i + pads_begin[i] + pads_end[i]. pads (default 0): >= 0, 0 on
     axis 0. Output: [N * prod(block_shape), (D1+P1+E1)/B1, ...], the block
-    offsets outer and the original batch inner.
+    offsets outer and the original batch inner. out: as for :func:`pad`.
     """
     return _space_batch("clpad_space_to_batch_output_shape", "clpad_space_to_batch", x,
-                        block_shape, pads_begin, pads_end, ("pads_begin", "pads_end"), device)
+                        block_shape, pads_begin, pads_end, ("pads_begin", "pads_end"), device,
+                        out)
 
 
-def batch_to_space(x, block_shape, crops_begin=None, crops_end=None, device=None):
+def batch_to_space(x, block_shape, crops_begin=None, crops_end=None, device=None, out=None):
     """OpenVINO BatchToSpace-2, the inverse of :func:`space_to_batch`: move the
     block offsets of the batch axis of `x` [N', D1, ...] back into the spatial
     axes, then crop. Output: [N' / prod(block_shape), D1*B1 - C1 - E1, ...].
     With the same block shape and crops = pads, it returns the input of
-    space_to_batch.
+    space_to_batch. out: as for :func:`pad`.
     """
     return _space_batch("clpad_batch_to_space_output_shape", "clpad_batch_to_space", x,
                         block_shape, crops_begin, crops_end, ("crops_begin", "crops_end"),
-                        device)
+                        device, out)
 
 
 # --------------------------------------------------------------------------

@@ -264,3 +264,49 @@ def test_cli_and_python_reject_the_same(cli, pb, pe, mode, value):
     assert rc != 0 and "error" in err
     with pytest.raises(ValueError):
         clpad.pad(x, pb, pe, mode=mode, value=value if value is not None else 0)
+
+
+def test_out_receives_the_result():
+    rng = np.random.default_rng(5)
+    x = sample(rng, (3, 5, 7), np.float32)
+    out = np.full((5, 9, 10), 7, dtype=np.float32)
+    got = clpad.pad(x, [1, 2, 0], [1, 2, 3], "reflect", out=out)
+    assert got is out
+    assert same_bits(out, reference(x, [1, 2, 0], [1, 2, 3], "reflect"))
+    # reused: a second call overwrites every element
+    x2 = sample(rng, (3, 5, 7), np.float32)
+    clpad.pad(x2, [1, 2, 0], [1, 2, 3], "reflect", out=out)
+    assert same_bits(out, reference(x2, [1, 2, 0], [1, 2, 3], "reflect"))
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda: np.zeros((4, 6), np.float32), "shape"),
+    (lambda: np.zeros((5, 7), np.float64), "dtype"),
+    (lambda: np.zeros((5, 7), np.dtype(">f4")), "dtype"),
+    (lambda: np.zeros((7, 5), np.float32).T, "C-contiguous"),
+    (lambda: np.zeros((5, 7), np.float32).copy().view(), None),
+])
+def test_out_is_checked(make, message):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = make()
+    if message is None:  # a plain view of fresh memory is accepted
+        clpad.pad(x, [1, 1], [1, 2], out=out)
+        assert same_bits(out, reference(x, [1, 1], [1, 2], "constant"))
+        return
+    before = out.copy()
+    with pytest.raises(clpad.ClpadValueError, match=message):
+        clpad.pad(x, [1, 1], [1, 2], out=out)
+    assert same_bits(out, before)
+
+
+def test_out_read_only_overlapping_or_not_an_array():
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    ro = np.zeros((3, 4), np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(clpad.ClpadValueError, match="read-only"):
+        clpad.pad(x, 0, 0, out=ro)
+    with pytest.raises(clpad.ClpadValueError, match="shares memory"):
+        clpad.pad(x, 0, 0, out=x)
+    with pytest.raises(TypeError, match="ndarray"):
+        clpad.pad(x, 0, 0, out=[[0] * 4] * 3)
+    assert same_bits(x, np.arange(12, dtype=np.float32).reshape(3, 4))

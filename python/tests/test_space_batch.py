@@ -108,3 +108,17 @@ def test_equals_cli(cli, case):
     assert rc == 0, err
     assert same_bits(clpad.batch_to_space(want, block, pb, pe), back)
     assert same_bits(back, x)
+
+
+def test_out_for_space_and_batch():
+    rng = np.random.default_rng(9)
+    x = sample(rng, (2, 4, 6, 3), np.int16)
+    s = np.empty((8, 2, 4, 3), np.int16)
+    assert clpad.space_to_batch(x, [1, 2, 2, 1], [0, 0, 1, 0], [0, 0, 1, 0], out=s) is s
+    assert same_bits(s, ref_space_to_batch(x, [1, 2, 2, 1], [0, 0, 1, 0], [0, 0, 1, 0]))
+    back = np.empty_like(x)
+    assert clpad.batch_to_space(s, [1, 2, 2, 1], [0, 0, 1, 0], [0, 0, 1, 0], out=back) is back
+    assert same_bits(back, x)
+    with pytest.raises(clpad.ClpadValueError, match="shape"):
+        clpad.batch_to_space(s, [1, 2, 2, 1], [0, 0, 1, 0], [0, 0, 1, 0],
+                             out=np.empty((2, 4, 6, 2), np.int16))
