@@ -546,6 +546,10 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         err |= clSetKernelArg(kr, i++, sizeof K, &K);
         err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
         err |= clSetKernelArg(kr, i++, sizeof geo.items, &geo.items);
+        if (op == SB_S2B) { /* rows between consecutive innermost block offsets */
+            cl_long k0_rows = n_rows / p->prod_b;
+            err |= clSetKernelArg(kr, i++, sizeof k0_rows, &k0_rows);
+        }
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else

@@ -56,14 +56,20 @@
                        __global T *restrict dst, ulong dst_off,                              \
                        long8 o_dims, long8 blocks, long8 offs, long8 s_dims,                 \
                        long8 s_strides, int m, long n_batch, long batch_stride, long K,      \
-                       long n_rows, long items)                                              \
+                       long n_rows, long items, long k0_rows)                                \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
-        long row = (long)get_global_id(1);                                                   \
+        long g = (long)get_global_id(1);                                                     \
         long row_units = o_dims.s0 * K;                                                      \
-        if (row >= n_rows || v0 >= row_units)                                                \
+        if (g >= n_rows || v0 >= row_units)                                                  \
             return;                                                                          \
+        /* Rows in the order g = (rest, k0), the innermost block offset fastest: */         \
+        /* the B0 rows that read one input row (each every B0-th element of it) */          \
+        /* run one after the other, the input row still in the cache. k0_rows is */         \
+        /* the row distance between consecutive k0. */                                       \
+        long g0 = g % blocks.s0, gr = g / blocks.s0;                                         \
+        long row = ((gr / k0_rows) * blocks.s0 + g0) * k0_rows + gr % k0_rows;               \
         long r = row;                                                                        \
         long o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0;                                 \
         long k0 = 0, k1 = 0, k2 = 0, k3 = 0, k4 = 0, k5 = 0, k6 = 0;                         \
