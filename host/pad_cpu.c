@@ -55,8 +55,9 @@ static inline int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
     }
 }
 
-/* Fill n bytes with the repeated pad value (n is a multiple of its size). */
-static void fill(unsigned char *dst, size_t n, const unsigned char *value, size_t vbytes)
+/* Fill n bytes with the repeated value of vbytes bytes (n is a multiple of
+ * the element size; the value is one element, or the 64-byte pattern). */
+static inline void fill(unsigned char *dst, size_t n, const unsigned char *value, size_t vbytes)
 {
     if (n == 0)
         return;
@@ -93,18 +94,6 @@ static inline void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const un
 #undef CLPAD_COPY_MAPPED
 }
 
-/* Fill n bytes (a multiple of the value's size) from the 64-byte pattern. */
-static inline void fill_pattern(unsigned char *dst, size_t n, const unsigned char *pattern)
-{
-    size_t done = n < 64 ? n : 64;
-    clpad__copy(dst, pattern, done);
-    while (done < n) { /* doubling copies */
-        size_t k = done < n - done ? done : n - done;
-        clpad__copy(dst + done, dst, k);
-        done += k;
-    }
-}
-
 /* One output row of the innermost axis from one input row. */
 static inline void pad_row(row_plan r, const unsigned char *src, unsigned char *dst)
 {
@@ -124,7 +113,7 @@ static inline void pad_row(row_plan r, const unsigned char *src, unsigned char *
         if (r1 <= r0)
             continue;
         if (r.mode == CLPAD_PAD_CONSTANT) {
-            fill_pattern(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, r.pattern);
+            fill(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, r.pattern, 64);
         } else if (r.mode == CLPAD_PAD_EDGE && r.hi > r.lo && r1 - r0 > 16) { /* long runs */
             const unsigned char *e = src + (size_t)map_coord(r.mode, r0 - r.b, r.D) * eb;
             fill(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, e, eb);
