@@ -24,6 +24,9 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+
+#include <jpeglib.h>
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 
@@ -791,6 +794,89 @@ static int decode_pnm(const char *name, const unsigned char *b, size_t n, size_t
     return 0;
 }
 
+/* JPEG goes to libjpeg-turbo, not stb_image: stb's JPEG decoder (Debian's
+ * 2022 snapshot) reads uninitialised Huffman tables when a scan names a table
+ * no DHT segment defined, and reads far out of bounds (found by fuzz_image;
+ * upstream nothings/stb#1289, #1297). libjpeg's errors longjmp back here; its
+ * warnings (corrupt data it would paper over) are errors too. */
+struct jpeg_failure {
+    struct jpeg_error_mgr mgr;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX];
+};
+
+static void jpeg_fail_exit(j_common_ptr c)
+{
+    struct jpeg_failure *f = (struct jpeg_failure *)c->err;
+    f->mgr.format_message(c, f->message);
+    longjmp(f->jump, 1);
+}
+
+static void jpeg_fail_message(j_common_ptr c, int level)
+{
+    if (level < 0) /* a warning: the data is corrupt */
+        jpeg_fail_exit(c);
+}
+
+static int decode_jpeg(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
+                       cli_tensor *t, char *err, size_t errlen)
+{
+    struct jpeg_decompress_struct cinfo;
+    struct jpeg_failure jerr;
+    unsigned char *volatile px = NULL;
+    cinfo.err = jpeg_std_error(&jerr.mgr);
+    jerr.mgr.error_exit = jpeg_fail_exit;
+    jerr.mgr.emit_message = jpeg_fail_message;
+    if (setjmp(jerr.jump)) {
+        jpeg_destroy_decompress(&cinfo);
+        free(px);
+        return fail(err, errlen, "%s: cannot decode the image: %s", name, jerr.message);
+    }
+    jpeg_create_decompress(&cinfo);
+    jpeg_mem_src(&cinfo, b, (unsigned long)n);
+    jpeg_read_header(&cinfo, TRUE);
+    /* Grey stays grey; YCbCr and RGB come out as RGB; CMYK and YCCK as CMYK,
+     * turned into RGB below (Adobe's inverted CMYK, as stb_image did). */
+    bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
+    cinfo.out_color_space = cinfo.num_components == 1 ? JCS_GRAYSCALE : cmyk ? JCS_CMYK : JCS_RGB;
+    jpeg_calc_output_dimensions(&cinfo);
+    int c = cinfo.out_color_space == JCS_GRAYSCALE ? 1 : 3;
+    size_t bytes;
+    if (image_size(name, (int)cinfo.output_width, (int)cinfo.output_height, c, max_bytes, &bytes,
+                   err, errlen)) {
+        jpeg_destroy_decompress(&cinfo);
+        return 1;
+    }
+    size_t row = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
+    px = malloc(cmyk ? row * cinfo.output_height : bytes);
+    if (!px) {
+        jpeg_destroy_decompress(&cinfo);
+        return fail(err, errlen, "%s: out of memory (%zu bytes)", name, bytes);
+    }
+    jpeg_start_decompress(&cinfo);
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW r = px + (size_t)cinfo.output_scanline * row;
+        jpeg_read_scanlines(&cinfo, &r, 1);
+    }
+    jpeg_finish_decompress(&cinfo);
+    jpeg_destroy_decompress(&cinfo);
+    if (cmyk) { /* inverted CMYK: R = C * K / 255, ... in place, 4 -> 3 bytes */
+        size_t pixels = (size_t)cinfo.output_width * cinfo.output_height;
+        for (size_t i = 0; i < pixels; i++)
+            for (int k = 0; k < 3; k++)
+                px[3 * i + k] = (unsigned char)((px[4 * i + k] * px[4 * i + 3] + 127) / 255);
+    }
+    t->data = px;
+    t->dtype = CLPAD_U8;
+    t->rank = 3;
+    t->shape[0] = cinfo.output_height;
+    t->shape[1] = cinfo.output_width;
+    t->shape[2] = c;
+    t->is_image = true;
+    t->nbytes = bytes;
+    return 0;
+}
+
 /* Decode an image held in memory into t (zeroed by the caller). */
 static int decode_image(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
                         cli_tensor *t, char *err, size_t errlen)
@@ -801,6 +887,8 @@ static int decode_image(const char *name, const unsigned char *b, size_t n, size
         return fail(err, errlen, "%s: cannot decode the image: %s", name, why);
     if (kind == IMG_PNM)
         return decode_pnm(name, b, n, max_bytes, t, err, errlen);
+    if (kind == IMG_JPEG)
+        return decode_jpeg(name, b, n, max_bytes, t, err, errlen);
     if (n > INT_MAX) /* stb_image takes an int length */
         return fail(err, errlen, "%s: cannot decode the image: the file is larger than %d bytes",
                     name, INT_MAX);

@@ -373,7 +373,8 @@ static bool png_geometry(const uint8_t *d, size_t n, long long *w, long long *h,
     return true;
 }
 
-/* JPEG: the first SOF0/1/2 reached by walking whole marker segments. */
+/* JPEG: the first frame header libjpeg-turbo decodes (SOF0/1/2, or SOF9/10
+ * for arithmetic coding) reached by walking whole marker segments. */
 static bool jpeg_geometry(const uint8_t *d, size_t n, long long *w, long long *h, int *c)
 {
     size_t i = 2;
@@ -390,7 +391,7 @@ static bool jpeg_geometry(const uint8_t *d, size_t n, long long *w, long long *h
             continue;
         }
         size_t len = (size_t)d[i + 2] << 8 | d[i + 3];
-        if (m == 0xc0 || m == 0xc1 || m == 0xc2) {
+        if (m == 0xc0 || m == 0xc1 || m == 0xc2 || m == 0xc9 || m == 0xca) {
             if (i + 10 > n)
                 return false;
             *h = (long long)d[i + 5] << 8 | d[i + 6];

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Install what clpad needs to build, test and run on Debian/Ubuntu, if missing:
 # a C compiler, CMake, the OpenCL ICD loader and headers, PoCL (the CPU OpenCL
-# driver, so that OpenCL works without a GPU), clinfo, stb (images), cmocka
-# (unit tests), cJSON (JSON output), and Python 3 with venv, NumPy and pytest
-# (the Python package's tests). Idempotent; uses sudo when not root.
+# driver, so that OpenCL works without a GPU), clinfo, stb (PNG, BMP; image
+# writing), libjpeg-turbo (JPEG), cmocka (unit tests), cJSON (JSON output), and
+# Python 3 with venv, NumPy and pytest (the Python package's tests).
+# Idempotent; uses sudo when not root.
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd clinfo libstb-dev libcmocka-dev libcjson-dev
+          pocl-opencl-icd clinfo libstb-dev libjpeg62-turbo-dev libcmocka-dev libcjson-dev
           python3 python3-venv python3-numpy python3-pytest python3-setuptools python3-wheel)
 
 missing=()

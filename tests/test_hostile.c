@@ -944,10 +944,11 @@ static void test_image_hostile(void **state)
     assert_memory_equal(t.data, "\x05\x06", 2);
     tio_free(&t);
     /* A small file declaring a huge image is refused before decoding: a JPEG
-     * frame header of 30000x20000x3 (1.8 GB; stb_image itself would go on). */
+     * frame header of 30000x20000x3 (1.8 GB) and a scan header, no data. */
     static const unsigned char jpeg[] = {0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0x4e, 0x20, 0x75,
-                                         0x30, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0, 0xff,
-                                         0xd9};
+                                         0x30, 3, 1, 0x11, 0, 2, 0x11, 0, 3, 0x11, 0,
+                                         0xff, 0xda, 0, 12, 3, 1, 0x00, 2, 0x11, 3, 0x11, 0,
+                                         63, 0, 0xff, 0xd9};
     write_file(scratch("big.jpg"), jpeg, sizeof jpeg);
     expect_load_error(scratch("big.jpg"), "more than the limit");
     static unsigned char png[8192], raw[64 * 65];

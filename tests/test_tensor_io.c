@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <jpeglib.h>
 #include <stb/stb_image_write.h>
 
 /* ------------------------------------------------------------------------- */
@@ -780,6 +781,82 @@ static void test_bmp_jpeg_load(void **state)
     unlink(scratch("a.JPG"));
 }
 
+/* Write a JPEG with libjpeg (stb_image_write only writes YCbCr): grey, or CMYK
+ * stored in Adobe's inverted convention, as Photoshop writes it. */
+static void write_jpeg(const char *path, int w, int h, int comps, J_COLOR_SPACE space,
+                       const unsigned char *px)
+{
+    struct jpeg_compress_struct c;
+    struct jpeg_error_mgr e;
+    c.err = jpeg_std_error(&e);
+    jpeg_create_compress(&c);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    jpeg_stdio_dest(&c, f);
+    c.image_width = (JDIMENSION)w;
+    c.image_height = (JDIMENSION)h;
+    c.input_components = comps;
+    c.in_color_space = space;
+    jpeg_set_defaults(&c);
+    jpeg_set_quality(&c, 100, TRUE);
+    jpeg_start_compress(&c, TRUE);
+    for (int y = 0; y < h; y++) {
+        JSAMPROW r = (JSAMPROW)(px + (size_t)y * w * comps);
+        jpeg_write_scanlines(&c, &r, 1);
+    }
+    jpeg_finish_compress(&c);
+    jpeg_destroy_compress(&c);
+    fclose(f);
+}
+
+/* JPEG through libjpeg-turbo: grey stays one channel, CMYK becomes RGB. */
+static void test_jpeg_grey_and_cmyk(void **state)
+{
+    (void)state;
+    unsigned char grey[5 * 3];
+    for (size_t i = 0; i < sizeof grey; i++)
+        grey[i] = (unsigned char)(40 + 10 * i);
+    write_jpeg(scratch("g.jpg"), 5, 3, 1, JCS_GRAYSCALE, grey);
+    cli_tensor t;
+    char err[512];
+    if (tio_load(scratch("g.jpg"), &t, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(t.rank, 3);
+    assert_int_equal(t.shape[0], 3);
+    assert_int_equal(t.shape[1], 5);
+    assert_int_equal(t.shape[2], 1);
+    for (size_t i = 0; i < sizeof grey; i++) {
+        int d = (int)((unsigned char *)t.data)[i] - (int)grey[i];
+        if (d < -6 || d > 6)
+            fail_msg("grey jpeg byte %zu: %d vs %d", i, ((unsigned char *)t.data)[i], grey[i]);
+    }
+    tio_free(&t);
+    unsigned char cmyk[2 * 4 * 4]; /* left half K = 255, right half K = 128 */
+    for (int i = 0; i < 8; i++) {
+        cmyk[4 * i] = 200, cmyk[4 * i + 1] = 100, cmyk[4 * i + 2] = 50;
+        cmyk[4 * i + 3] = i % 4 < 2 ? 255 : 128;
+    }
+    write_jpeg(scratch("k.jpg"), 4, 2, 4, JCS_CMYK, cmyk);
+    if (tio_load(scratch("k.jpg"), &t, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(t.shape[0], 2);
+    assert_int_equal(t.shape[1], 4);
+    assert_int_equal(t.shape[2], 3);
+    assert_int_equal(t.nbytes, 2 * 4 * 3);
+    static const int want[2][3] = {{200, 100, 50}, {100, 50, 25}}; /* C*K/255 */
+    for (int y = 0; y < 2; y++)
+        for (int x = 0; x < 4; x++)
+            for (int k = 0; k < 3; k++) {
+                int got = ((unsigned char *)t.data)[(y * 4 + x) * 3 + k];
+                int w = want[x >= 2][k];
+                if (got < w - 6 || got > w + 6)
+                    fail_msg("cmyk jpeg (%d,%d) channel %d: %d, want about %d", x, y, k, got, w);
+            }
+    tio_free(&t);
+    unlink(scratch("g.jpg"));
+    unlink(scratch("k.jpg"));
+}
+
 static void test_astronaut(void **state)
 {
     (void)state;
@@ -1082,6 +1159,7 @@ int main(void)
         cmocka_unit_test(test_png_roundtrip),
         cmocka_unit_test(test_ppm_pgm_roundtrip),
         cmocka_unit_test(test_bmp_jpeg_load),
+        cmocka_unit_test(test_jpeg_grey_and_cmyk),
         cmocka_unit_test(test_astronaut),
         cmocka_unit_test(test_image_save_errors),
         cmocka_unit_test(test_load_file_errors),
