@@ -91,9 +91,15 @@ inline long clpad_map(long c, long D)
  * a long interior stretch of a large output is written in whole 64-byte
  * lines without the cache first reading them in (read-for-ownership), as
  * memcpy does for large copies. The host passes nt_min, the shortest
- * stretch (in units of T) worth it, or 0 for plain stores; the stores are
- * ordered by the lock the driver takes when the kernel completes. */
+ * stretch (in units of T) worth it, or 0 for plain stores. */
 #if defined(CLPAD_NT) && defined(__clang__)
+/* Streaming stores are weakly ordered: fence them as memcpy does, so they are
+ * visible before anything the driver does after the kernel. */
+#if defined(__x86_64__) || defined(__i386__)
+#define CLPAD_NT_FENCE __builtin_ia32_sfence();
+#else
+#define CLPAD_NT_FENCE mem_fence(CLK_GLOBAL_MEM_FENCE);
+#endif
 #define CLPAD_NT_COPY(T, NV, N)                                                              \
     if (lx == 1 && nt_min > 0 && lim - u >= nt_min) {                                        \
         for (; u < lim && ((ulong)(d + u) & 63); u++) /* up to a line boundary */            \
@@ -103,6 +109,7 @@ inline long clpad_map(long c, long D)
         __global const T *sv_ = si + u;                                                      \
         for (long i_ = 0; i_ < n_; i_++)                                                     \
             __builtin_nontemporal_store(vload##N(i_, sv_), dv_ + i_);                        \
+        CLPAD_NT_FENCE                                                                       \
         u += n_ * N;                                                                         \
     }
 #else
