@@ -681,6 +681,28 @@ static bool png_has_transparency_key(const unsigned char *b, size_t n)
     return false;
 }
 
+/* Every chunk up to IEND must fit in the file. stb_image (2.27) grows its
+ * IDAT buffer to the length a chunk declares before reading it, so a 4 KiB
+ * file declaring a 1 GiB chunk made it allocate 2 GiB (found by fuzz_image). */
+static int png_check_chunks(const char *name, const unsigned char *b, size_t n, char *err,
+                            size_t errlen)
+{
+    size_t i = 8;
+    while (n >= 12 && i <= n - 12) {
+        uint32_t len = (uint32_t)b[i] << 24 | (uint32_t)b[i + 1] << 16 |
+                       (uint32_t)b[i + 2] << 8 | (uint32_t)b[i + 3];
+        if (len > n - i - 12)
+            return fail(err, errlen,
+                        "%s: cannot decode the image: truncated PNG (a chunk at byte %zu declares "
+                        "%u bytes, %zu remain)",
+                        name, i, (unsigned)len, n - i - 12);
+        if (memcmp(b + i + 4, "IEND", 4) == 0)
+            return 0;
+        i += 12 + (size_t)len;
+    }
+    return fail(err, errlen, "%s: cannot decode the image: truncated PNG (no IEND chunk)", name);
+}
+
 /* Largest width or height accepted (stb_image's own STBI_MAX_DIMENSIONS). */
 #define IMAGE_MAX_DIM (1 << 24)
 
@@ -889,6 +911,8 @@ static int decode_image(const char *name, const unsigned char *b, size_t n, size
         return decode_pnm(name, b, n, max_bytes, t, err, errlen);
     if (kind == IMG_JPEG)
         return decode_jpeg(name, b, n, max_bytes, t, err, errlen);
+    if (kind == IMG_PNG && png_check_chunks(name, b, n, err, errlen))
+        return 1;
     if (n > INT_MAX) /* stb_image takes an int length */
         return fail(err, errlen, "%s: cannot decode the image: the file is larger than %d bytes",
                     name, INT_MAX);
