@@ -245,6 +245,8 @@ def _shape_tuple(arr, n):
 def _scalar_bytes(value, dt, code):
     """The bytes of one element of dtype dt equal to value (see pad())."""
     size = dt.itemsize
+    if type(value) is int and value == 0:  # the default: all-zero bits in every dtype
+        return bytes(size)
     if isinstance(value, bytes):
         value = value.decode()
     if isinstance(value, str):
