@@ -335,29 +335,58 @@ static void inside_range(int64_t S, int64_t O, int64_t B, int64_t k, int64_t off
     *hi = h;
 }
 
+/* space_to_batch, the innermost axis: one input row (src, its byte offset)
+ * goes to B output rows, one per block offset k of this axis (dst + k
+ * k_block bytes), while it is in the cache: the input is read from memory
+ * once, in order. */
+static void s2b_row(const sb_job *J, size_t src, size_t dst)
+{
+    const sb_plan *p = J->p;
+    int j = p->m - 1;
+    int64_t S = p->S[j], O = p->O[j], B = p->B[j], off = p->off[j];
+    size_t ob = J->o_block[j], sb = J->s_block[j], kb = J->k_block[j];
+    const unsigned char *s = J->in + src;
+    for (int64_t k = 0; k < B; k++) {
+        int64_t lo, hi;
+        inside_range(S, O, B, k, off, &lo, &hi);
+        unsigned char *d = J->out + dst + (size_t)k * kb;
+        memset(d, 0, (size_t)lo * ob); /* padding before */
+        if (hi > lo) { /* the input may be NULL when nothing is inside */
+            if (B == 1) /* a contiguous run (k = 0) */
+                clpad__copy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb,
+                            (size_t)(hi - lo) * ob);
+            else
+                for (int64_t o = lo; o < hi; o++)
+                    copy_elem(d + (size_t)o * ob, s + (size_t)(o * B + k - off) * sb, J->es);
+        }
+        memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* padding after */
+    }
+}
+
 /* space_to_batch: write batch axis j (all O indices) for the current block
- * offsets; src is the byte offset of the space row for the outer axes. */
+ * offsets of the outer axes; src is the byte offset of the space row for the
+ * outer axes. */
 static void s2b_axis(const sb_job *J, int j, size_t src, size_t dst)
 {
     const sb_plan *p = J->p;
+    if (j == p->m - 1) {
+        s2b_row(J, src, dst);
+        return;
+    }
     int64_t S = p->S[j], O = p->O[j], B = p->B[j], k = J->k[j], off = p->off[j];
     size_t ob = J->o_block[j], sb = J->s_block[j];
     int64_t lo, hi;
     inside_range(S, O, B, k, off, &lo, &hi);
-    unsigned char *d = J->out + dst;
-    memset(d, 0, (size_t)lo * ob); /* padding before */
-    if (j < p->m - 1) {
-        for (int64_t o = lo; o < hi; o++)
-            s2b_axis(J, j + 1, src + (size_t)(o * B + k - off) * sb, dst + (size_t)o * ob);
-    } else if (hi > lo) { /* the row; the input may be NULL when nothing is inside */
-        const unsigned char *s = J->in + src;
-        if (B == 1) /* a contiguous run (k = 0) */
-            clpad__copy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb, (size_t)(hi - lo) * ob);
-        else
-            for (int64_t o = lo; o < hi; o++)
-                copy_elem(d + (size_t)o * ob, s + (size_t)(o * B + k - off) * sb, J->es);
+    /* the padding, in each of the output tensors s2b_row writes */
+    int64_t b_last = p->B[p->m - 1];
+    size_t kb_last = J->k_block[p->m - 1];
+    for (int64_t kl = 0; kl < b_last; kl++) {
+        unsigned char *d = J->out + dst + (size_t)kl * kb_last;
+        memset(d, 0, (size_t)lo * ob);                          /* before */
+        memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* after */
     }
-    memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* padding after */
+    for (int64_t o = lo; o < hi; o++)
+        s2b_axis(J, j + 1, src + (size_t)(o * B + k - off) * sb, dst + (size_t)o * ob);
 }
 
 /* batch_to_space: write space axis j (all S indices); src is the byte offset
@@ -402,10 +431,11 @@ static void sb_run_cpu(enum sb_op op, const sb_plan *p, const void *input, void 
         J.k_block[j] = kbytes;
         kbytes *= (size_t)p->B[j];
     }
-    if (op == SB_S2B) {
-        for (int64_t kf = 0; kf < p->prod_b; kf++) {
-            int64_t r = kf;
-            for (int j = p->m - 1; j >= 0; j--) {
+    if (op == SB_S2B) { /* s2b_row takes the innermost axis's block offsets */
+        int64_t b_last = p->B[p->m - 1];
+        for (int64_t kf = 0; kf < p->prod_b; kf += b_last) {
+            int64_t r = kf / b_last;
+            for (int j = p->m - 2; j >= 0; j--) {
                 J.k[j] = r % p->B[j];
                 r /= p->B[j];
             }
