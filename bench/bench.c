@@ -13,10 +13,15 @@
 #include <cjson/cJSON.h>
 #include <getopt.h>
 #include <regex.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
+
+extern char **environ;
 
 typedef enum { OP_PAD, OP_S2B, OP_B2S } bench_op;
 
@@ -451,33 +456,93 @@ static cJSON *json_case(const bench_case *c, const bench_result *r)
     return o;
 }
 
+/* Whether an executable `name` is on $PATH. */
+static bool on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/bin:/bin";
+    char buf[4096];
+    for (const char *p = path; *p;) {
+        size_t len = strcspn(p, ":");
+        if (len > 0 && len + strlen(name) + 2 <= sizeof buf) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, name);
+            if (access(buf, X_OK) == 0)
+                return true;
+        }
+        p += len;
+        if (*p == ':')
+            p++;
+    }
+    return false;
+}
+
+/* s as a gnuplot single-quoted string: a quote is doubled, nothing else is
+ * special inside. */
+static void gp_string(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+/* The PNG: a data file and a gnuplot script in temporary files, gnuplot run
+ * on the script directly (no shell between the output path and gnuplot). */
 static int plot(const char *png, const bench_case *cs, const bench_result *rs, int n)
 {
-    char data[] = "/tmp/clpad-bench-XXXXXX";
-    int fd = mkstemp(data);
-    if (fd < 0)
-        return 1;
-    FILE *f = fdopen(fd, "w");
+    char data[] = "/tmp/clpad-bench-data-XXXXXX", script[] = "/tmp/clpad-bench-plot-XXXXXX";
+    int fd = mkstemp(data), fs = fd >= 0 ? mkstemp(script) : -1;
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL, *g = fs >= 0 ? fdopen(fs, "w") : NULL;
+    int rc = 1;
+    if (!f || !g) {
+        fprintf(stderr, "clpad bench: --plot: cannot write a temporary file in /tmp\n");
+        goto out;
+    }
     for (int i = 0; i < n; i++)
         fprintf(f, "%d \"%s\" %.3f %.3f %.3f %.3f\n", i, cs[i].label, rs[i].kernel_gbps,
                 rs[i].copy_gbps, rs[i].e2e_gbps, rs[i].cpu_gbps);
-    fclose(f);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "gnuplot -e \"set terminal pngcairo size 1600,700; set output '%s';"
-             "set title 'clpad throughput (GB/s = bytes read + written; median)';"
-             "set style data histograms; set style fill solid 0.8 border -1;"
-             "set xtics rotate by -60 font ',8'; set ylabel 'GB/s'; set yrange [0:*]; set rmargin 10; set key top left;"
-             "plot '%s' using 3:xtic(2) title 'clpad kernel', '' using 5 title 'host-pointer end to end',"
-             " '' using 6 title 'CPU path', '' using 4 with linespoints lw 2 title 'device copy (limit)'\"",
-             png, data);
-    int rc = system(cmd);
-    remove(data);
-    if (rc != 0) {
-        fprintf(stderr, "clpad bench: --plot needs gnuplot (apt-get install gnuplot-nox)\n");
-        return 1;
+    fputs("set terminal pngcairo size 1600,700\nset output ", g);
+    gp_string(g, png);
+    fputs("\nset title 'clpad throughput (GB/s = bytes read + written; median)'\n"
+          "set style data histograms\nset style fill solid 0.8 border -1\n"
+          "set xtics rotate by -60 font ',8'\nset ylabel 'GB/s'\nset yrange [0:*]\n"
+          "set rmargin 10\nset key top left\nplot ",
+          g);
+    gp_string(g, data);
+    fputs(" using 3:xtic(2) title 'clpad kernel', '' using 5 title 'host-pointer end to end', "
+          "'' using 6 title 'CPU path', '' using 4 with linespoints lw 2 title 'device copy "
+          "(limit)'\n",
+          g);
+    if (fflush(f) || fflush(g)) {
+        fprintf(stderr, "clpad bench: --plot: cannot write a temporary file in /tmp\n");
+        goto out;
     }
-    return 0;
+    pid_t pid;
+    char *argv[] = {"gnuplot", script, NULL};
+    int status = 0;
+    if (posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ) != 0 ||
+        waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fprintf(stderr, "clpad bench: --plot: gnuplot failed to write %s\n", png);
+    else
+        rc = 0;
+out:
+    if (f)
+        fclose(f);
+    else if (fd >= 0)
+        close(fd);
+    if (g)
+        fclose(g);
+    else if (fs >= 0)
+        close(fs);
+    if (fd >= 0)
+        remove(data);
+    if (fs >= 0)
+        remove(script);
+    return rc;
 }
 
 static void usage(FILE *f)
@@ -540,6 +605,10 @@ int clpad_bench_main(int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "clpad: error: bench: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    if (png && !on_path("gnuplot")) { /* before minutes of runs, not after */
+        fprintf(stderr, "clpad: error: --plot needs gnuplot (apt-get install gnuplot-nox)\n");
         return 2;
     }
     regex_t re;

@@ -256,6 +256,10 @@ static void test_usage_errors(void **state)
     assert_non_null(strstr(g_stdout, CLPAD_VERSION_STRING));
     assert_int_equal(run(NULL, "devices"), 0);
     assert_non_null(strstr(g_stdout, "default: "));
+    /* bench: bad arguments are refused before any case runs */
+    expect_error(run(NULL, "bench --runs 0"), 2, "--runs");
+    expect_error(run(NULL, "bench --filter '('"), 2, "--filter");
+    expect_error(run("PATH=/nonexistent", "bench --plot p.png"), 2, "gnuplot");
 }
 
 /* A failed run never leaves a partial file and never clobbers an existing one. */
