@@ -95,7 +95,8 @@ static inline void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const un
 }
 
 /* One output row of the innermost axis from one input row. */
-static inline void pad_row(row_plan r, const unsigned char *src, unsigned char *dst)
+static inline __attribute__((always_inline)) void pad_row(row_plan r, const unsigned char *src,
+                                                       unsigned char *dst)
 {
     size_t eb = r.eb;
     if (r.hi > r.lo)
