@@ -130,14 +130,21 @@ inline long clpad_map(long c, long D)
     long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */        \
     long hi_prev = -1, src_hi = 0;                                                           \
     int valid_hi = 1;                                                                        \
-    long od = o_dims.s0, hi = row0 / od, o = row0 - hi * od;                                 \
-    for (long row = row0; row < row_end; row++, o++) {                                       \
+    long od = o_dims.s0, hi = row0 / od, o0 = row0 - hi * od;                                \
+    /* wrap: the first rows of a plane (innermost outer axis) read its last   \
+     * input rows, a jump ahead that breaks the hardware's prefetch stream;   \
+     * they go after the plane's other rows, when those input rows were just  \
+     * read. Rows [0, d_lo) of each plane are deferred. */                    \
+    long d_lo = (PAD_MODE == 4 && n_outer > 0 && o_pb.s0 > 0) ? o_pb.s0 : 0;                \
+    for (long row_p = row0; row_p < row_end; hi++, o0 = 0) { /* one plane's part */          \
+        long o_end = min(od, o0 + (row_end - row_p)), plane_row = row_p - o0;                \
+        row_p += o_end - o0;                                                                 \
+        for (int part = 0; part < 2; part++) {                                               \
+        long o_a = part ? o0 : max(o0, d_lo), o_b = part ? min(o_end, d_lo) : o_end;         \
+        for (long o = o_a; o < o_b; o++) {                                                   \
+        long row = plane_row + o;                                                            \
         long src_row = 0;                                                                    \
         int valid = 1;                                                                       \
-        if (o == od) {                                                                       \
-            o = 0;                                                                           \
-            hi++;                                                                            \
-        }                                                                                    \
         if (n_outer > 0) {                                                                   \
             if (hi != hi_prev) { /* the outer axes above the innermost one */                \
                 long r = hi;                                                                 \
@@ -170,6 +177,8 @@ inline long clpad_map(long c, long D)
         for (; u < lim; u += lx)                                                             \
             d[u] = si[u];                                                                    \
         CLPAD_BORDER_LOOP(end)                                                               \
+        }                                                                                    \
+        }                                                                                    \
     }
 
 /* A row holds row_out elements of the innermost padded axis; each element is
