@@ -10,22 +10,28 @@
  * elements), so the row loop keeps this in a local copy: stores through the
  * output's unsigned char pointers could alias anything in memory, and would
  * make the compiler re-read every field for every row. */
+enum { ROW_MAP_MAX = 16 };
 typedef struct row_plan {
     clpad_pad_mode mode;
     int64_t D, O, b;
     int64_t lo, hi;                /* output elements copied from the input row */
     size_t eb;                     /* bytes per element of the plan */
     const unsigned char *pattern; /* 64 bytes: the pad value, repeated */
+    /* Short borders of the modes that read the input (at most ROW_MAP_MAX
+     * elements, 1, 2, 4 or 8 bytes each, some input kept): their count, and
+     * the source element of each, [0, lo) then [hi, O), in pad_job's
+     * row_map; n_map = 0 otherwise. */
+    int n_map;
 } row_plan;
 
 typedef struct pad_job {
     const clpad_pad_plan *p;
     clpad_pad_mode mode;
     const unsigned char *value; /* one element of the original dtype */
-    size_t value_bytes;
     size_t out_block[CLPAD_MAX_RANK]; /* bytes of one output index on each axis */
     size_t in_block[CLPAD_MAX_RANK];  /* bytes of one input index on each axis */
     row_plan row;
+    int64_t row_map[ROW_MAP_MAX];
 } pad_job;
 
 /* Source coordinate of padded coordinate c on an axis of size D, SPEC §1's
@@ -63,6 +69,9 @@ static inline void fill(unsigned char *dst, size_t n, const unsigned char *value
         return;
     size_t done = vbytes < n ? vbytes : n;
     clpad__copy(dst, value, done);
+    if (vbytes == 64) /* the pattern: short fills copy from it, not from what was just stored */
+        for (; done < n && done < 256; done += 64)
+            clpad__copy(dst + done, value, n - done < 64 ? n - done : 64);
     while (done < n) { /* doubling copies */
         size_t k = done < n - done ? done : n - done;
         clpad__copy(dst + done, dst, k);
@@ -95,13 +104,40 @@ static inline void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const un
 }
 
 /* One output row of the innermost axis from one input row. */
-static inline __attribute__((always_inline)) void pad_row(row_plan r, const unsigned char *src,
+static inline __attribute__((always_inline)) void pad_row(row_plan r, const int64_t *map,
+                                                       const unsigned char *src,
                                                        unsigned char *dst)
 {
     size_t eb = r.eb;
     if (r.hi > r.lo)
         clpad__copy(dst + (size_t)r.lo * eb, src + (size_t)(r.lo - r.b) * eb,
                     (size_t)(r.hi - r.lo) * eb);
+    if (r.n_map) { /* short borders: the pad value, or each element's precomputed source */
+#define CLPAD_ROW_BORDERS(T)                                                             \
+    if (r.mode == CLPAD_PAD_CONSTANT) {                                                  \
+        T v;                                                                             \
+        memcpy(&v, r.pattern, sizeof(T));                                                \
+        for (int64_t i = 0; i < r.n_map; i++) {                                          \
+            int64_t o = i < r.lo ? i : r.hi + (i - r.lo);                                \
+            memcpy(dst + (size_t)o * sizeof(T), &v, sizeof(T));                          \
+        }                                                                                \
+    } else {                                                                             \
+        for (int64_t i = 0; i < r.n_map; i++) {                                          \
+            T v;                                                                         \
+            int64_t o = i < r.lo ? i : r.hi + (i - r.lo);                                \
+            memcpy(&v, src + (size_t)map[i] * sizeof(T), sizeof(T));                     \
+            memcpy(dst + (size_t)o * sizeof(T), &v, sizeof(T));                          \
+        }                                                                                \
+    }
+        switch (eb) {
+        case 1: CLPAD_ROW_BORDERS(uint8_t) break;
+        case 2: CLPAD_ROW_BORDERS(uint16_t) break;
+        case 4: CLPAD_ROW_BORDERS(uint32_t) break;
+        default: CLPAD_ROW_BORDERS(uint64_t) break;
+        }
+#undef CLPAD_ROW_BORDERS
+        return;
+    }
     /* The padding before [lo, hi) and after it: constant and edge are one
      * repeated pattern each, the mirrors and wrap go element by element. */
     int64_t runs[2][2] = {{0, r.lo}, {r.hi, r.O}};
@@ -125,10 +161,11 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const unsi
 }
 
 /* The same, out of line: for the rows off the hot loop. */
-static __attribute__((noinline)) void pad_row_outlined(row_plan r, const unsigned char *src,
+static __attribute__((noinline)) void pad_row_outlined(const pad_job *j,
+                                                        const unsigned char *src,
                                                         unsigned char *dst)
 {
-    pad_row(r, src, dst);
+    pad_row(j->row, j->row_map, src, dst);
 }
 
 static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsigned char *dst);
@@ -138,7 +175,7 @@ static inline void pad_inner(const pad_job *j, int axis, const unsigned char *sr
                              unsigned char *dst)
 {
     if (axis + 1 == j->p->rank - 1)
-        pad_row_outlined(j->row, src, dst);
+        pad_row_outlined(j, src, dst);
     else
         pad_axis(j, axis + 1, src, dst);
 }
@@ -147,7 +184,7 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
 {
     const clpad_pad_plan *p = j->p;
     if (axis == p->rank - 1) {
-        pad_row_outlined(j->row, src, dst);
+        pad_row_outlined(j, src, dst);
         return;
     }
     int64_t D = p->in_dims[axis], O = p->out_dims[axis], b = p->pads_begin[axis];
@@ -159,7 +196,7 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
     if (axis + 1 == p->rank - 1) { /* the hot loop: rows of the innermost axis */
         const row_plan r = j->row;
         for (int64_t o = lo; o < hi; o++)
-            pad_row(r, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
+            pad_row(r, j->row_map, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
     } else {
         for (int64_t o = lo; o < hi; o++)
             pad_axis(j, axis + 1, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
@@ -171,7 +208,7 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
             break;
         int64_t m = map_coord(j->mode, o - b, D);
         if (m < 0)
-            fill(dst + (size_t)o * ob, ob, j->value, j->value_bytes);
+            fill(dst + (size_t)o * ob, ob, j->row.pattern, 64);
         else if (m + b >= lo && m + b < hi) /* that source row is already in the output */
             clpad__copy(dst + (size_t)o * ob, dst + (size_t)(m + b) * ob, ob);
         else
@@ -214,8 +251,7 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     }
     pad_job j = {.p = &plan,
                  .mode = mode,
-                 .value = mode == CLPAD_PAD_CONSTANT && pad_value ? pad_value : zero,
-                 .value_bytes = esize};
+                 .value = mode == CLPAD_PAD_CONSTANT && pad_value ? pad_value : zero};
     size_t ob = plan.elem_bytes, ib = plan.elem_bytes;
     for (int a = plan.rank - 1; a >= 0; a--) {
         j.out_block[a] = ob;
@@ -231,6 +267,14 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     int64_t lo = b > 0 ? b : 0, hi = b + D < O ? b + D : O;
     j.row = (row_plan){.mode = mode, .D = D, .O = O, .b = b, .lo = lo, .hi = hi < lo ? lo : hi,
                        .eb = plan.elem_bytes, .pattern = pattern};
+    row_plan *r = &j.row;
+    size_t eb = r->eb;
+    int64_t n_border = r->lo + (O - r->hi);
+    if (r->hi > r->lo && n_border <= ROW_MAP_MAX && (eb == 1 || eb == 2 || eb == 4 || eb == 8)) {
+        r->n_map = (int)n_border;
+        for (int64_t i = 0; mode != CLPAD_PAD_CONSTANT && i < n_border; i++)
+            j.row_map[i] = map_coord(mode, (i < r->lo ? i : r->hi + (i - r->lo)) - b, D);
+    }
     pad_axis(&j, 0, input, output);
     return CLPAD_OK;
 }
