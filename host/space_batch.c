@@ -345,13 +345,13 @@ static void s2b_row(const sb_job *J, size_t src, size_t dst)
     int j = p->m - 1;
     int64_t S = p->S[j], O = p->O[j], B = p->B[j], off = p->off[j];
     size_t ob = J->o_block[j], sb = J->s_block[j], kb = J->k_block[j];
-    const unsigned char *s = J->in + src;
     for (int64_t k = 0; k < B; k++) {
         int64_t lo, hi;
         inside_range(S, O, B, k, off, &lo, &hi);
         unsigned char *d = J->out + dst + (size_t)k * kb;
         memset(d, 0, (size_t)lo * ob); /* padding before */
         if (hi > lo) { /* the input may be NULL when nothing is inside */
+            const unsigned char *s = J->in + src;
             if (B == 1) /* a contiguous run (k = 0) */
                 clpad__copy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb,
                             (size_t)(hi - lo) * ob);
