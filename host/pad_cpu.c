@@ -17,10 +17,10 @@ typedef struct row_plan {
     int64_t lo, hi;                /* output elements copied from the input row */
     size_t eb;                     /* bytes per element of the plan */
     const unsigned char *pattern; /* 64 bytes: the pad value, repeated */
-    /* Short borders of the modes that read the input (at most ROW_MAP_MAX
-     * elements, 1, 2, 4 or 8 bytes each, some input kept): their count, and
-     * the source element of each, [0, lo) then [hi, O), in pad_job's
-     * row_map; n_map = 0 otherwise. */
+    /* Short borders (at most ROW_MAP_MAX elements of 1, 2, 4 or 8 bytes,
+     * some input kept): their count, n_map, else 0. For the modes that read
+     * the input, pad_job's row_map holds the source element of each, for the
+     * output elements [0, lo) then [hi, O). */
     int n_map;
 } row_plan;
 
