@@ -11,8 +11,12 @@
  * NDRange is 2-D: dimension 0 walks a row, a work-group covering
  * lx * items * VEC units of it (host's clpad__row_geometry), dimension 1 walks
  * the rows. The copies are plain loops over restrict pointers, which the
- * compiler vectorises (on CPUs a work-item owns a contiguous stretch). Global sizes are rounded up to the work-group size, so every work-item
- * checks its bounds first. All index math is 64-bit.
+ * compiler vectorises (on CPUs a work-item owns a contiguous stretch); on
+ * CPUs, rows that lie inside the input on the outer axes run back to back,
+ * and short ones go through a lean loop (borders from a per-work-item map,
+ * the interior in overlapping 32/64-byte moves). Global sizes are rounded up
+ * to the work-group size, so every work-item checks its bounds first. All
+ * index math is 64-bit.
  */
 
 #ifndef PAD_MODE
@@ -116,6 +120,40 @@ inline long clpad_map(long c, long D)
 #define CLPAD_NT_COPY(T, NV, N)
 #endif
 
+/* A move of B bytes (32 or 64) between unaligned addresses. With clang (PoCL
+ * and most CPU runtimes) one vector load and store through a vector type
+ * aligned to 1 byte; vloadN/vstoreN would not do: PoCL's move a vector
+ * component by component (16 scalar stores for a ushort16). */
+#ifdef __clang__
+typedef ulong8 clpad_b64 __attribute__((aligned(1)));
+typedef ulong4 clpad_b32 __attribute__((aligned(1)));
+#define CLPAD_BMOVE(B, dp, sp) (*(__global clpad_b##B *)(dp) = *(__global const clpad_b##B *)(sp))
+#else
+#define CLPAD_BMOVE(B, dp, sp)                  \
+    for (int k_ = 0; k_ < B; k_++)              \
+        (dp)[k_] = (sp)[k_];
+#endif
+/* n >= 32 bytes from sp to dp: 64-byte moves (32 when n < 64), the last one
+ * ending at byte n (it may overlap the one before: the same values again),
+ * so that no byte-by-byte remainder is left. */
+#define CLPAD_BYTES_COPY(dp, sp, n)                                                          \
+    {                                                                                        \
+        __global uchar *dp_ = (dp);                                                          \
+        __global const uchar *sp_ = (sp);                                                    \
+        long n_ = (n);                                                                       \
+        if (n_ >= 64) {                                                                      \
+            for (long b_ = 0; b_ < n_ - 64; b_ += 64)                                        \
+                CLPAD_BMOVE(64, dp_ + b_, sp_ + b_);                                         \
+            CLPAD_BMOVE(64, dp_ + n_ - 64, sp_ + n_ - 64);                                   \
+        } else {                                                                             \
+            CLPAD_BMOVE(32, dp_, sp_);                                                       \
+            CLPAD_BMOVE(32, dp_ + n_ - 32, sp_ + n_ - 32);                                   \
+        }                                                                                    \
+    }
+
+/* Border units per side that CPU devices map once per work-item. */
+#define CLPAD_BMAP_SIDE 8
+
 /* The rows of one work-item (CLPAD_DEFINE_PAD's body; K: units per element). */
 #define CLPAD_PAD_BODY(T, VEC, NV, N)                                                        \
     long lx = (long)get_local_size(0);                                                       \
@@ -128,6 +166,28 @@ inline long clpad_map(long c, long D)
     long row_end = min(row0 + rows_per_item, n_rows);                                        \
     long end = min(base + lx * items * VEC, row_units);                                      \
     long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */        \
+    /* CPU devices (lx == 1), modes that read the input: short borders read it \
+     * through a map made once per work-item (unit offsets from the row's      \
+     * source), not through clpad_map per unit. */                             \
+    long bmap[2 * CLPAD_BMAP_SIDE];                                                          \
+    int short_b = PAD_MODE != 0 && lx == 1 && in_lo <= CLPAD_BMAP_SIDE &&                    \
+                  row_units - in_hi <= CLPAD_BMAP_SIDE;                                      \
+    if (short_b) {                                                                           \
+        for (long v = 0; v < min(in_lo, row_units); v++)                                     \
+            bmap[v] = clpad_map(v / K - row_pb, row_in) * K + v % K;                         \
+        for (long v = max(in_hi, 0L); v < row_units; v++)                                    \
+            bmap[CLPAD_BMAP_SIDE + v - in_hi] = clpad_map(v / K - row_pb, row_in) * K + v % K; \
+    }                                                                                        \
+    /* The lean row loop: whole rows on a CPU device, borders of at most        \
+     * CLPAD_BMAP_SIDE units (mapped above, or the pad value), [ilo, ihi) read  \
+     * from the input (32 to 512 bytes), no non-temporal stores. Short rows     \
+     * (56 f16 elements) are common, and per-row bookkeeping is what limits     \
+     * them. */                                                                 \
+    long ilo = max(in_lo, 0L), ihi = min(in_hi, row_units);                                  \
+    long ibytes = (ihi - ilo) * (long)sizeof(T);                                             \
+    int lean = (PAD_MODE == 0 || short_b) && lx == 1 && u_first == 0 && end == row_units &&  \
+               ilo <= CLPAD_BMAP_SIDE && row_units - ihi <= CLPAD_BMAP_SIDE &&               \
+               ibytes >= 32 && ibytes <= 512 && (nt_min == 0 || ihi - ilo < nt_min);         \
     long hi_prev = -1, src_hi = 0;                                                           \
     int valid_hi = 1;                                                                        \
     long od = o_dims.s0, hi = row0 / od, o0 = row0 - hi * od;                                \
@@ -141,9 +201,8 @@ inline long clpad_map(long c, long D)
         row_p += o_end - o0;                                                                 \
         for (int part = 0; part < 2; part++) {                                               \
         long o_a = part ? o0 : max(o0, d_lo), o_b = part ? min(o_end, d_lo) : o_end;         \
-        for (long o = o_a; o < o_b; o++) {                                                   \
-        long row = plane_row + o;                                                            \
-        long src_row = 0;                                                                    \
+        for (long o = o_a; o < o_b;) {                                                       \
+        long src_row = 0, run = 1;                                                           \
         int valid = 1;                                                                       \
         if (n_outer > 0) {                                                                   \
             if (hi != hi_prev) { /* the outer axes above the innermost one */                \
@@ -158,25 +217,53 @@ inline long clpad_map(long c, long D)
                 CLPAD_OUTER_AXIS(6, s6)                                                      \
                 hi_prev = hi;                                                                \
             }                                                                                \
-            long m = clpad_map(o - o_pb.s0, i_dims.s0);                                      \
+            long c = o - o_pb.s0, m = clpad_map(c, i_dims.s0);                               \
             valid = valid_hi & (m >= 0);                                                     \
             src_row = src_hi + m * i_strides.s0;                                             \
+            if (valid && m == c) /* rows inside the input: one source row after another */   \
+                run = min(o_b, o_pb.s0 + i_dims.s0) - o;                                     \
         }                                                                                    \
-        __global T *restrict d = dst + dst_off + row * row_units;                            \
+        __global T *restrict d = dst + dst_off + (plane_row + o) * row_units;                \
         __global const T *restrict s = src + src_off + src_row;                              \
-        long u = u_first;                                                                    \
+        o += run;                                                                            \
         if (!valid) {                                                                        \
-            for (; u < end; u += lx)                                                         \
+            for (long u = u_first; u < end; u += lx)                                         \
                 d[u] = value;                                                                \
             continue;                                                                        \
         }                                                                                    \
-        CLPAD_BORDER_LOOP(min(end, in_lo))                                                   \
+        if (lean) { /* CPU, whole short rows: borders through bmap, interior by vectors */  \
+            for (; run > 0; run--, d += row_units, s += i_strides.s0) {                      \
+                CLPAD_SHORT_LOOP                                                             \
+                for (long v = 0; v < ilo; v++)                                               \
+                    d[v] = PAD_MODE == 0 ? value : s[bmap[v]];                               \
+                CLPAD_BYTES_COPY((__global uchar *)(d + ilo),                                \
+                                 (__global const uchar *)(s + (ilo - in_lo)), ibytes)        \
+                CLPAD_SHORT_LOOP                                                             \
+                for (long v = ihi; v < row_units; v++)                                       \
+                    d[v] = PAD_MODE == 0 ? value : s[bmap[CLPAD_BMAP_SIDE + v - in_hi]];     \
+            }                                                                                \
+            continue;                                                                        \
+        }                                                                                    \
+        for (; run > 0; run--, d += row_units, s += i_strides.s0) {                          \
+        long u = u_first;                                                                    \
+        if (short_b) {                                                                       \
+            for (; u < min(end, in_lo); u++)                                                 \
+                d[u] = s[bmap[u]];                                                           \
+        } else {                                                                             \
+            CLPAD_BORDER_LOOP(min(end, in_lo))                                               \
+        }                                                                                    \
         long lim = min(end, in_hi);                                                          \
         __global const T *restrict si = s - in_lo;                                           \
         CLPAD_NT_COPY(T, NV, N)                                                              \
         for (; u < lim; u += lx)                                                             \
             d[u] = si[u];                                                                    \
-        CLPAD_BORDER_LOOP(end)                                                               \
+        if (short_b) {                                                                       \
+            for (; u < end; u++)                                                             \
+                d[u] = s[bmap[CLPAD_BMAP_SIDE + u - in_hi]];                                 \
+        } else {                                                                             \
+            CLPAD_BORDER_LOOP(end)                                                           \
+        }                                                                                    \
+        }                                                                                    \
         }                                                                                    \
         }                                                                                    \
     }
@@ -190,7 +277,7 @@ inline long clpad_map(long c, long D)
  * interior (a plain copy) and the padding after it. Consecutive rows share
  * their outer coordinates but the innermost outer one, which is all that is
  * decoded again per row. */
-#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                                \
+#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                            \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off, T value, long8 o_dims,       \
                        long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out, \
@@ -199,9 +286,9 @@ inline long clpad_map(long c, long D)
     {                                                                                        \
         if (K == 1) { /* the common case, specialised: one unit per element */               \
             const long K = 1;                                                                \
-            CLPAD_PAD_BODY(T, VEC, NV, N)                                                    \
+            CLPAD_PAD_BODY(T, VEC, NV, N)                                            \
         } else {                                                                             \
-            CLPAD_PAD_BODY(T, VEC, NV, N)                                                    \
+            CLPAD_PAD_BODY(T, VEC, NV, N)                                            \
         }                                                                                    \
     }
 
