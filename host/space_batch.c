@@ -305,7 +305,6 @@ typedef struct sb_job {
     size_t s_block[CLPAD_MAX_RANK - 1]; /* bytes of one index on each space axis */
     size_t o_block[CLPAD_MAX_RANK - 1]; /* bytes of one index on each batch axis */
     size_t k_block[CLPAD_MAX_RANK - 1]; /* bytes of one block offset step (batch side) */
-    int64_t k[CLPAD_MAX_RANK - 1];      /* the current block offsets (space_to_batch) */
 } sb_job;
 
 static inline void copy_elem(unsigned char *dst, const unsigned char *src, size_t es)
@@ -363,30 +362,50 @@ static void s2b_row(const sb_job *J, size_t src, size_t dst)
     }
 }
 
-/* space_to_batch: write batch axis j (all O indices) for the current block
- * offsets of the outer axes; src is the byte offset of the space row for the
- * outer axes. */
+/* space_to_batch, outer axis j (j < m - 1): the input indices c of axis j in
+ * order, each to its batch index o and block offset k (o * B + k = c + off),
+ * so that the input is read once, front to back (taking the block offsets
+ * outermost, as the output is laid out, reads it in B passes of every B-th
+ * slab: measured 18 against 28 GB/s on a 33 MB tensor); then the padding:
+ * for each k, the batch indices outside the input, in every one of the
+ * output tensors of the inner axes' block offsets. src is the byte offset of
+ * the space slab of the outer axes, dst that of the outer axes' (o, k). */
 static void s2b_axis(const sb_job *J, int j, size_t src, size_t dst)
 {
     const sb_plan *p = J->p;
-    if (j == p->m - 1) {
-        s2b_row(J, src, dst);
-        return;
+    int64_t S = p->S[j], O = p->O[j], B = p->B[j], off = p->off[j];
+    size_t ob = J->o_block[j], sb = J->s_block[j], kb = J->k_block[j];
+    int64_t o = off / B, k = off % B; /* of c + off, stepped along */
+    for (int64_t c = 0; c < S; c++) {
+        size_t to = dst + (size_t)o * ob + (size_t)k * kb;
+        if (j + 1 == p->m - 1)
+            s2b_row(J, src + (size_t)c * sb, to);
+        else
+            s2b_axis(J, j + 1, src + (size_t)c * sb, to);
+        if (++k == B) {
+            k = 0;
+            o++;
+        }
     }
-    int64_t S = p->S[j], O = p->O[j], B = p->B[j], k = J->k[j], off = p->off[j];
-    size_t ob = J->o_block[j], sb = J->s_block[j];
-    int64_t lo, hi;
-    inside_range(S, O, B, k, off, &lo, &hi);
-    /* the padding, in each of the output tensors s2b_row writes */
-    int64_t b_last = p->B[p->m - 1];
-    size_t kb_last = J->k_block[p->m - 1];
-    for (int64_t kl = 0; kl < b_last; kl++) {
-        unsigned char *d = J->out + dst + (size_t)kl * kb_last;
-        memset(d, 0, (size_t)lo * ob);                          /* before */
-        memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* after */
+    int64_t inner = 1; /* output tensors of the inner axes' block offsets */
+    for (int i = j + 1; i < p->m; i++)
+        inner *= p->B[i];
+    for (int64_t kk = 0; kk < B; kk++) {
+        int64_t lo, hi;
+        inside_range(S, O, B, kk, off, &lo, &hi);
+        if (lo == 0 && hi == O)
+            continue;
+        for (int64_t t = 0; t < inner; t++) {
+            size_t at = dst + (size_t)kk * kb;
+            for (int64_t r = t, i = p->m - 1; i > j; i--) {
+                at += (size_t)(r % p->B[i]) * J->k_block[i];
+                r /= p->B[i];
+            }
+            unsigned char *d = J->out + at;
+            memset(d, 0, (size_t)lo * ob);                          /* before */
+            memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* after */
+        }
     }
-    for (int64_t o = lo; o < hi; o++)
-        s2b_axis(J, j + 1, src + (size_t)(o * B + k - off) * sb, dst + (size_t)o * ob);
 }
 
 /* batch_to_space: write space axis j (all S indices); src is the byte offset
@@ -431,16 +450,12 @@ static void sb_run_cpu(enum sb_op op, const sb_plan *p, const void *input, void 
         J.k_block[j] = kbytes;
         kbytes *= (size_t)p->B[j];
     }
-    if (op == SB_S2B) { /* s2b_row takes the innermost axis's block offsets */
-        int64_t b_last = p->B[p->m - 1];
-        for (int64_t kf = 0; kf < p->prod_b; kf += b_last) {
-            int64_t r = kf / b_last;
-            for (int j = p->m - 2; j >= 0; j--) {
-                J.k[j] = r % p->B[j];
-                r /= p->B[j];
-            }
-            for (int64_t n = 0; n < p->N; n++)
-                s2b_axis(&J, 0, (size_t)n * sbytes, (size_t)(kf * p->N + n) * obytes);
+    if (op == SB_S2B) {
+        for (int64_t n = 0; n < p->N; n++) {
+            if (p->m == 1)
+                s2b_row(&J, (size_t)n * sbytes, (size_t)n * obytes);
+            else
+                s2b_axis(&J, 0, (size_t)n * sbytes, (size_t)n * obytes);
         }
     } else {
         for (int64_t n = 0; n < p->N; n++)
