@@ -16,8 +16,9 @@ extern const struct clpad_embedded_kernel clpad__embedded_kernels[];
 /* Options every build gets; device quirks would be added here, in one place. */
 static const char k_base_options[] = "-cl-std=CL1.2";
 
-clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
-                                  char **owned)
+/* One kernel file, embedded or from $CLPAD_KERNEL_DIR. */
+static clpad_status read_family(const char *family, const char **source, size_t *length,
+                                char **owned)
 {
     *owned = NULL;
     const char *dir = getenv("CLPAD_KERNEL_DIR");
@@ -52,6 +53,41 @@ clpad_status clpad__kernel_source(const char *family, const char **source, size_
         }
     }
     return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "no embedded kernel family '%s'", family);
+}
+
+clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
+                                  char **owned)
+{
+    /* kernels/common.cl, then a #line that restarts the count, so that a
+     * build log's line numbers are those of the family's own file. */
+    static const char line[] = "\n#line 1\n";
+    const char *common, *own;
+    size_t common_len, own_len;
+    char *common_owned, *own_owned;
+    *owned = NULL;
+    clpad_status st = read_family("common", &common, &common_len, &common_owned);
+    if (st)
+        return st;
+    if ((st = read_family(family, &own, &own_len, &own_owned))) {
+        free(common_owned);
+        return st;
+    }
+    size_t n = common_len + sizeof line - 1 + own_len;
+    char *buf = malloc(n + 1);
+    if (buf) {
+        memcpy(buf, common, common_len);
+        memcpy(buf + common_len, line, sizeof line - 1);
+        memcpy(buf + common_len + sizeof line - 1, own, own_len);
+        buf[n] = '\0';
+    }
+    free(common_owned);
+    free(own_owned);
+    if (!buf)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "kernel source of '%s': out of host memory",
+                           family);
+    *source = *owned = buf;
+    *length = n;
+    return CLPAD_OK;
 }
 
 static void keep_build_log(clpad_context *ctx, cl_program prog, const char *options)
@@ -177,7 +213,7 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
     }
     if (!st) {
         cl_program p;
-        st = clpad__program(ctx, "space_batch", "", &p);
+        st = clpad__program(ctx, "space_batch", clpad__sb_options(ctx), &p);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

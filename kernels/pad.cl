@@ -97,13 +97,6 @@ inline long clpad_map(long c, long D)
  * memcpy does for large copies. The host passes nt_min, the shortest
  * stretch (in units of T) worth it, or 0 for plain stores. */
 #if defined(CLPAD_NT) && defined(__clang__)
-/* Streaming stores are weakly ordered: fence them as memcpy does, so they are
- * visible before anything the driver does after the kernel. */
-#if defined(__x86_64__) || defined(__i386__)
-#define CLPAD_NT_FENCE __builtin_ia32_sfence();
-#else
-#define CLPAD_NT_FENCE mem_fence(CLK_GLOBAL_MEM_FENCE);
-#endif
 #define CLPAD_NT_COPY(T, NV, N)                                                              \
     if (lx == 1 && nt_min > 0 && lim - u >= nt_min) {                                        \
         for (; u < lim && ((ulong)(d + u) & 63); u++) /* up to a line boundary */            \
@@ -113,43 +106,12 @@ inline long clpad_map(long c, long D)
         __global const T *sv_ = si + u;                                                      \
         for (long i_ = 0; i_ < n_; i_++)                                                     \
             __builtin_nontemporal_store(vload##N(i_, sv_), dv_ + i_);                        \
-        CLPAD_NT_FENCE                                                                       \
+        CLPAD_NT_FENCE;                                                                      \
         u += n_ * N;                                                                         \
     }
 #else
 #define CLPAD_NT_COPY(T, NV, N)
 #endif
-
-/* A move of B bytes (32 or 64) between unaligned addresses. With clang (PoCL
- * and most CPU runtimes) one vector load and store through a vector type
- * aligned to 1 byte; vloadN/vstoreN would not do: PoCL's move a vector
- * component by component (16 scalar stores for a ushort16). */
-#ifdef __clang__
-typedef ulong8 clpad_b64 __attribute__((aligned(1)));
-typedef ulong4 clpad_b32 __attribute__((aligned(1)));
-#define CLPAD_BMOVE(B, dp, sp) (*(__global clpad_b##B *)(dp) = *(__global const clpad_b##B *)(sp))
-#else
-#define CLPAD_BMOVE(B, dp, sp)                  \
-    for (int k_ = 0; k_ < B; k_++)              \
-        (dp)[k_] = (sp)[k_];
-#endif
-/* n >= 32 bytes from sp to dp: 64-byte moves (32 when n < 64), the last one
- * ending at byte n (it may overlap the one before: the same values again),
- * so that no byte-by-byte remainder is left. */
-#define CLPAD_BYTES_COPY(dp, sp, n)                                                          \
-    {                                                                                        \
-        __global uchar *dp_ = (dp);                                                          \
-        __global const uchar *sp_ = (sp);                                                    \
-        long n_ = (n);                                                                       \
-        if (n_ >= 64) {                                                                      \
-            for (long b_ = 0; b_ < n_ - 64; b_ += 64)                                        \
-                CLPAD_BMOVE(64, dp_ + b_, sp_ + b_);                                         \
-            CLPAD_BMOVE(64, dp_ + n_ - 64, sp_ + n_ - 64);                                   \
-        } else {                                                                             \
-            CLPAD_BMOVE(32, dp_, sp_);                                                       \
-            CLPAD_BMOVE(32, dp_ + n_ - 32, sp_ + n_ - 32);                                   \
-        }                                                                                    \
-    }
 
 /* Border units per side that CPU devices map once per work-item. */
 #define CLPAD_BMAP_SIDE 8

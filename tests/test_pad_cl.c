@@ -348,9 +348,14 @@ static void test_build_failure(void **state)
     (void)state;
     char dir[] = "/tmp/clpad-kernels-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char path[256];
+    char path[256], common[256];
+    snprintf(common, sizeof common, "%s/common.cl", dir); /* put in front of every family */
+    FILE *f = fopen(common, "w");
+    assert_non_null(f);
+    fputs("/* shared helpers */\n/* (three lines, so that */\n/* line numbers move) */\n", f);
+    fclose(f);
     snprintf(path, sizeof path, "%s/pad.cl", dir);
-    FILE *f = fopen(path, "w");
+    f = fopen(path, "w");
     assert_non_null(f);
     fputs("__kernel void pad_4(__global uint *p) { this is not C; }\n", f);
     fclose(f);
@@ -366,6 +371,8 @@ static void test_build_failure(void **state)
     const char *log = clpad_context_build_log(ctx);
     assert_non_null(strstr(log, "build options: -cl-std=CL1.2 -DPAD_MODE=1"));
     assert_non_null(strstr(log, clpad_context_device_name(ctx)));
+    /* The error is reported on line 1, pad.cl's own numbering. */
+    assert_non_null(strstr(log, ":1:"));
     /* The context stays usable once the kernels are fixed. */
     unsetenv("CLPAD_KERNEL_DIR");
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
@@ -373,6 +380,7 @@ static void test_build_failure(void **state)
     assert_memory_equal(out, s->expect, sizeof out);
     clpad_context_destroy(ctx);
     unlink(path);
+    unlink(common);
     rmdir(dir);
 }
 
