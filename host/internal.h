@@ -117,8 +117,8 @@ struct clpad_context {
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
     cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
-    /* Pad outputs of at least this many bytes get non-temporal stores for
-     * long interior stretches (CPU devices); 0: never. */
+    /* Outputs of at least this many bytes get non-temporal stores (CPU
+     * devices; pad: for long interior stretches); 0: never; 1: always. */
     cl_ulong nt_output_bytes;
     /* Guards the caches and clSetKernelArg + clEnqueueNDRangeKernel pairs. */
     pthread_mutex_t lock;
@@ -172,6 +172,13 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
 #define CLPAD_PAD_OPTIONS_MAX 48
 void clpad__pad_options(const clpad_context *ctx, clpad_pad_mode mode,
                         char options[CLPAD_PAD_OPTIONS_MAX]);
+
+/* Build options of the space_batch program (as above, the cache's key). */
+const char *clpad__sb_options(const clpad_context *ctx);
+
+/* Whether an output of out_bytes gets non-temporal stores on this context
+ * (kernels/common.cl): large outputs on CPU devices. */
+bool clpad__nt_output(const clpad_context *ctx, size_t out_bytes);
 
 typedef struct clpad_row_geometry {
     size_t global[2], local[2];

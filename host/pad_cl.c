@@ -22,6 +22,11 @@ void clpad__pad_options(const clpad_context *ctx, clpad_pad_mode mode,
              ctx->nt_output_bytes ? " -DCLPAD_NT=1" : "");
 }
 
+bool clpad__nt_output(const clpad_context *ctx, size_t out_bytes)
+{
+    return ctx->nt_output_bytes && out_bytes >= ctx->nt_output_bytes;
+}
+
 static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, clpad_pad_mode mode,
                                  const void *pad_value, size_t esize, cl_mem input, size_t input_offset,
                                  cl_mem output, size_t output_offset, cl_command_queue queue,
@@ -56,7 +61,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     cl_long nt_min = 0;
     if (ctx->nt_output_bytes == 1)
         nt_min = 1;
-    else if (ctx->nt_output_bytes && out_bytes >= ctx->nt_output_bytes)
+    else if (clpad__nt_output(ctx, out_bytes))
         nt_min = (cl_long)(65536 / eb);
     snprintf(name, sizeof name, "pad_%zu", eb);
 

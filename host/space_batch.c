@@ -504,6 +504,11 @@ clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank, const int64_t
 
 /* ---- OpenCL ---------------------------------------------------------------- */
 
+const char *clpad__sb_options(const clpad_context *ctx)
+{
+    return ctx->nt_output_bytes ? "-DCLPAD_NT=1" : "";
+}
+
 /* Launch the kernel of a plan with m >= 1 and a non-empty output. Elements
  * of the plan are moved as K units of eb bytes, eb the largest of 8, 4, 2, 1
  * that divides the element and both buffer offsets. The long8 arguments hold
@@ -561,7 +566,7 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
 
     pthread_mutex_lock(&ctx->lock);
     struct clpad_kernel_entry *k;
-    clpad_status st = clpad__kernel(ctx, "space_batch", "", name, &k);
+    clpad_status st = clpad__kernel(ctx, "space_batch", clpad__sb_options(ctx), name, &k);
     if (!st) {
         clpad_row_geometry geo;
         clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, 16, false, &geo);
@@ -591,10 +596,9 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         err |= clSetKernelArg(kr, i++, sizeof K, &K);
         err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
         err |= clSetKernelArg(kr, i++, sizeof geo.items, &geo.items);
-        if (op == SB_S2B) { /* rows between consecutive innermost block offsets */
-            cl_long k0_rows = n_rows / p->prod_b;
-            err |= clSetKernelArg(kr, i++, sizeof k0_rows, &k0_rows);
-        }
+        size_t out_bytes = (size_t)(op == SB_S2B ? p->batch_elems : p->space_elems) * p->elem;
+        cl_int nt = clpad__nt_output(ctx, out_bytes);
+        err |= clSetKernelArg(kr, i++, sizeof nt, &nt);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else

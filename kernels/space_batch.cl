@@ -1,9 +1,9 @@
 /* SpaceToBatch / BatchToSpace kernels (SPEC §2, §3: OpenVINO SpaceToBatch-2
  * and BatchToSpace-2).
  *
- * Built with no options. Kernels s2b_N and b2s_N move units of N = 1, 2, 4 or
- * 8 bytes: both operations are pure copies, so the dtype only matters through
- * its size.
+ * Built with -DCLPAD_NT=1 on CPU devices (kernels/common.cl), else no options.
+ * Kernels s2b_N and b2s_N move units of N = 1, 2, 4 or 8 bytes: both
+ * operations are pure copies, so the dtype only matters through its size.
  *
  * The host (host/space_batch.c) collapses the tensors to a batch N and m
  * spatial axes (1 <= m <= 7) of elements of K units each (a trailing axis that
@@ -25,30 +25,69 @@
  * first. The copies are plain loops over restrict pointers, which compilers
  * vectorise: where the innermost block is 1 a row is zeros, one contiguous run
  * of the input and zeros; on CPUs (local x size 1) a work-item owns a
- * contiguous stretch and copies it element by element, K units at a time.
+ * contiguous stretch and copies it element by element, K units at a time,
+ * with streaming stores when the host passes nt = 1 (large outputs: the
+ * stores then skip the cache's read of each line before writing it).
  * All index math is 64-bit.
  */
 
 /* ---- space_to_batch: a work-item writes `items` vectors of a batch row ---- */
 
-/* Decode the batch index o of outer spatial axis J from the row index. */
-#define S2B_O(J, C)          \
-    if (J < m) {             \
-        o##J = r % o_dims.C; \
-        r /= o_dims.C;       \
+/* Decode outer spatial axis J's padded coordinate p = o * B + k (the space
+ * coordinate plus off) from the row index, and add the axis to the source row,
+ * the batch tensor's row (o) and the flat block offset (k). */
+#define S2B_AXIS(J, C)                                                 \
+    if (J < m) {                                                       \
+        long P = o_dims.C * blocks.C;                                  \
+        long p = r % P;                                                \
+        r /= P;                                                        \
+        long o = p / blocks.C, c = p - offs.C;                         \
+        valid &= (c >= 0 && c < s_dims.C);                             \
+        src_row += c * s_strides.C;                                    \
+        row_o += o * o_mul;                                            \
+        o_mul *= o_dims.C;                                             \
+        kflat += (p - o * blocks.C) * k_mul;                           \
+        k_mul *= blocks.C;                                             \
     }
-/* Decode the block offset of axis J (after the batch, innermost first). */
-#define S2B_K(J, C)          \
-    if (J < m) {             \
-        k##J = r % blocks.C; \
-        r /= blocks.C;       \
-    }
-/* Add the space coordinate of outer axis J to the source row. */
-#define S2B_C(J, C)                                   \
-    if (J < m) {                                      \
-        long c = o##J * blocks.C + k##J - offs.C;     \
-        valid &= (c >= 0 && c < s_dims.C);            \
-        src_row += c * s_strides.C;                   \
+
+/* Units [u, end) of batch row d, every STEP-th (1: a contiguous stretch),
+ * stored with ST(value, pointer). */
+#define S2B_STRETCH(T, ST, STEP)                                                             \
+    if (!valid) {                                                                            \
+        for (; u < end; u += STEP)                                                           \
+            ST((T)0, d + u);                                                                 \
+    } else if (B0 == 1) { /* zeros, a contiguous run of the input, zeros */                  \
+        long in_lo = -shift * K, in_hi = in_lo + S0 * K;                                     \
+        for (long lim = min(end, in_lo); u < lim; u += STEP)                                 \
+            ST((T)0, d + u);                                                                 \
+        __global const T *restrict si = sb - in_lo;                                          \
+        for (long lim = min(end, in_hi); u < lim; u += STEP)                                 \
+            ST(si[u], d + u);                                                                \
+        for (; u < end; u += STEP)                                                           \
+            ST((T)0, d + u);                                                                 \
+    } else if (STEP == 1) { /* element by element, K units each */                           \
+        for (long o = u / K, c = o * B0 + shift; u < end; o++, c += B0) {                    \
+            long run_end = min(end, (o + 1) * K);                                            \
+            if (c >= 0 && c < S0) {                                                          \
+                __global const T *restrict se = sb + (c - o) * K;                            \
+                for (; u < run_end; u++)                                                     \
+                    ST(se[u], d + u);                                                        \
+            } else {                                                                         \
+                for (; u < run_end; u++)                                                     \
+                    ST((T)0, d + u);                                                         \
+            }                                                                                \
+        }                                                                                    \
+    } else { /* strided: unit j of element o */                                              \
+        long o = u / K, c = o * B0 + shift;                                                  \
+        for (long j = u - o * K; u < end; u += STEP) {                                       \
+            ST((c >= 0 && c < S0) ? sb[c * K + j] : (T)0, d + u);                            \
+            j += STEP;                                                                       \
+            if (j >= K) {                                                                    \
+                o += j / K;                                                                  \
+                j %= K;                                                                      \
+                c = o * B0 + shift;                                                          \
+            }                                                                                \
+        }                                                                                    \
     }
 
 #define CLPAD_DEFINE_S2B(NAME, T, VEC)                                                       \
@@ -56,7 +95,7 @@
                        __global T *restrict dst, ulong dst_off,                              \
                        long8 o_dims, long8 blocks, long8 offs, long8 s_dims,                 \
                        long8 s_strides, int m, long n_batch, long batch_stride, long K,      \
-                       long n_rows, long items, long k0_rows)                                \
+                       long n_rows, long items, int nt)                                      \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
@@ -64,66 +103,34 @@
         long row_units = o_dims.s0 * K;                                                      \
         if (g >= n_rows || v0 >= row_units)                                                  \
             return;                                                                          \
-        /* Rows in the order g = (rest, k0), the innermost block offset fastest: */         \
-        /* the B0 rows that read one input row (each every B0-th element of it) */          \
-        /* run one after the other, the input row still in the cache. k0_rows is */         \
-        /* the row distance between consecutive k0. */                                       \
-        long g0 = g % blocks.s0, gr = g / blocks.s0;                                         \
-        long row = ((gr / k0_rows) * blocks.s0 + g0) * k0_rows + gr % k0_rows;               \
-        long r = row;                                                                        \
-        long o1 = 0, o2 = 0, o3 = 0, o4 = 0, o5 = 0, o6 = 0;                                 \
-        long k0 = 0, k1 = 0, k2 = 0, k3 = 0, k4 = 0, k5 = 0, k6 = 0;                         \
-        S2B_O(1, s1) S2B_O(2, s2) S2B_O(3, s3) S2B_O(4, s4) S2B_O(5, s5) S2B_O(6, s6)        \
-        long n = r % n_batch;                                                                \
-        r /= n_batch;                                                                        \
-        S2B_K(0, s0) S2B_K(1, s1) S2B_K(2, s2) S2B_K(3, s3) S2B_K(4, s4) S2B_K(5, s5)        \
-        S2B_K(6, s6)                                                                         \
-        long src_row = n * batch_stride;                                                     \
+        /* Rows in the input's order: g = (n, p(m-1), ..., p1, k0), p the padded */         \
+        /* coordinate of an outer axis and k0 the innermost block offset: the    */         \
+        /* B0 rows that read one input row (each every B0-th element of it) run  */         \
+        /* one after the other, and the input is read front to back (block       */         \
+        /* offsets outermost, as the output is laid out, would read it in passes */         \
+        /* of every B-th row). */                                                            \
+        long r = g, k0 = r % blocks.s0;                                                      \
+        r /= blocks.s0;                                                                      \
+        long src_row = 0, row_o = 0, o_mul = 1, kflat = k0, k_mul = blocks.s0;               \
         int valid = 1;                                                                       \
-        S2B_C(1, s1) S2B_C(2, s2) S2B_C(3, s3) S2B_C(4, s4) S2B_C(5, s5) S2B_C(6, s6)        \
+        S2B_AXIS(1, s1) S2B_AXIS(2, s2) S2B_AXIS(3, s3) S2B_AXIS(4, s4) S2B_AXIS(5, s5)      \
+        S2B_AXIS(6, s6)                                                                      \
+        long n = r; /* what is left of the row index */                                      \
+        src_row += n * batch_stride;                                                         \
+        long row = (kflat * n_batch + n) * o_mul + row_o;                                    \
         __global T *restrict d = dst + dst_off + row * row_units;                            \
         __global const T *restrict sb = src + src_off + src_row; /* read only where valid */ \
         long B0 = blocks.s0, S0 = s_dims.s0, shift = k0 - offs.s0; /* c = o*B0 + shift */    \
         long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * VEC, row_units);     \
-        if (!valid) {                                                                        \
-            for (; u < end; u += lx)                                                         \
-                d[u] = (T)0;                                                                 \
-            return;                                                                          \
-        }                                                                                    \
-        if (B0 == 1) { /* zeros, a contiguous run of the input, zeros */                     \
-            long in_lo = -shift * K, in_hi = in_lo + S0 * K;                                 \
-            for (long lim = min(end, in_lo); u < lim; u += lx)                               \
-                d[u] = (T)0;                                                                 \
-            __global const T *restrict si = sb - in_lo;                                      \
-            for (long lim = min(end, in_hi); u < lim; u += lx)                               \
-                d[u] = si[u];                                                                \
-            for (; u < end; u += lx)                                                         \
-                d[u] = (T)0;                                                                 \
-            return;                                                                          \
-        }                                                                                    \
-        long o = u / K, c = o * B0 + shift;                                                  \
-        if (lx == 1) { /* one contiguous stretch: element by element, K units each */        \
-            for (; u < end; o++, c += B0) {                                                  \
-                long run_end = min(end, (o + 1) * K);                                        \
-                if (c >= 0 && c < S0) {                                                      \
-                    __global const T *restrict se = sb + (c - o) * K;                        \
-                    for (; u < run_end; u++)                                                 \
-                        d[u] = se[u];                                                        \
-                } else {                                                                     \
-                    for (; u < run_end; u++)                                                 \
-                        d[u] = (T)0;                                                         \
-                }                                                                            \
+        if (lx == 1) { /* CPU: one contiguous stretch, streaming stores when asked */       \
+            if (nt) {                                                                        \
+                S2B_STRETCH(T, CLPAD_STORE_NT, 1)                                            \
+                CLPAD_NT_FENCE;                                                              \
+            } else {                                                                         \
+                S2B_STRETCH(T, CLPAD_STORE, 1)                                               \
             }                                                                                \
-            return;                                                                          \
-        }                                                                                    \
-        for (long j = u - o * K; u < end; u += lx) {                                         \
-            d[u] = (c >= 0 && c < S0) ? sb[c * K + j] : (T)0;                                \
-            j += lx;                                                                         \
-            if (j >= K) {                                                                    \
-                o += j / K;                                                                  \
-                j %= K;                                                                      \
-                c = o * B0 + shift;                                                          \
-            }                                                                                \
+        } else {                                                                             \
+            S2B_STRETCH(T, CLPAD_STORE, lx)                                                  \
         }                                                                                    \
     }
 
@@ -145,12 +152,46 @@ CLPAD_DEFINE_S2B(s2b_8, ulong, 2)
         src_row += o * o_strides.C + (c - o * blocks.C) * k_strides.C;  \
     }
 
+/* Units [u, end) of space row d, every STEP-th (1: a contiguous stretch),
+ * stored with ST(value, pointer). */
+#define B2S_STRETCH(T, ST, STEP)                                                             \
+    if (B0 == 1) { /* o = s + off, k = 0: unit u reads off*K + u */                          \
+        __global const T *restrict si = sb + off0 * K;                                       \
+        for (; u < end; u += STEP)                                                           \
+            ST(si[u], d + u);                                                                \
+    } else if (STEP == 1) { /* element by element, K units each */                           \
+        long sp = u / K, c = sp + off0, o = c / B0, k = c - o * B0;                          \
+        for (; u < end; sp++) {                                                              \
+            long run_end = min(end, (sp + 1) * K);                                           \
+            __global const T *restrict se = sb + o * K + k * ks - sp * K;                    \
+            for (; u < run_end; u++)                                                         \
+                ST(se[u], d + u);                                                            \
+            if (++k == B0) {                                                                 \
+                k = 0;                                                                       \
+                o++;                                                                         \
+            }                                                                                \
+        }                                                                                    \
+    } else { /* strided: unit j of space element sp */                                       \
+        long sp = u / K, c = sp + off0, o = c / B0, k = c - o * B0;                          \
+        for (long j = u - sp * K; u < end; u += STEP) {                                      \
+            ST(sb[o * K + j + k * ks], d + u);                                               \
+            j += STEP;                                                                       \
+            if (j >= K) {                                                                    \
+                sp += j / K;                                                                 \
+                j %= K;                                                                      \
+                c = sp + off0;                                                               \
+                o = c / B0;                                                                  \
+                k = c - o * B0;                                                              \
+            }                                                                                \
+        }                                                                                    \
+    }
+
 #define CLPAD_DEFINE_B2S(NAME, T, VEC)                                                       \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off,                              \
                        long8 s_dims, long8 blocks, long8 offs, long8 o_strides,              \
                        long8 k_strides, int m, long n_stride, long K, long n_rows,           \
-                       long items)                                                           \
+                       long items, int nt)                                                   \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
@@ -166,36 +207,15 @@ CLPAD_DEFINE_S2B(s2b_8, ulong, 2)
         __global const T *restrict sb = src + src_off + src_row;                             \
         long B0 = blocks.s0, off0 = offs.s0, ks = k_strides.s0;                              \
         long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * VEC, row_units);     \
-        if (B0 == 1) { /* o = s + off, k = 0: unit u reads off*K + u */                      \
-            __global const T *restrict si = sb + off0 * K;                                   \
-            for (; u < end; u += lx)                                                         \
-                d[u] = si[u];                                                                \
-            return;                                                                          \
-        }                                                                                    \
-        long sp = u / K, c = sp + off0, o = c / B0, k = c - o * B0;                          \
-        if (lx == 1) { /* one contiguous stretch: element by element, K units each */        \
-            for (; u < end; sp++) {                                                          \
-                long run_end = min(end, (sp + 1) * K);                                       \
-                __global const T *restrict se = sb + o * K + k * ks - sp * K;                \
-                for (; u < run_end; u++)                                                     \
-                    d[u] = se[u];                                                            \
-                if (++k == B0) {                                                             \
-                    k = 0;                                                                   \
-                    o++;                                                                     \
-                }                                                                            \
+        if (lx == 1) { /* CPU: one contiguous stretch, streaming stores when asked */       \
+            if (nt) {                                                                        \
+                B2S_STRETCH(T, CLPAD_STORE_NT, 1)                                            \
+                CLPAD_NT_FENCE;                                                              \
+            } else {                                                                         \
+                B2S_STRETCH(T, CLPAD_STORE, 1)                                               \
             }                                                                                \
-            return;                                                                          \
-        }                                                                                    \
-        for (long j = u - sp * K; u < end; u += lx) {                                        \
-            d[u] = sb[o * K + j + k * ks];                                                   \
-            j += lx;                                                                         \
-            if (j >= K) {                                                                    \
-                sp += j / K;                                                                 \
-                j %= K;                                                                      \
-                c = sp + off0;                                                               \
-                o = c / B0;                                                                  \
-                k = c - o * B0;                                                              \
-            }                                                                                \
+        } else {                                                                             \
+            B2S_STRETCH(T, CLPAD_STORE, lx)                                                  \
         }                                                                                    \
     }
 
