@@ -160,6 +160,70 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const int6
     }
 }
 
+/* n consecutive rows in the common short shape: borders of at most
+ * ROW_MAP_MAX elements (r.n_map), an interior of nb bytes in (H, 2H] for
+ * H = 32, 64, 128 or 256, copied as two overlapping halves of H bytes,
+ * elements of eb bytes. H and eb are constants at each call site, so that
+ * the moves are fixed-size: the choices pad_row makes per row are made once
+ * per call here, since short rows (56 f16 elements) are bounded by that
+ * bookkeeping rather than by the copy. */
+static inline __attribute__((always_inline)) void pad_rows_short(
+    const row_plan *rp, const int64_t *map, const unsigned char *src, size_t ib,
+    unsigned char *dst, size_t ob, int64_t n, size_t eb, size_t H)
+{
+    const int64_t nl = rp->lo, nr = rp->O - rp->hi;
+    const size_t lo_b = (size_t)rp->lo * eb, hi_b = (size_t)rp->hi * eb;
+    const size_t tail = hi_b - lo_b - H, from = (size_t)(rp->lo - rp->b) * eb;
+    const unsigned char *pat = rp->pattern;
+    if (rp->mode == CLPAD_PAD_CONSTANT) {
+        for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
+            for (int64_t k = 0; k < nl; k++)
+                memcpy(dst + (size_t)k * eb, pat, eb);
+            memcpy(dst + lo_b, src + from, H);
+            memcpy(dst + lo_b + tail, src + from + tail, H);
+            for (int64_t k = 0; k < nr; k++)
+                memcpy(dst + hi_b + (size_t)k * eb, pat, eb);
+        }
+        return;
+    }
+    for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
+        for (int64_t k = 0; k < nl; k++)
+            memcpy(dst + (size_t)k * eb, src + (size_t)map[k] * eb, eb);
+        memcpy(dst + lo_b, src + from, H);
+        memcpy(dst + lo_b + tail, src + from + tail, H);
+        for (int64_t k = 0; k < nr; k++)
+            memcpy(dst + hi_b + (size_t)k * eb, src + (size_t)map[nl + k] * eb, eb);
+    }
+}
+
+/* Rows [lo, hi) of the innermost axis's parent, read from src + (o - b) * ib:
+ * the hot loop. */
+static void pad_rows(const pad_job *j, const unsigned char *src, size_t ib, unsigned char *dst,
+                     size_t ob, int64_t n)
+{
+    const row_plan r = j->row;
+    size_t nb = (size_t)(r.hi - r.lo) * r.eb;
+    if (r.n_map && nb > 32 && nb <= 512) {
+        size_t H = nb > 256 ? 256 : nb > 128 ? 128 : nb > 64 ? 64 : 32;
+#define CLPAD_ROWS_SHORT(EB)                                                            \
+    switch (H) {                                                                        \
+    case 32: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 32); return;       \
+    case 64: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 64); return;       \
+    case 128: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 128); return;     \
+    default: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 256); return;      \
+    }
+        switch (r.eb) {
+        case 1: CLPAD_ROWS_SHORT(1)
+        case 2: CLPAD_ROWS_SHORT(2)
+        case 4: CLPAD_ROWS_SHORT(4)
+        case 8: CLPAD_ROWS_SHORT(8)
+        }
+#undef CLPAD_ROWS_SHORT
+    }
+    for (int64_t i = 0; i < n; i++, src += ib, dst += ob)
+        pad_row(r, j->row_map, src, dst);
+}
+
 /* The same, out of line: for the rows off the hot loop. */
 static __attribute__((noinline)) void pad_row_outlined(const pad_job *j,
                                                         const unsigned char *src,
@@ -194,9 +258,8 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
     if (hi < lo)
         hi = lo;
     if (axis + 1 == p->rank - 1) { /* the hot loop: rows of the innermost axis */
-        const row_plan r = j->row;
-        for (int64_t o = lo; o < hi; o++)
-            pad_row(r, j->row_map, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
+        if (hi > lo)
+            pad_rows(j, src + (size_t)(lo - b) * ib, ib, dst + (size_t)lo * ob, ob, hi - lo);
     } else {
         for (int64_t o = lo; o < hi; o++)
             pad_axis(j, axis + 1, src + (size_t)(o - b) * ib, dst + (size_t)o * ob);
