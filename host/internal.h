@@ -180,6 +180,10 @@ const char *clpad__sb_options(const clpad_context *ctx);
  * (kernels/common.cl): large outputs on CPU devices. */
 bool clpad__nt_output(const clpad_context *ctx, size_t out_bytes);
 
+/* Whether launches on this context use the CPU style of clpad__row_geometry
+ * (a work-item per contiguous stretch, local x size 1). */
+bool clpad__cpu_geometry(const clpad_context *ctx);
+
 typedef struct clpad_row_geometry {
     size_t global[2], local[2];
     cl_long items;         /* vectors per work-item along a row */

@@ -44,6 +44,12 @@ clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entr
     return CLPAD_OK;
 }
 
+bool clpad__cpu_geometry(const clpad_context *ctx)
+{
+    return ctx->row_geometry ? ctx->row_geometry == 1
+                             : (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
+}
+
 void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
                          size_t vectors_per_row, size_t n_rows, size_t vector_bytes,
                          bool multi_row, clpad_row_geometry *g)
@@ -56,8 +62,7 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
     size_t cus = ctx->compute_units ? ctx->compute_units : 1;
     size_t want = 8 * cus; /* work-groups enough to keep every compute unit busy */
     size_t lx = 1, items, rpi = 1;
-    bool cpu = ctx->row_geometry ? ctx->row_geometry == 1
-                                 : (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
+    bool cpu = clpad__cpu_geometry(ctx);
     if (cpu) {
         /* A work-item copies a whole row, or a long stretch of it when there
          * are too few rows to share out: memcpy-like loops, few work-groups.

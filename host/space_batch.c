@@ -563,6 +563,11 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         batch_stride = os;
     }
     size_t vec = 16 / eb, vectors = (row_units + vec - 1) / vec;
+    /* space_to_batch on a CPU device: a work-item writes the B0 batch rows of
+     * one input row (every block offset of the innermost axis), reading the
+     * row once, in order. */
+    cl_long fuse = op == SB_S2B && clpad__cpu_geometry(ctx) ? p->B[m - 1] : 1;
+    n_rows /= fuse;
 
     pthread_mutex_lock(&ctx->lock);
     struct clpad_kernel_entry *k;
@@ -599,6 +604,8 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         size_t out_bytes = (size_t)(op == SB_S2B ? p->batch_elems : p->space_elems) * p->elem;
         cl_int nt = clpad__nt_output(ctx, out_bytes);
         err |= clSetKernelArg(kr, i++, sizeof nt, &nt);
+        if (op == SB_S2B)
+            err |= clSetKernelArg(kr, i++, sizeof fuse, &fuse);
         if (err != CL_SUCCESS)
             st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
         else

@@ -25,6 +25,14 @@
 #endif
 #define CLPAD_STORE(v, p) (*(p) = (v))
 
+/* Before a loop of a few iterations: no vectorised copy of it, whose set-up
+ * and checks would cost more than the loop. */
+#ifdef __clang__
+#define CLPAD_SHORT_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
+#else
+#define CLPAD_SHORT_LOOP
+#endif
+
 /* A move of B bytes (32 or 64) between unaligned addresses. With clang (PoCL
  * and most CPU runtimes) one vector load and store through a vector type
  * aligned to 1 byte; vloadN/vstoreN would not do: PoCL's move a vector

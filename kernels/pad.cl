@@ -60,11 +60,6 @@ inline long clpad_map(long c, long D)
         src_hi += m_ * i_strides.COMP;                              \
     }
 
-#ifdef __clang__
-#define CLPAD_SHORT_LOOP _Pragma("clang loop vectorize(disable) unroll(disable)")
-#else
-#define CLPAD_SHORT_LOOP
-#endif
 
 /* Padding units [u, lim) of the current row, every lx-th: constant fills;
  * the other modes map the element o = u / K (dividing only when u crosses

@@ -90,12 +90,46 @@
         }                                                                                    \
     }
 
+/* Units [u, end) of the B0 batch rows d + k0 * kstep (k0 = 0 .. B0-1) that
+ * one input row feeds. Element o of row k0 reads input element o*B0 + k0 -
+ * off: for elements of 8 units or more, walking o and, inside it, k0 reads
+ * the input row once, in order; shorter elements go row by row (the input
+ * row stays in the cache), where the per-element bookkeeping is lighter.
+ * Stores with ST(value, pointer). */
+#define S2B_FUSED(T, ST)                                                                     \
+    if (valid && K >= 8) {                                                                   \
+        for (long o = u / K, c0 = o * B0 - offs.s0; u < end; o++, c0 += B0) {                \
+            long run_end = min(end, (o + 1) * K);                                            \
+            for (long k = 0; k < B0; k++) {                                                  \
+                long c = c0 + k;                                                             \
+                __global T *restrict dk = d + k * kstep;                                     \
+                if (c >= 0 && c < S0) {                                                      \
+                    __global const T *restrict se = sb + (c - o) * K;                        \
+                    for (long v = u; v < run_end; v++)                                       \
+                        ST(se[v], dk + v);                                                   \
+                } else {                                                                     \
+                    for (long v = u; v < run_end; v++)                                       \
+                        ST((T)0, dk + v);                                                    \
+                }                                                                            \
+            }                                                                                \
+            u = run_end;                                                                     \
+        }                                                                                    \
+    } else {                                                                                 \
+        __global T *restrict d0 = d;                                                         \
+        for (long k = 0, u0 = u; k < B0; k++) {                                              \
+            __global T *restrict d = d0 + k * kstep;                                         \
+            long shift = k - offs.s0;                                                        \
+            u = u0;                                                                          \
+            S2B_STRETCH(T, ST, 1)                                                            \
+        }                                                                                    \
+    }
+
 #define CLPAD_DEFINE_S2B(NAME, T, VEC)                                                       \
     __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
                        __global T *restrict dst, ulong dst_off,                              \
                        long8 o_dims, long8 blocks, long8 offs, long8 s_dims,                 \
                        long8 s_strides, int m, long n_batch, long batch_stride, long K,      \
-                       long n_rows, long items, int nt)                                      \
+                       long n_rows, long items, int nt, long fuse)                           \
     {                                                                                        \
         long lx = (long)get_local_size(0);                                                   \
         long v0 = (long)get_group_id(0) * lx * items * VEC + (long)get_local_id(0); /* unit */ \
@@ -109,8 +143,11 @@
         /* one after the other, and the input is read front to back (block       */         \
         /* offsets outermost, as the output is laid out, would read it in passes */         \
         /* of every B-th row). */                                                            \
-        long r = g, k0 = r % blocks.s0;                                                      \
-        r /= blocks.s0;                                                                      \
+        long r = g, k0 = 0;                                                                  \
+        if (fuse == 1) { /* else a work-item writes the rows of every k0 */                 \
+            k0 = r % blocks.s0;                                                              \
+            r /= blocks.s0;                                                                  \
+        }                                                                                    \
         long src_row = 0, row_o = 0, o_mul = 1, kflat = k0, k_mul = blocks.s0;               \
         int valid = 1;                                                                       \
         S2B_AXIS(1, s1) S2B_AXIS(2, s2) S2B_AXIS(3, s3) S2B_AXIS(4, s4) S2B_AXIS(5, s5)      \
@@ -122,7 +159,15 @@
         __global const T *restrict sb = src + src_off + src_row; /* read only where valid */ \
         long B0 = blocks.s0, S0 = s_dims.s0, shift = k0 - offs.s0; /* c = o*B0 + shift */    \
         long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * VEC, row_units);     \
-        if (lx == 1) { /* CPU: one contiguous stretch, streaming stores when asked */       \
+        if (lx == 1 && fuse > 1) { /* CPU: the B0 rows of one input row, read once */       \
+            long kstep = n_batch * o_mul * row_units; /* units from one k0's row to the next */ \
+            if (nt) {                                                                        \
+                S2B_FUSED(T, CLPAD_STORE_NT)                                                 \
+                CLPAD_NT_FENCE;                                                              \
+            } else {                                                                         \
+                S2B_FUSED(T, CLPAD_STORE)                                                    \
+            }                                                                                \
+        } else if (lx == 1) { /* CPU: one contiguous stretch, streaming stores when asked */ \
             if (nt) {                                                                        \
                 S2B_STRETCH(T, CLPAD_STORE_NT, 1)                                            \
                 CLPAD_NT_FENCE;                                                              \

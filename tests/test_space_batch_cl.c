@@ -297,7 +297,9 @@ static void test_rank8_all_axes(void **state)
 }
 
 /* Larger tensors: many rows and long runs (vector paths), NHWC images with
- * 3 and 4 channels (widened and unwidened elements). */
+ * 3 and 4 channels (widened and unwidened elements), and long blocked rows of
+ * wide elements (16 channels: on CPU devices, the space_to_batch loop that
+ * writes every block offset's row from one pass over the input row). */
 static void test_larger(void **state)
 {
     (void)state;
@@ -307,6 +309,8 @@ static void test_larger(void **state)
         {4, 1, {3, 40, 40, 4}, {1, 2, 4, 1}, {0, 3, 2, 0}, {0, 1, 2, 0}},
         {3, 2, {2, 300, 257}, {1, 1, 3}, {0, 5, 1}, {0, 7, 0}},
         {2, 8, {3, 4001}, {1, 1}, {0, 17}, {0, 5}},
+        {4, 4, {2, 6, 130, 16}, {1, 2, 2, 1}, {0, 0, 3, 0}, {0, 0, 1, 0}},
+        {4, 2, {1, 5, 301, 16}, {1, 1, 3, 1}, {0, 2, 1, 0}, {0, 2, 1, 0}},
     };
     uint64_t rng = 7;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
