@@ -50,6 +50,14 @@
         k_mul *= blocks.C;                                             \
     }
 
+/* ceil(a / b) for b > 0 and any a. */
+#define S2B_CDIV(a, b) ((a) <= 0 ? -((-(a)) / (b)) : ((a) + (b) - 1) / (b))
+
+/* Units [u, hi) of batch row d from every B-th unit of the input row. */
+#define S2B_STRIDED(ST, B)                                                                   \
+    for (; u < hi; u++)                                                                      \
+        ST(sb[u * (B) + shift], d + u);
+
 /* Units [u, end) of batch row d, every STEP-th (1: a contiguous stretch),
  * stored with ST(value, pointer). */
 #define S2B_STRETCH(T, ST, STEP)                                                             \
@@ -64,6 +72,18 @@
         for (long lim = min(end, in_hi); u < lim; u += STEP)                                 \
             ST(si[u], d + u);                                                                \
         for (; u < end; u += STEP)                                                           \
+            ST((T)0, d + u);                                                                 \
+    } else if (STEP == 1 && K == 1) { /* one unit per element: zeros, a strided run, zeros */ \
+        long lo = clamp(S2B_CDIV(-shift, B0), u, end), hi = clamp(S2B_CDIV(S0 - shift, B0), lo, end); \
+        for (; u < lo; u++)                                                                  \
+            ST((T)0, d + u);                                                                 \
+        switch (B0) { /* common blocks as constant strides, which vectorise */              \
+        case 2: S2B_STRIDED(ST, 2) break;                                                    \
+        case 3: S2B_STRIDED(ST, 3) break;                                                    \
+        case 4: S2B_STRIDED(ST, 4) break;                                                    \
+        default: S2B_STRIDED(ST, B0) break;                                                  \
+        }                                                                                    \
+        for (; u < end; u++)                                                                 \
             ST((T)0, d + u);                                                                 \
     } else if (STEP == 1) { /* element by element, K units each */                           \
         for (long o = u / K, c = o * B0 + shift; u < end; o++, c += B0) {                    \

@@ -299,7 +299,9 @@ static void test_rank8_all_axes(void **state)
 /* Larger tensors: many rows and long runs (vector paths), NHWC images with
  * 3 and 4 channels (widened and unwidened elements), and long blocked rows of
  * wide elements (16 channels: on CPU devices, the space_to_batch loop that
- * writes every block offset's row from one pass over the input row). */
+ * writes every block offset's row from one pass over the input row), and a
+ * block of 7 on an axis of single-unit elements (the strided loop's general
+ * case; 2, 3 and 4 are specialised). */
 static void test_larger(void **state)
 {
     (void)state;
@@ -311,6 +313,7 @@ static void test_larger(void **state)
         {2, 8, {3, 4001}, {1, 1}, {0, 17}, {0, 5}},
         {4, 4, {2, 6, 130, 16}, {1, 2, 2, 1}, {0, 0, 3, 0}, {0, 0, 1, 0}},
         {4, 2, {1, 5, 301, 16}, {1, 1, 3, 1}, {0, 2, 1, 0}, {0, 2, 1, 0}},
+        {3, 4, {2, 5, 40}, {1, 1, 7}, {0, 0, 1}, {0, 0, 1}},
     };
     uint64_t rng = 7;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
