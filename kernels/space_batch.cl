@@ -217,6 +217,13 @@ CLPAD_DEFINE_S2B(s2b_8, ulong, 2)
         src_row += o * o_strides.C + (c - o * blocks.C) * k_strides.C;  \
     }
 
+/* `groups` whole groups of B space elements from u: element k of group g is
+ * batch row k's element o + g. */
+#define B2S_GROUPS(ST, B)                                                                    \
+    for (long g_ = 0; g_ < groups; g_++)                                                     \
+        for (long k_ = 0; k_ < (B); k_++)                                                    \
+            ST(sb[o + g_ + k_ * ks], d + u + g_ * (B) + k_);
+
 /* Units [u, end) of space row d, every STEP-th (1: a contiguous stretch),
  * stored with ST(value, pointer). */
 #define B2S_STRETCH(T, ST, STEP)                                                             \
@@ -224,6 +231,25 @@ CLPAD_DEFINE_S2B(s2b_8, ulong, 2)
         __global const T *restrict si = sb + off0 * K;                                       \
         for (; u < end; u += STEP)                                                           \
             ST(si[u], d + u);                                                                \
+    } else if (STEP == 1 && K == 1) { /* one unit per element: groups of B0, one per row */ \
+        long c = u + off0, o = c / B0, k = c - o * B0;                                       \
+        for (; k > 0 && k < B0 && u < end; k++, u++) /* up to a group's start */             \
+            ST(sb[o + k * ks], d + u);                                                       \
+        if (k == B0) {                                                                       \
+            k = 0;                                                                           \
+            o++;                                                                             \
+        }                                                                                    \
+        long groups = (end - u) / B0;                                                        \
+        switch (B0) { /* common blocks as constants: the group unrolls and vectorises */    \
+        case 2: B2S_GROUPS(ST, 2) break;                                                     \
+        case 3: B2S_GROUPS(ST, 3) break;                                                     \
+        case 4: B2S_GROUPS(ST, 4) break;                                                     \
+        default: B2S_GROUPS(ST, B0) break;                                                   \
+        }                                                                                    \
+        u += groups * B0;                                                                    \
+        o += groups;                                                                         \
+        for (; u < end; k++, u++) /* the last, partial group */                              \
+            ST(sb[o + k * ks], d + u);                                                       \
     } else if (STEP == 1) { /* element by element, K units each */                           \
         long sp = u / K, c = sp + off0, o = c / B0, k = c - o * B0;                          \
         for (; u < end; sp++) {                                                              \
