@@ -318,6 +318,63 @@ static inline void copy_elem(unsigned char *dst, const unsigned char *src, size_
     }
 }
 
+/* Typed element moves for the strided loops below, T one of the unsigned
+ * types of 1, 2, 4 or 8 bytes (memcpy: no alignment or aliasing assumed). */
+#define CLPAD_MOVE(T, d, s)                   \
+    do {                                      \
+        T v_;                                 \
+        memcpy(&v_, (s), sizeof(T));          \
+        memcpy((d), &v_, sizeof(T));          \
+    } while (0)
+
+/* Calls BODY(T, B) with T the unsigned type of es bytes and B the block,
+ * a constant for the common blocks 2, 3 and 4 (so that the compiler
+ * vectorises the strided loop); returns. Other element sizes fall through. */
+#define CLPAD_BY_SIZE_AND_BLOCK(BODY, es, B)                                  \
+    switch (es) {                                                             \
+    case 1: CLPAD_BY_BLOCK(BODY, uint8_t, B)                                  \
+    case 2: CLPAD_BY_BLOCK(BODY, uint16_t, B)                                 \
+    case 4: CLPAD_BY_BLOCK(BODY, uint32_t, B)                                 \
+    case 8: CLPAD_BY_BLOCK(BODY, uint64_t, B)                                 \
+    }
+#define CLPAD_BY_BLOCK(BODY, T, B)                                            \
+    switch (B) {                                                              \
+    case 2: BODY(T, 2) return;                                                \
+    case 3: BODY(T, 3) return;                                                \
+    case 4: BODY(T, 4) return;                                                \
+    default: BODY(T, B) return;                                               \
+    }
+
+/* d[i] = s[i * B] for i < n, elements of es bytes (space_to_batch's rows). */
+static void gather_strided(unsigned char *restrict d, const unsigned char *restrict s, int64_t n,
+                           int64_t B, size_t es)
+{
+#define CLPAD_GATHER(T, BB)                                                   \
+    for (int64_t i = 0; i < n; i++)                                           \
+        CLPAD_MOVE(T, d + (size_t)i * sizeof(T), s + (size_t)(i * (BB)) * sizeof(T));
+    CLPAD_BY_SIZE_AND_BLOCK(CLPAD_GATHER, es, B)
+#undef CLPAD_GATHER
+    for (int64_t i = 0; i < n; i++)
+        copy_elem(d + (size_t)i * es, s + (size_t)(i * B) * es, es);
+}
+
+/* d[g * B + k] = (s + k * kb)[g] for g < groups, k < B: B rows interleaved,
+ * elements of es bytes (batch_to_space's rows). */
+static void interleave(unsigned char *restrict d, const unsigned char *restrict s, size_t kb,
+                       int64_t groups, int64_t B, size_t es)
+{
+#define CLPAD_INTERLEAVE(T, BB)                                               \
+    for (int64_t g = 0; g < groups; g++)                                      \
+        for (int64_t k = 0; k < (BB); k++)                                    \
+            CLPAD_MOVE(T, d + (size_t)(g * (BB) + k) * sizeof(T),             \
+                       s + (size_t)k * kb + (size_t)g * sizeof(T));
+    CLPAD_BY_SIZE_AND_BLOCK(CLPAD_INTERLEAVE, es, B)
+#undef CLPAD_INTERLEAVE
+    for (int64_t g = 0; g < groups; g++)
+        for (int64_t k = 0; k < B; k++)
+            copy_elem(d + (size_t)(g * B + k) * es, s + (size_t)k * kb + (size_t)g * es, es);
+}
+
 /* The batch indices o in [0, O) whose space coordinate o*B + k - off lies in
  * [0, S): [*lo, *hi). */
 static void inside_range(int64_t S, int64_t O, int64_t B, int64_t k, int64_t off, int64_t *lo,
@@ -354,9 +411,9 @@ static void s2b_row(const sb_job *J, size_t src, size_t dst)
             if (B == 1) /* a contiguous run (k = 0) */
                 clpad__copy(d + (size_t)lo * ob, s + (size_t)(lo - off) * sb,
                             (size_t)(hi - lo) * ob);
-            else
-                for (int64_t o = lo; o < hi; o++)
-                    copy_elem(d + (size_t)o * ob, s + (size_t)(o * B + k - off) * sb, J->es);
+            else /* every B-th element of the input row */
+                gather_strided(d + (size_t)lo * ob, s + (size_t)(lo * B + k - off) * sb, hi - lo,
+                               B, J->es);
         }
         memset(d + (size_t)hi * ob, 0, (size_t)(O - hi) * ob); /* padding after */
     }
@@ -420,12 +477,27 @@ static void b2s_axis(const sb_job *J, int j, size_t src, size_t dst)
         return;
     }
     int64_t o = off / B, k = off % B; /* of c = s + off, stepped along */
+    if (j == p->m - 1) { /* a row: a partial group, whole groups of B, a partial group */
+        unsigned char *d = J->out + dst;
+        const unsigned char *from = J->in + src;
+        int64_t s = 0;
+        for (; k != 0 && s < S; s++) {
+            copy_elem(d + (size_t)s * sb, from + (size_t)o * ob + (size_t)k * kb, J->es);
+            if (++k == B) {
+                k = 0;
+                o++;
+            }
+        }
+        int64_t groups = (S - s) / B;
+        interleave(d + (size_t)s * sb, from + (size_t)o * ob, kb, groups, B, J->es);
+        s += groups * B;
+        o += groups;
+        for (k = 0; s < S; s++, k++)
+            copy_elem(d + (size_t)s * sb, from + (size_t)o * ob + (size_t)k * kb, J->es);
+        return;
+    }
     for (int64_t s = 0; s < S; s++) {
-        size_t from = src + (size_t)o * ob + (size_t)k * kb;
-        if (j == p->m - 1)
-            copy_elem(J->out + dst + (size_t)s * sb, J->in + from, J->es);
-        else
-            b2s_axis(J, j + 1, from, dst + (size_t)s * sb);
+        b2s_axis(J, j + 1, src + (size_t)o * ob + (size_t)k * kb, dst + (size_t)s * sb);
         if (++k == B) {
             k = 0;
             o++;
