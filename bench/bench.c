@@ -98,7 +98,24 @@ static int add_pad(bench_case *cs, int n, const char *name, clpad_pad_mode mode,
     return n + 1;
 }
 
-/* The cases of issue 5; `quick` shrinks the large ones 8-16x for a fast look. */
+/* A space-to-batch or batch-to-space case with zero pads / crops. */
+static int add_sb(bench_case *cs, int n, bench_op op, const char *name, int rank,
+                  const int64_t *shape, const int64_t *block)
+{
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    c->op = op;
+    snprintf(c->label, sizeof c->label, "%s-%s",
+             op == OP_S2B ? "space-to-batch" : "batch-to-space", name);
+    c->dtype = CLPAD_F32;
+    c->rank = rank;
+    memcpy(c->shape, shape, (size_t)rank * 8);
+    memcpy(c->a, block, (size_t)rank * 8);
+    return n + 1;
+}
+
+/* The cases of issue 5, and NCHW space/batch moves (a blocked innermost axis:
+ * single-element runs); `quick` shrinks the large ones 8-16x for a fast look. */
 static int make_cases(bench_case *cs, bool quick)
 {
     int n = 0;
@@ -129,23 +146,17 @@ static int make_cases(bench_case *cs, bool quick)
     n = add_pad(cs, n, "letterbox-nhwc-u8-1x2160x3840x3", CLPAD_PAD_CONSTANT, CLPAD_U8, 4,
                 (int64_t[]){1, 2160 / q, 3840 / q, 3}, (int64_t[]){0, 840 / q, 0, 0},
                 (int64_t[]){0, 840 / q, 0, 0}, "114");
-    for (int k = 0; k < 2; k++) {
-        bench_case *c = &cs[n++];
-        memset(c, 0, sizeof *c);
-        c->op = k ? OP_B2S : OP_S2B;
-        snprintf(c->label, sizeof c->label, "%s-f32-8x128x128x64",
-                 k ? "batch-to-space" : "space-to-batch");
-        c->dtype = CLPAD_F32;
-        c->rank = 4;
-        int64_t shp[4] = {8, 128 / (quick ? 2 : 1), 128, 64};
-        if (k) { /* the inverse's input: what space-to-batch produces */
-            shp[0] *= 4;
-            shp[1] /= 2;
-            shp[2] /= 2;
-        }
-        memcpy(c->shape, shp, sizeof shp);
-        memcpy(c->a, (int64_t[]){1, 2, 2, 1}, 32);
-    }
+    /* NHWC 8x128x128x64 with block [1,2,2,1], and the inverse of its output */
+    int64_t h = 128 / (quick ? 2 : 1);
+    n = add_sb(cs, n, OP_S2B, "f32-8x128x128x64", 4, (int64_t[]){8, h, 128, 64},
+               (int64_t[]){1, 2, 2, 1});
+    n = add_sb(cs, n, OP_B2S, "f32-8x128x128x64", 4, (int64_t[]){32, h / 2, 64, 64},
+               (int64_t[]){1, 2, 2, 1});
+    /* NCHW 8x64x224x224 with block [1,1,2,2], and the inverse */
+    n = add_sb(cs, n, OP_S2B, "nchw-f32-8x64x224x224", 4, (int64_t[]){8, 64 / q, 224, 224},
+               (int64_t[]){1, 1, 2, 2});
+    n = add_sb(cs, n, OP_B2S, "nchw-f32-8x64x224x224", 4, (int64_t[]){32, 64 / q, 112, 112},
+               (int64_t[]){1, 1, 2, 2});
     return n;
 }
 
