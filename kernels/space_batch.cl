@@ -18,7 +18,9 @@
  * component. Strides are in units.
  *
  * The NDRange is 2-D: dimension 1 walks the output rows (all axes but the
- * innermost), dimension 0 walks a row in vectors of VEC units (16 bytes), each
+ * innermost; for space_to_batch on CPU devices, where the host passes
+ * fuse = B0, the groups of B0 rows that one input row feeds, one work-item
+ * each), dimension 0 walks a row in vectors of VEC units (16 bytes), each
  * work-item handling `items` vectors strided by the local size (the host's
  * clpad__row_geometry), so the row's index decoding is paid once per
  * work-item. Global sizes are rounded up, so every work-item checks its bounds
