@@ -171,28 +171,31 @@ static inline __attribute__((always_inline)) void pad_rows_short(
     const row_plan *rp, const int64_t *map, const unsigned char *src, size_t ib,
     unsigned char *dst, size_t ob, int64_t n, size_t eb, size_t H)
 {
-    const int64_t nl = rp->lo, nr = rp->O - rp->hi;
     const size_t lo_b = (size_t)rp->lo * eb, hi_b = (size_t)rp->hi * eb;
     const size_t tail = hi_b - lo_b - H, from = (size_t)(rp->lo - rp->b) * eb;
-    const unsigned char *pat = rp->pattern;
+    /* The border elements, both sides in one loop: output and source byte
+     * offsets in the row (the source of constant padding is the pattern). */
+    size_t doff[ROW_MAP_MAX], soff[ROW_MAP_MAX];
+    const int nm = rp->n_map;
+    for (int k = 0; k < nm; k++) {
+        doff[k] = k < rp->lo ? (size_t)k * eb : hi_b + (size_t)(k - rp->lo) * eb;
+        soff[k] = rp->mode == CLPAD_PAD_CONSTANT ? 0 : (size_t)map[k] * eb;
+    }
     if (rp->mode == CLPAD_PAD_CONSTANT) {
+        const unsigned char *pat = rp->pattern;
         for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
-            for (int64_t k = 0; k < nl; k++)
-                memcpy(dst + (size_t)k * eb, pat, eb);
             memcpy(dst + lo_b, src + from, H);
             memcpy(dst + lo_b + tail, src + from + tail, H);
-            for (int64_t k = 0; k < nr; k++)
-                memcpy(dst + hi_b + (size_t)k * eb, pat, eb);
+            for (int k = 0; k < nm; k++)
+                memcpy(dst + doff[k], pat, eb);
         }
         return;
     }
     for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
-        for (int64_t k = 0; k < nl; k++)
-            memcpy(dst + (size_t)k * eb, src + (size_t)map[k] * eb, eb);
         memcpy(dst + lo_b, src + from, H);
         memcpy(dst + lo_b + tail, src + from + tail, H);
-        for (int64_t k = 0; k < nr; k++)
-            memcpy(dst + hi_b + (size_t)k * eb, src + (size_t)map[nl + k] * eb, eb);
+        for (int k = 0; k < nm; k++)
+            memcpy(dst + doff[k], src + soff[k], eb);
     }
 }
 
