@@ -61,13 +61,40 @@ inline long clpad_map(long c, long D)
     }
 
 
+/* The step of the source element as the padded coordinate grows by one,
+ * inside one border (SPEC §1's table): the mirrors walk back, edge stays,
+ * wrap walks forward and starts over at D. The host's limits keep a mirror
+ * border within one reflection. */
+#define CLPAD_STEP (PAD_MODE == 1 ? 0 : PAD_MODE == 4 ? 1 : -1)
+
 /* Padding units [u, lim) of the current row, every lx-th: constant fills;
- * the other modes map the element o = u / K (dividing only when u crosses
- * into the next element). */
+ * the other modes map the element o = u / K. On CPU devices (lx == 1) the
+ * border is one stretch: single-unit elements map the first and then step
+ * (CLPAD_STEP), wider ones map each element as the stretch reaches it (a
+ * stepped form of that loop measured 0.58-0.78x); with lx > 1 each unit's
+ * element is mapped, dividing only when u crosses into the next element. */
 #define CLPAD_BORDER_LOOP(lim)                                                               \
     if (PAD_MODE == 0) {                                                                     \
         for (; u < (lim); u += lx)                                                           \
             d[u] = value;                                                                    \
+    } else if (lx == 1 && K == 1 && u < (lim)) {                                             \
+        long m = clpad_map(u - row_pb, row_in);                                              \
+        for (; u < (lim); u++) {                                                             \
+            d[u] = s[m];                                                                     \
+            m += CLPAD_STEP;                                                                 \
+            if (PAD_MODE == 4 && m == row_in)                                                \
+                m = 0;                                                                       \
+        }                                                                                    \
+    } else if (lx == 1 && u < (lim)) {                                                       \
+        long o = u / K, j = u - o * K;                                                       \
+        long m = clpad_map(o - row_pb, row_in) * K;                                          \
+        for (; u < (lim); u++) {                                                             \
+            d[u] = s[m + j];                                                                 \
+            if (++j == K) {                                                                  \
+                j = 0;                                                                       \
+                m = clpad_map(++o - row_pb, row_in) * K;                                     \
+            }                                                                                \
+        }                                                                                    \
     } else if (K == 1) {                                                                     \
         CLPAD_SHORT_LOOP                                                                     \
         for (; u < (lim); u += lx)                                                           \
