@@ -160,6 +160,23 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const int6
     }
 }
 
+/* n bytes, a multiple of 32 known at the call site, in 32-byte vector
+ * moves (GCC expands a fixed-size memcpy in 16-byte moves even for AVX2). */
+#if defined(__GNUC__)
+typedef unsigned char clpad_v32 __attribute__((vector_size(32), aligned(1), may_alias));
+static inline __attribute__((always_inline)) void copy_fixed(unsigned char *d,
+                                                             const unsigned char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k += 32)
+        *(clpad_v32 *)(d + k) = *(const clpad_v32 *)(s + k);
+}
+#else
+static inline void copy_fixed(unsigned char *d, const unsigned char *s, size_t n)
+{
+    memcpy(d, s, n);
+}
+#endif
+
 /* n consecutive rows in the common short shape: borders of at most
  * ROW_MAP_MAX elements (r.n_map), an interior of nb bytes in (H, 2H] for
  * H = 32, 64, 128 or 256, copied as two overlapping halves of H bytes,
@@ -173,31 +190,76 @@ static inline __attribute__((always_inline)) void pad_rows_short(
 {
     const size_t lo_b = (size_t)rp->lo * eb, hi_b = (size_t)rp->hi * eb;
     const size_t tail = hi_b - lo_b - H, from = (size_t)(rp->lo - rp->b) * eb;
-    /* The border elements, both sides in one loop: output and source byte
-     * offsets in the row (the source of constant padding is the pattern). */
-    size_t doff[ROW_MAP_MAX], soff[ROW_MAP_MAX];
+    /* The loop walks the interior's first byte in each row (d, s); the
+     * border elements, both sides in one loop, are at byte offsets from it
+     * (signed); the pad value is loaded once. */
+    ptrdiff_t doff[ROW_MAP_MAX], soff[ROW_MAP_MAX];
     const int nm = rp->n_map;
     for (int k = 0; k < nm; k++) {
-        doff[k] = k < rp->lo ? (size_t)k * eb : hi_b + (size_t)(k - rp->lo) * eb;
-        soff[k] = rp->mode == CLPAD_PAD_CONSTANT ? 0 : (size_t)map[k] * eb;
+        doff[k] = (ptrdiff_t)(k < rp->lo ? (size_t)k * eb : hi_b + (size_t)(k - rp->lo) * eb) -
+                  (ptrdiff_t)lo_b;
+        soff[k] = rp->mode == CLPAD_PAD_CONSTANT ? 0 : (ptrdiff_t)((size_t)map[k] * eb) - (ptrdiff_t)from;
+    }
+    unsigned char *d = dst + lo_b;
+    const unsigned char *s = src + from;
+    /* The row loop, for NM border elements (a constant in the common cases,
+     * so that their offsets stay in registers). */
+#define CLPAD_SHORT_ROWS(NM, BORDER)                                                     \
+    for (int64_t i = 0; i < n; i++, s += ib, d += ob) {                                  \
+        copy_fixed(d, s, H);                                                             \
+        copy_fixed(d + tail, s + tail, H);                                               \
+        for (int k = 0; k < (NM); k++)                                                   \
+            memcpy(d + doff[k], BORDER, eb);                                             \
     }
     if (rp->mode == CLPAD_PAD_CONSTANT) {
-        const unsigned char *pat = rp->pattern;
-        for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
-            memcpy(dst + lo_b, src + from, H);
-            memcpy(dst + lo_b + tail, src + from + tail, H);
-            for (int k = 0; k < nm; k++)
-                memcpy(dst + doff[k], pat, eb);
+        uint64_t v;
+        memcpy(&v, rp->pattern, sizeof v);
+        switch (nm) {
+        case 1: CLPAD_SHORT_ROWS(1, &v) return;
+        case 2: CLPAD_SHORT_ROWS(2, &v) return;
+        default: CLPAD_SHORT_ROWS(nm, &v) return;
         }
-        return;
     }
-    for (int64_t i = 0; i < n; i++, src += ib, dst += ob) {
-        memcpy(dst + lo_b, src + from, H);
-        memcpy(dst + lo_b + tail, src + from + tail, H);
-        for (int k = 0; k < nm; k++)
-            memcpy(dst + doff[k], src + soff[k], eb);
+    switch (nm) {
+    case 1: CLPAD_SHORT_ROWS(1, s + soff[k]) return;
+    case 2: CLPAD_SHORT_ROWS(2, s + soff[k]) return;
+    default: CLPAD_SHORT_ROWS(nm, s + soff[k]) return;
     }
+#undef CLPAD_SHORT_ROWS
 }
+
+/* pad_rows_short for each element size and copy size class, each a function
+ * of its own: inlined into one, the sixteen loops left the compiler short of
+ * registers (their counters and strides were reloaded from the stack per
+ * row). */
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) &&                           \
+    (defined(__clang__) || __GNUC__ >= 6) && !defined(CLPAD_NO_CPU_DISPATCH)
+/* x86-64: an AVX2 build of each, picked at load time when the CPU has AVX2
+ * (half the moves of SSE2; glibc's memcpy, the bench's reference, does the
+ * same). A call through the resolver is never inlined (clang refuses the
+ * noinline attribute beside target_clones). */
+#define CLPAD_ROWS_FN __attribute__((target_clones("avx2", "default")))
+#else
+#define CLPAD_ROWS_FN __attribute__((noinline))
+#endif
+#define CLPAD_DEFINE_ROWS_SHORT(EB, H)                                                       \
+    static CLPAD_ROWS_FN void pad_rows_short_##EB##_##H(                                    \
+        const row_plan *rp, const int64_t *map, const unsigned char *src, size_t ib,       \
+        unsigned char *dst, size_t ob, int64_t n)                                          \
+    {                                                                                      \
+        pad_rows_short(rp, map, src, ib, dst, ob, n, EB, H);                               \
+    }
+#define CLPAD_DEFINE_ROWS_SHORT_H(EB)                                                        \
+    CLPAD_DEFINE_ROWS_SHORT(EB, 32)                                                        \
+    CLPAD_DEFINE_ROWS_SHORT(EB, 64)                                                        \
+    CLPAD_DEFINE_ROWS_SHORT(EB, 128)                                                       \
+    CLPAD_DEFINE_ROWS_SHORT(EB, 256)
+CLPAD_DEFINE_ROWS_SHORT_H(1)
+CLPAD_DEFINE_ROWS_SHORT_H(2)
+CLPAD_DEFINE_ROWS_SHORT_H(4)
+CLPAD_DEFINE_ROWS_SHORT_H(8)
+#undef CLPAD_DEFINE_ROWS_SHORT_H
+#undef CLPAD_DEFINE_ROWS_SHORT
 
 /* Rows [lo, hi) of the innermost axis's parent, read from src + (o - b) * ib:
  * the hot loop. */
@@ -210,10 +272,10 @@ static void pad_rows(const pad_job *j, const unsigned char *src, size_t ib, unsi
         size_t H = nb > 256 ? 256 : nb > 128 ? 128 : nb > 64 ? 64 : 32;
 #define CLPAD_ROWS_SHORT(EB)                                                            \
     switch (H) {                                                                        \
-    case 32: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 32); return;       \
-    case 64: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 64); return;       \
-    case 128: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 128); return;     \
-    default: pad_rows_short(&r, j->row_map, src, ib, dst, ob, n, EB, 256); return;      \
+    case 32: pad_rows_short_##EB##_32(&r, j->row_map, src, ib, dst, ob, n); return;     \
+    case 64: pad_rows_short_##EB##_64(&r, j->row_map, src, ib, dst, ob, n); return;     \
+    case 128: pad_rows_short_##EB##_128(&r, j->row_map, src, ib, dst, ob, n); return;   \
+    default: pad_rows_short_##EB##_256(&r, j->row_map, src, ib, dst, ob, n); return;    \
     }
         switch (r.eb) {
         case 1: CLPAD_ROWS_SHORT(1)

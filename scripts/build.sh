@@ -3,9 +3,12 @@
 #   CLPAD_BUILD_DIR  build directory (default: build)
 #   CLPAD_SANITIZE   e.g. address,undefined (default: none)
 #   CLPAD_WERROR     ON to treat warnings as errors (default: ON)
+#   CLPAD_CPU_DISPATCH  OFF to build only the portable CPU path, not its AVX2
+#                    variants picked at load time (default: ON)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLPAD_BUILD_DIR:-build}"
 cmake -S . -B "$build" -DCLPAD_WERROR="${CLPAD_WERROR:-ON}" \
-      -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" >/dev/null
+      -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" -DCLPAD_CPU_DISPATCH="${CLPAD_CPU_DISPATCH:-ON}" \
+      >/dev/null
 cmake --build "$build" -j"$(nproc)"
