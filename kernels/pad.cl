@@ -138,6 +138,30 @@ inline long clpad_map(long c, long D)
 /* Border units per side that CPU devices map once per work-item. */
 #define CLPAD_BMAP_SIDE 8
 
+/* The lean loop's rows: `run` rows, each an interior of ibytes bytes from
+ * sp to dp, then the statements in `...` (the borders, which step their own
+ * pointers). The interior's copy is chosen once per work-item: two
+ * overlapping moves of 32 or 64 bytes (the 1-byte-aligned vector types of
+ * CLPAD_BMOVE) for the size classes (32, 64] and (64, 128], else
+ * CLPAD_BYTES_COPY's loop. */
+#define CLPAD_LEAN_COPY(B)                                                                   \
+    CLPAD_BMOVE(B, dp, sp);                                                                  \
+    CLPAD_BMOVE(B, dp + (ibytes - B), sp + (ibytes - B));
+#define CLPAD_LEAN_ROWS(COPY, ...)                                                           \
+    if (ibytes <= 64) {                                                                      \
+        for (; run > 0; run--, dp += db, sp += sb) {                                         \
+            COPY(32) __VA_ARGS__                                                             \
+        }                                                                                    \
+    } else if (ibytes <= 128) {                                                              \
+        for (; run > 0; run--, dp += db, sp += sb) {                                         \
+            COPY(64) __VA_ARGS__                                                             \
+        }                                                                                    \
+    } else {                                                                                 \
+        for (; run > 0; run--, dp += db, sp += sb) {                                         \
+            CLPAD_BYTES_COPY(dp, sp, ibytes) __VA_ARGS__                                     \
+        }                                                                                    \
+    }
+
 /* The rows of one work-item (CLPAD_DEFINE_PAD's body; K: units per element). */
 #define CLPAD_PAD_BODY(T, VEC, NV, N)                                                        \
     long lx = (long)get_local_size(0);                                                       \
@@ -216,15 +240,25 @@ inline long clpad_map(long c, long D)
             continue;                                                                        \
         }                                                                                    \
         if (lean) { /* CPU, whole short rows: borders through bmap, interior by vectors */  \
-            for (; run > 0; run--, d += row_units, s += i_strides.s0) {                      \
-                CLPAD_SHORT_LOOP                                                             \
-                for (long v = 0; v < ilo; v++)                                               \
-                    d[v] = PAD_MODE == 0 ? value : s[bmap[v]];                               \
-                CLPAD_BYTES_COPY((__global uchar *)(d + ilo),                                \
-                                 (__global const uchar *)(s + (ilo - in_lo)), ibytes)        \
-                CLPAD_SHORT_LOOP                                                             \
-                for (long v = ihi; v < row_units; v++)                                       \
-                    d[v] = PAD_MODE == 0 ? value : s[bmap[CLPAD_BMAP_SIDE + v - in_hi]];     \
+            __global uchar *dp = (__global uchar *)(d + ilo);                                \
+            __global const uchar *sp = (__global const uchar *)(s + (ilo - in_lo));          \
+            long db = row_units * (long)sizeof(T), sb = i_strides.s0 * (long)sizeof(T);      \
+            if (ilo == 1 && row_units - ihi == 1) { /* one unit each side, kept in registers \
+                                                      (then in_lo == 1, in_hi == ihi) */     \
+                long b0 = bmap[0], b1 = bmap[CLPAD_BMAP_SIDE];                               \
+                CLPAD_LEAN_ROWS(CLPAD_LEAN_COPY,                                             \
+                                d[0] = PAD_MODE == 0 ? value : s[b0];                        \
+                                d[ihi] = PAD_MODE == 0 ? value : s[b1];                      \
+                                d += row_units; s += i_strides.s0;)                          \
+            } else {                                                                         \
+                CLPAD_LEAN_ROWS(CLPAD_LEAN_COPY,                                             \
+                    CLPAD_SHORT_LOOP                                                         \
+                    for (long v = 0; v < ilo; v++)                                           \
+                        d[v] = PAD_MODE == 0 ? value : s[bmap[v]];                           \
+                    CLPAD_SHORT_LOOP                                                         \
+                    for (long v = ihi; v < row_units; v++)                                   \
+                        d[v] = PAD_MODE == 0 ? value : s[bmap[CLPAD_BMAP_SIDE + v - in_hi]]; \
+                    d += row_units; s += i_strides.s0;)                                      \
             }                                                                                \
             continue;                                                                        \
         }                                                                                    \

@@ -194,6 +194,40 @@ static void test_many_short_rows(void **state)
     printf("%d many-short-row cases equal the CPU path\n", n);
 }
 
+/* Short rows of whole work-items on CPU devices (the kernel's lean loop):
+ * interiors on both sides of its size classes' bounds (32, 64, 128 bytes,
+ * up to 512), one border unit on each side (kept in registers) and the other
+ * border shapes, crops, every mode and element size, with padded rows
+ * around them. */
+static void test_short_rows(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x1EA7;
+    static const clpad_dtype dts[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
+    static const int bytes[] = {33, 64, 65, 100, 128, 129, 300, 512};
+    static const int64_t pads[][2] = {{1, 1}, {2, 3}, {0, 1}, {1, 0}, {8, 8}, {-1, 1}, {1, -1}};
+    int n = 0;
+    for (size_t d = 0; d < sizeof dts / sizeof *dts; d++)
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++)
+            for (size_t b = 0; b < sizeof bytes / sizeof *bytes; b++)
+                for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
+                    tu_pad_case c = {.dtype = dts[d], .mode = (clpad_pad_mode)m, .rank = 3};
+                    int64_t es = (int64_t)clpad_dtype_size(c.dtype);
+                    int64_t W = (bytes[b] + es - 1) / es; /* the interior kept */
+                    W -= (pads[p][0] < 0 ? pads[p][0] : 0) + (pads[p][1] < 0 ? pads[p][1] : 0);
+                    int64_t lim = m == CLPAD_PAD_REFLECT ? W - 1 : W;
+                    if ((m == CLPAD_PAD_REFLECT || m == CLPAD_PAD_SYMMETRIC) &&
+                        (pads[p][0] > lim || pads[p][1] > lim))
+                        continue;
+                    c.shape[0] = 2, c.shape[1] = 5, c.shape[2] = W;
+                    c.pads_begin[1] = 1, c.pads_end[1] = 2;
+                    c.pads_begin[2] = pads[p][0], c.pads_end[2] = pads[p][1];
+                    tu_fill(c.value, 8, &rng);
+                    diff_case(&c, &rng, n++);
+                }
+    printf("%d short-row cases equal the CPU path\n", n);
+}
+
 /* NHWC images: the channel axis is unpadded (widened elements and merges). */
 static void test_image_like(void **state)
 {
@@ -390,7 +424,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_many_short_rows),
-        cmocka_unit_test(test_image_like),
+        cmocka_unit_test(test_image_like),     cmocka_unit_test(test_short_rows),
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),
