@@ -67,6 +67,10 @@ static inline void fill(unsigned char *dst, size_t n, const unsigned char *value
 {
     if (n == 0)
         return;
+    if (n > 256 && (vbytes == 64 || vbytes == 1 || vbytes == 2 || vbytes == 4 || vbytes == 8)) {
+        clpad__fill_long(dst, n, value, vbytes);
+        return;
+    }
     size_t done = vbytes < n ? vbytes : n;
     clpad__copy(dst, value, done);
     if (vbytes == 64) /* the pattern: short fills copy from it, not from what was just stored */
@@ -161,21 +165,17 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const int6
 }
 
 /* n bytes, a multiple of 32 known at the call site, in 32-byte vector
- * moves (GCC expands a fixed-size memcpy in 16-byte moves even for AVX2). */
-#if defined(__GNUC__)
-typedef unsigned char clpad_v32 __attribute__((vector_size(32), aligned(1), may_alias));
+ * moves. */
 static inline __attribute__((always_inline)) void copy_fixed(unsigned char *d,
                                                              const unsigned char *s, size_t n)
 {
+#ifdef CLPAD_HAVE_V32
     for (size_t k = 0; k < n; k += 32)
-        *(clpad_v32 *)(d + k) = *(const clpad_v32 *)(s + k);
-}
+        *(clpad__v32 *)(d + k) = *(const clpad__v32 *)(s + k);
 #else
-static inline void copy_fixed(unsigned char *d, const unsigned char *s, size_t n)
-{
     memcpy(d, s, n);
-}
 #endif
+}
 
 /* n consecutive rows in the common short shape: borders of at most
  * ROW_MAP_MAX elements (r.n_map), an interior of nb bytes in (H, 2H] for
@@ -229,21 +229,11 @@ static inline __attribute__((always_inline)) void pad_rows_short(
 }
 
 /* pad_rows_short for each element size and copy size class, each a function
- * of its own: inlined into one, the sixteen loops left the compiler short of
- * registers (their counters and strides were reloaded from the stack per
- * row). */
-#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__) &&                           \
-    (defined(__clang__) || __GNUC__ >= 6) && !defined(CLPAD_NO_CPU_DISPATCH)
-/* x86-64: an AVX2 build of each, picked at load time when the CPU has AVX2
- * (half the moves of SSE2; glibc's memcpy, the bench's reference, does the
- * same). A call through the resolver is never inlined (clang refuses the
- * noinline attribute beside target_clones). */
-#define CLPAD_ROWS_FN __attribute__((target_clones("avx2", "default")))
-#else
-#define CLPAD_ROWS_FN __attribute__((noinline))
-#endif
+ * of its own (with an AVX2 build: CLPAD_CPU_CLONES): inlined into one, the
+ * sixteen loops left the compiler short of registers (their counters and
+ * strides were reloaded from the stack per row). */
 #define CLPAD_DEFINE_ROWS_SHORT(EB, H)                                                       \
-    static CLPAD_ROWS_FN void pad_rows_short_##EB##_##H(                                    \
+    static CLPAD_CPU_CLONES void pad_rows_short_##EB##_##H(                                 \
         const row_plan *rp, const int64_t *map, const unsigned char *src, size_t ib,       \
         unsigned char *dst, size_t ob, int64_t n)                                          \
     {                                                                                      \
