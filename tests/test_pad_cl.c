@@ -211,18 +211,10 @@ static void test_short_rows(void **state)
         for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++)
             for (size_t b = 0; b < sizeof bytes / sizeof *bytes; b++)
                 for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
-                    tu_pad_case c = {.dtype = dts[d], .mode = (clpad_pad_mode)m, .rank = 3};
-                    int64_t es = (int64_t)clpad_dtype_size(c.dtype);
-                    int64_t W = (bytes[b] + es - 1) / es; /* the interior kept */
-                    W -= (pads[p][0] < 0 ? pads[p][0] : 0) + (pads[p][1] < 0 ? pads[p][1] : 0);
-                    int64_t lim = m == CLPAD_PAD_REFLECT ? W - 1 : W;
-                    if ((m == CLPAD_PAD_REFLECT || m == CLPAD_PAD_SYMMETRIC) &&
-                        (pads[p][0] > lim || pads[p][1] > lim))
+                    tu_pad_case c;
+                    if (!tu_row_case(&c, dts[d], (clpad_pad_mode)m, bytes[b], 5, pads[p][0],
+                                     pads[p][1], &rng))
                         continue;
-                    c.shape[0] = 2, c.shape[1] = 5, c.shape[2] = W;
-                    c.pads_begin[1] = 1, c.pads_end[1] = 2;
-                    c.pads_begin[2] = pads[p][0], c.pads_end[2] = pads[p][1];
-                    tu_fill(c.value, 8, &rng);
                     diff_case(&c, &rng, n++);
                 }
     printf("%d short-row cases equal the CPU path\n", n);

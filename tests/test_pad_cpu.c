@@ -347,120 +347,87 @@ static void test_random_vs_oracle(void **state)
     free(want);
 }
 
-/* Short rows (the CPU path's row loop specialised per element size, copy
- * size class and border count): interiors on both sides of each size class's
- * bounds (32, 64, 128, 256, 512 bytes), borders of 1 to 8 elements on one or
- * both sides, cropped rows, every mode and element size, against the
- * oracle; past the output nothing is written. */
-static void test_short_rows_vs_oracle(void **state)
+/* One case on the CPU path against the oracle, with a guard band after the
+ * output that must stay untouched. */
+static void check_vs_oracle(const tu_pad_case *c, uint64_t *rng)
 {
-    (void)state;
-    uint64_t rng = tu_seed() ^ 0x5407;
-    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
-    static const int bytes[] = {33, 48, 64, 65, 100, 128, 129, 200, 256, 257, 400, 512};
-    static const int64_t pads[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 3}, {4, 4}, {8, 8},
-                                      {-1, 2}, {3, -2}, {8, 0}, {5, 3}};
-    enum { MAXB = 3 * 6 * (520 + 16 * 8) * 8 };
-    unsigned char *in = malloc(MAXB), *got = malloc(MAXB + 64), *want = malloc(MAXB);
-    int n = 0;
-    for (size_t t = 0; t < sizeof dtypes / sizeof *dtypes; t++)
-        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++)
-            for (size_t b = 0; b < sizeof bytes / sizeof *bytes; b++)
-                for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
-                    tu_pad_case c = {.dtype = dtypes[t], .mode = (clpad_pad_mode)m, .rank = 3};
-                    size_t es = clpad_dtype_size(c.dtype);
-                    /* the interior kept: bytes[b] rounded up to whole elements */
-                    int64_t W = ((int64_t)bytes[b] + (int64_t)es - 1) / (int64_t)es;
-                    W -= (pads[p][0] < 0 ? pads[p][0] : 0) + (pads[p][1] < 0 ? pads[p][1] : 0);
-                    int64_t lim = m == CLPAD_PAD_REFLECT ? W - 1 : W; /* the mirrors' limit */
-                    if ((m == CLPAD_PAD_REFLECT || m == CLPAD_PAD_SYMMETRIC) &&
-                        (pads[p][0] > lim || pads[p][1] > lim))
-                        continue;
-                    c.shape[0] = 3, c.shape[1] = 6, c.shape[2] = W;
-                    c.pads_begin[1] = 1, c.pads_end[1] = 2; /* rows of padding around them */
-                    c.pads_begin[2] = pads[p][0], c.pads_end[2] = pads[p][1];
-                    tu_fill(c.value, sizeof c.value, &rng);
-                    int64_t os[CLPAD_MAX_RANK];
-                    TU_ASSERT_OK(clpad_pad_output_shape(3, c.shape, c.pads_begin, c.pads_end,
-                                                        c.mode, os));
-                    size_t nin = (size_t)tu_elems(3, c.shape) * es;
-                    size_t nout = (size_t)tu_elems(3, os) * es;
-                    assert_true(nout <= MAXB && nin <= MAXB);
-                    tu_fill(in, nin, &rng);
-                    memset(got, 0xCD, nout + 64);
-                    tu_pad_naive(&c, in, want);
-                    TU_ASSERT_OK(clpad_pad_cpu(c.dtype, 3, c.shape, in, c.pads_begin, c.pads_end,
-                                               c.mode, c.value, got, nout));
-                    char buf[512];
-                    if (memcmp(got, want, nout))
-                        fail_msg("differs from the oracle: %s",
-                                 tu_pad_case_str(&c, buf, sizeof buf));
-                    for (size_t k = nout; k < nout + 64; k++)
-                        if (got[k] != 0xCD)
-                            fail_msg("wrote past the output: %s",
-                                     tu_pad_case_str(&c, buf, sizeof buf));
-                    n++;
-                }
-    printf("%d short-row cases equal the oracle\n", n);
+    size_t es = clpad_dtype_size(c->dtype);
+    int64_t os[CLPAD_MAX_RANK];
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, os));
+    size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
+    size_t nout = (size_t)tu_elems(c->rank, os) * es;
+    unsigned char *in = malloc(nin + 1), *got = malloc(nout + 64), *want = malloc(nout + 1);
+    tu_fill(in, nin, rng);
+    memset(got, 0xCD, nout + 64);
+    tu_pad_naive(c, in, want);
+    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                               c->mode, c->value, got, nout));
+    char buf[512];
+    if (memcmp(got, want, nout))
+        fail_msg("differs from the oracle: %s", tu_pad_case_str(c, buf, sizeof buf));
+    for (size_t k = nout; k < nout + 64; k++)
+        if (got[k] != 0xCD)
+            fail_msg("wrote past the output: %s", tu_pad_case_str(c, buf, sizeof buf));
     free(in);
     free(got);
     free(want);
 }
 
+static const clpad_dtype k_row_dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
+
+/* Short rows (the CPU path's row loop specialised per element size, copy
+ * size class and border count): interiors on both sides of each size class's
+ * bounds (32, 64, 128, 256, 512 bytes), borders of 1 to 8 elements on one or
+ * both sides, cropped rows, every mode and element size, with padded rows
+ * around them. */
+static void test_short_rows_vs_oracle(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x5407;
+    static const int bytes[] = {33, 48, 64, 65, 100, 128, 129, 200, 256, 257, 400, 512};
+    static const int64_t pads[][2] = {{1, 0}, {0, 1}, {1, 1}, {2, 3}, {4, 4}, {8, 8},
+                                      {-1, 2}, {3, -2}, {8, 0}, {5, 3}};
+    int n = 0;
+    for (size_t t = 0; t < sizeof k_row_dtypes / sizeof *k_row_dtypes; t++)
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++)
+            for (size_t b = 0; b < sizeof bytes / sizeof *bytes; b++)
+                for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
+                    tu_pad_case c;
+                    if (!tu_row_case(&c, k_row_dtypes[t], (clpad_pad_mode)m, bytes[b], 6,
+                                     pads[p][0], pads[p][1], &rng))
+                        continue;
+                    check_vs_oracle(&c, &rng);
+                    n++;
+                }
+    printf("%d short-row cases equal the oracle\n", n);
+}
+
 /* Long runs: interior copies and fills of more than 256 bytes (the CPU
  * path's own copy loop up to 1 MiB, memcpy beyond; pattern stores, or memset
  * for a value of one repeated byte), lengths around their steps, against the
- * oracle; past the output nothing is written. */
+ * oracle. */
 static void test_long_runs_vs_oracle(void **state)
 {
     (void)state;
     uint64_t rng = tu_seed() ^ 0x10C6;
-    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
     static const int64_t bytes[] = {257, 300, 383, 384, 385, 512, 1000, 4100, (1 << 20) + 8};
     static const int64_t pads[][2] = {{1, 2}, {40, 70}, {0, 0}};
     int n = 0;
-    for (size_t t = 0; t < sizeof dtypes / sizeof *dtypes; t++)
+    for (size_t t = 0; t < sizeof k_row_dtypes / sizeof *k_row_dtypes; t++)
         for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++)
             for (size_t b = 0; b < sizeof bytes / sizeof *bytes; b++)
                 for (size_t p = 0; p < sizeof pads / sizeof *pads; p++) {
-                    tu_pad_case c = {.dtype = dtypes[t], .mode = (clpad_pad_mode)m, .rank = 3};
-                    int64_t es = (int64_t)clpad_dtype_size(c.dtype);
-                    if (bytes[b] > 8192 && es != 2) /* past the loop's limit: one size */
+                    /* past the loop's limit: one element size */
+                    if (bytes[b] > 8192 && clpad_dtype_size(k_row_dtypes[t]) != 2)
                         continue;
-                    c.shape[0] = 2, c.shape[1] = 3;
-                    c.shape[2] = (bytes[b] + es - 1) / es;
-                    int64_t lim = m == CLPAD_PAD_REFLECT ? c.shape[2] - 1 : c.shape[2];
-                    if ((m == CLPAD_PAD_REFLECT || m == CLPAD_PAD_SYMMETRIC) &&
-                        (pads[p][0] > lim || pads[p][1] > lim))
+                    tu_pad_case c;
+                    if (!tu_row_case(&c, k_row_dtypes[t], (clpad_pad_mode)m, bytes[b], 3,
+                                     pads[p][0], pads[p][1], &rng))
                         continue;
-                    c.pads_begin[1] = 1, c.pads_end[1] = 2; /* whole rows of padding */
-                    c.pads_begin[2] = pads[p][0], c.pads_end[2] = pads[p][1];
                     /* a value of one repeated byte (memset) or not (pattern stores) */
-                    tu_fill(c.value, sizeof c.value, &rng);
                     if (n % 2)
                         memset(c.value, c.value[0], sizeof c.value);
-                    int64_t os[CLPAD_MAX_RANK];
-                    TU_ASSERT_OK(clpad_pad_output_shape(3, c.shape, c.pads_begin, c.pads_end,
-                                                        c.mode, os));
-                    size_t nin = (size_t)tu_elems(3, c.shape) * (size_t)es;
-                    size_t nout = (size_t)tu_elems(3, os) * (size_t)es;
-                    unsigned char *in = malloc(nin), *got = malloc(nout + 64), *want = malloc(nout);
-                    tu_fill(in, nin, &rng);
-                    memset(got, 0xCD, nout + 64);
-                    tu_pad_naive(&c, in, want);
-                    TU_ASSERT_OK(clpad_pad_cpu(c.dtype, 3, c.shape, in, c.pads_begin, c.pads_end,
-                                               c.mode, c.value, got, nout));
-                    char buf[512];
-                    if (memcmp(got, want, nout))
-                        fail_msg("differs from the oracle: %s",
-                                 tu_pad_case_str(&c, buf, sizeof buf));
-                    for (size_t k = nout; k < nout + 64; k++)
-                        if (got[k] != 0xCD)
-                            fail_msg("wrote past the output: %s",
-                                     tu_pad_case_str(&c, buf, sizeof buf));
-                    free(in);
-                    free(got);
-                    free(want);
+                    check_vs_oracle(&c, &rng);
                     n++;
                 }
     printf("%d long-run cases equal the oracle\n", n);

@@ -185,3 +185,22 @@ void tu_pad_naive(const tu_pad_case *c, const void *in, void *out)
             memcpy(d, (const unsigned char *)in + (size_t)src * es, es);
     }
 }
+
+bool tu_row_case(tu_pad_case *c, clpad_dtype dtype, clpad_pad_mode mode, int64_t bytes,
+                 int64_t rows, int64_t pb, int64_t pe, uint64_t *rng)
+{
+    memset(c, 0, sizeof *c);
+    c->dtype = dtype;
+    c->mode = mode;
+    c->rank = 3;
+    int64_t es = (int64_t)clpad_dtype_size(dtype);
+    int64_t W = (bytes + es - 1) / es - (pb < 0 ? pb : 0) - (pe < 0 ? pe : 0);
+    int64_t lim = mode == CLPAD_PAD_REFLECT ? W - 1 : W; /* the mirrors' limit */
+    if ((mode == CLPAD_PAD_REFLECT || mode == CLPAD_PAD_SYMMETRIC) && (pb > lim || pe > lim))
+        return false;
+    c->shape[0] = 2, c->shape[1] = rows, c->shape[2] = W;
+    c->pads_begin[1] = 1, c->pads_end[1] = 2;
+    c->pads_begin[2] = pb, c->pads_end[2] = pe;
+    tu_fill(c->value, sizeof c->value, rng);
+    return true;
+}

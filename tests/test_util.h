@@ -5,6 +5,7 @@
 #include "clpad.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* cmocka needs these before its header. */
@@ -71,3 +72,9 @@ const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len);
 void tu_pad_naive(const tu_pad_case *c, const void *in, void *out);
 /* Elements of a shape. */
 int64_t tu_elems(int rank, const int64_t *shape);
+/* A rank-3 row case [2, rows, W] of `dtype` and `mode`: rows of an interior of
+ * at least `bytes` bytes kept (W widened by any crop), innermost pads (pb, pe),
+ * pads 1 and 2 on the rows' axis (whole padded rows around them), pad value
+ * from rng. false when the mode's limits forbid those pads. */
+bool tu_row_case(tu_pad_case *c, clpad_dtype dtype, clpad_pad_mode mode, int64_t bytes,
+                 int64_t rows, int64_t pb, int64_t pe, uint64_t *rng);
