@@ -7,6 +7,19 @@
  * which turns to non-temporal stores for copies larger than the cache. */
 enum { COPY_LOOP_MAX = 1 << 20 };
 
+#ifdef CLPAD_HAVE_V32
+/* 128 bytes as four 32-byte vector moves. */
+static inline void move128(unsigned char *restrict d, const unsigned char *restrict s)
+{
+    clpad__v32 a = *(const clpad__v32 *)s, b = *(const clpad__v32 *)(s + 32);
+    clpad__v32 c = *(const clpad__v32 *)(s + 64), e = *(const clpad__v32 *)(s + 96);
+    *(clpad__v32 *)d = a;
+    *(clpad__v32 *)(d + 32) = b;
+    *(clpad__v32 *)(d + 64) = c;
+    *(clpad__v32 *)(d + 96) = e;
+}
+#endif
+
 /* n > 256 bytes in 128-byte steps of 32-byte vector moves, the last step
  * ending at byte n (it may overlap the one before: the same bytes again).
  * glibc's memcpy moves these sizes with `rep movsb`, which on the AMD EPYC
@@ -18,24 +31,12 @@ CLPAD_CPU_CLONES void clpad__copy_long(unsigned char *restrict d, const unsigned
 {
 #ifdef CLPAD_HAVE_V32
     if (n <= COPY_LOOP_MAX && n >= 128) {
-        size_t i = 0;
-        for (; i + 128 < n; i += 128) {
+        for (size_t i = 0; i + 128 < n; i += 128) {
             /* opaque to the optimiser: the loop must not become a memcpy call */
             __asm__("" : "+r"(i));
-            clpad__v32 a = *(const clpad__v32 *)(s + i), b = *(const clpad__v32 *)(s + i + 32);
-            clpad__v32 c = *(const clpad__v32 *)(s + i + 64), e = *(const clpad__v32 *)(s + i + 96);
-            *(clpad__v32 *)(d + i) = a;
-            *(clpad__v32 *)(d + i + 32) = b;
-            *(clpad__v32 *)(d + i + 64) = c;
-            *(clpad__v32 *)(d + i + 96) = e;
+            move128(d + i, s + i);
         }
-        i = n - 128;
-        clpad__v32 a = *(const clpad__v32 *)(s + i), b = *(const clpad__v32 *)(s + i + 32);
-        clpad__v32 c = *(const clpad__v32 *)(s + i + 64), e = *(const clpad__v32 *)(s + i + 96);
-        *(clpad__v32 *)(d + i) = a;
-        *(clpad__v32 *)(d + i + 32) = b;
-        *(clpad__v32 *)(d + i + 64) = c;
-        *(clpad__v32 *)(d + i + 96) = e;
+        move128(d + n - 128, s + n - 128);
         return;
     }
 #endif

@@ -144,17 +144,17 @@ inline long clpad_map(long c, long D)
  * overlapping moves of 32 or 64 bytes (the 1-byte-aligned vector types of
  * CLPAD_BMOVE) for the size classes (32, 64] and (64, 128], else
  * CLPAD_BYTES_COPY's loop. */
-#define CLPAD_LEAN_COPY(B)                                                                   \
+#define CLPAD_LEAN_HALVES(B)                                                                 \
     CLPAD_BMOVE(B, dp, sp);                                                                  \
     CLPAD_BMOVE(B, dp + (ibytes - B), sp + (ibytes - B));
-#define CLPAD_LEAN_ROWS(COPY, ...)                                                           \
+#define CLPAD_LEAN_ROWS(...)                                                                 \
     if (ibytes <= 64) {                                                                      \
         for (; run > 0; run--, dp += db, sp += sb) {                                         \
-            COPY(32) __VA_ARGS__                                                             \
+            CLPAD_LEAN_HALVES(32) __VA_ARGS__                                                \
         }                                                                                    \
     } else if (ibytes <= 128) {                                                              \
         for (; run > 0; run--, dp += db, sp += sb) {                                         \
-            COPY(64) __VA_ARGS__                                                             \
+            CLPAD_LEAN_HALVES(64) __VA_ARGS__                                                \
         }                                                                                    \
     } else {                                                                                 \
         for (; run > 0; run--, dp += db, sp += sb) {                                         \
@@ -246,12 +246,11 @@ inline long clpad_map(long c, long D)
             if (ilo == 1 && row_units - ihi == 1) { /* one unit each side, kept in registers \
                                                       (then in_lo == 1, in_hi == ihi) */     \
                 long b0 = bmap[0], b1 = bmap[CLPAD_BMAP_SIDE];                               \
-                CLPAD_LEAN_ROWS(CLPAD_LEAN_COPY,                                             \
-                                d[0] = PAD_MODE == 0 ? value : s[b0];                        \
+                CLPAD_LEAN_ROWS(d[0] = PAD_MODE == 0 ? value : s[b0];                        \
                                 d[ihi] = PAD_MODE == 0 ? value : s[b1];                      \
                                 d += row_units; s += i_strides.s0;)                          \
             } else {                                                                         \
-                CLPAD_LEAN_ROWS(CLPAD_LEAN_COPY,                                             \
+                CLPAD_LEAN_ROWS(                                                             \
                     CLPAD_SHORT_LOOP                                                         \
                     for (long v = 0; v < ilo; v++)                                           \
                         d[v] = PAD_MODE == 0 ? value : s[bmap[v]];                           \
