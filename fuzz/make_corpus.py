@@ -138,6 +138,16 @@ def pad_corpus():
           pad_seed("u16", "wrap", [3, 2], [INT64_MIN + 1, 1], [INT64_MAX - 3, 0]))
     write("pad", "huge_crop", pad_seed("u8", "constant", [1 << 62, 2], [-(1 << 62) + 1, 0],
                                        [0, 0]))
+    # Huge pads_begin cancelled by a huge negative pads_end (the device path
+    # once formed pads_begin * units-per-element and hung or copied rows).
+    for m in ("constant", "edge", "wrap"):
+        write("pad", f"cancelling_pads_{m}",
+              pad_seed("u8", m, [4, 16], [1 << 62, 0], [-(1 << 62) + 5, 0]))
+        write("pad", f"cancelling_pads_3d_{m}",
+              pad_seed("u8", m, [3, 4, 5], [1 << 62, 0, 0], [-(1 << 62) + 2, 0, 0]))
+    # nulls 0x80..0xBF: pads_end = (byte & 7) - shape - pads_begin on every axis.
+    write("pad", "cancelling_mode_edge",
+          pad_seed("f32", "edge", [3, 2], [1 << 62, -(1 << 62)], [3, 2], nulls=0x80))
     write("pad", "null_shape", pad_seed("u8", "edge", [2], [1], [1], nulls=0xC1))
     write("pad", "null_output", pad_seed("u8", "edge", [2], [1], [1], nulls=0xC0 | 32))
     write("pad", "null_input", pad_seed("u8", "edge", [2], [1], [1], nulls=0xC0 | 16))

@@ -268,6 +268,12 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
                      bool widen, clpad_pad_plan *plan);
 
+/* The proof the device path needs before launch: every coordinate, offset
+ * and product the kernels form from the plan fits in int64 with room to
+ * spare (the plan's canonical pads make this hold for every valid call;
+ * CLPAD_ERR_OVERFLOW otherwise, never a launch). */
+clpad_status clpad__pad_plan_check(const clpad_pad_plan *p);
+
 /* Validate a Pad and compute sizes: out_shape (may be NULL), input and output
  * bytes. */
 clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,

@@ -136,6 +136,9 @@ static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem i
     clpad_pad_plan plan;
     clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode,
                     clpad_dtype_size(c->dtype), true, &plan);
+    clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
+    if (st)
+        return st;
     return enqueue_plan(ctx, &plan, c->mode, c->pad_value, clpad_dtype_size(c->dtype), input,
                         input_offset, output, output_offset, queue, num_events, wait_list, event);
 }

@@ -111,11 +111,43 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
     return CLPAD_OK;
 }
 
+/* An axis's pads_begin replaced by one that maps every output index to the
+ * same source (or to padding), and lies in [-D, D + O] (O = the axis's
+ * output size, D >= 0). A huge pads_begin cancelled by a huge negative
+ * pads_end (both about 2^62, O small) is valid, but products such as
+ * pads_begin * (units per element) that the kernels form would overflow.
+ * The output covers the input coordinates c in [-b, -b + O):
+ *  - wrap reads c mod D everywhere: any b' = b (mod D) does; b' in [0, D);
+ *  - constant and edge only tell "before", "inside" and "after" apart: a
+ *    window wholly before the input (-b + O <= 0) moves to [-O, 0), one
+ *    wholly after it (-b >= D) to [D, D + O);
+ *  - reflect and symmetric: positive pads are at most D, and a pads_begin
+ *    below -(D + pads_end) leaves nothing to output, so b is in range already. */
+static int64_t canonical_begin(clpad_pad_mode mode, int64_t D, int64_t b, int64_t O)
+{
+    if (O == 0)
+        return 0;
+    if (mode == CLPAD_PAD_WRAP && D > 0) {
+        int64_t m = b % D;
+        return m < 0 ? m + D : m;
+    }
+    if (mode == CLPAD_PAD_CONSTANT || mode == CLPAD_PAD_EDGE) {
+        if (b >= O) /* -b + O <= 0 */
+            return O;
+        if (b <= -D)
+            return -D;
+    }
+    return b;
+}
+
 void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
                      bool widen, clpad_pad_plan *plan)
 {
-    /* Working copy, innermost last; axes of size 1 without pads vanish. */
+    /* Working copy, innermost last; axes of size 1 without pads vanish. The
+     * pads become canonical (canonical_begin), so that every coordinate and
+     * offset of the plan is bounded by the axis's input and output sizes:
+     * |b| <= D + O, |e| <= D + O; elements count and bytes fit in size_t. */
     int64_t D[CLPAD_MAX_RANK], b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
     int n = 0;
     bool no_pads = true;
@@ -124,9 +156,11 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
             no_pads = false;
         if (shape[i] == 1 && !pads_begin[i] && !pads_end[i])
             continue;
+        int64_t o = pads_begin[i] + shape[i] + pads_end[i]; /* validated: no overflow */
+        o = o > 0 ? o : 0;
         D[n] = shape[i];
-        b[n] = pads_begin[i];
-        e[n] = pads_end[i];
+        b[n] = canonical_begin(mode, shape[i], pads_begin[i], o);
+        e[n] = o - D[n] - b[n];
         n++;
     }
     /* Merge an outer axis into its unpadded inner neighbour. In constant mode
@@ -179,4 +213,30 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
         plan->in_elems *= D[i];
         plan->out_elems *= plan->out_dims[i];
     }
+}
+
+clpad_status clpad__pad_plan_check(const clpad_pad_plan *p)
+{
+    /* Bytes of one index of each axis, innermost last, in the larger of the
+     * input and the output; every coordinate the kernels form on an axis lies
+     * within [-(|b| + D + O), |b| + D + O], and times that axis's index size
+     * it must stay far inside int64 (sums of a few such terms follow). */
+    int64_t block = (int64_t)p->elem_bytes;
+    if (p->elem_bytes > (size_t)INT64_MAX / 4)
+        goto overflow;
+    for (int i = p->rank - 1; i >= 0; i--) {
+        int64_t b = p->pads_begin[i], span, bytes;
+        if (b == INT64_MIN || !clpad__add_i64(b < 0 ? -b : b, p->in_dims[i], &span) ||
+            !clpad__add_i64(span, p->out_dims[i], &span) || !clpad__mul_i64(span, block, &bytes) ||
+            bytes > INT64_MAX / 8)
+            goto overflow;
+        int64_t d = p->in_dims[i] > p->out_dims[i] ? p->in_dims[i] : p->out_dims[i];
+        if (!clpad__mul_i64(block, d > 0 ? d : 1, &block))
+            goto overflow;
+    }
+    return CLPAD_OK;
+overflow:
+    return clpad__fail(CLPAD_ERR_OVERFLOW,
+                       "pad: the collapsed pads or sizes are too large for 64-bit index math "
+                       "on the device");
 }
