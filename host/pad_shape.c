@@ -145,12 +145,16 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      bool widen, clpad_pad_plan *plan)
 {
     /* Working copy, innermost last; axes of size 1 without pads vanish. The
-     * pads become canonical (canonical_begin), so that every coordinate and
-     * offset of the plan is bounded by the axis's input and output sizes:
-     * |b| <= D + O, |e| <= D + O; elements count and bytes fit in size_t. */
+     * pads become canonical (canonical_begin), so that every coordinate of
+     * the plan is bounded by the axis's input and output sizes:
+     * |b| <= D + O. An empty input (only constant padding can then have an
+     * output) becomes an input of size 0 on every axis, the output all
+     * padding: no size of an axis that is never read enters the plan. */
     int64_t D[CLPAD_MAX_RANK], b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
     int n = 0;
-    bool no_pads = true;
+    bool no_pads = true, empty_in = false;
+    for (int i = 0; i < rank; i++)
+        empty_in |= shape[i] == 0;
     for (int i = 0; i < rank; i++) {
         if (pads_begin[i] || pads_end[i])
             no_pads = false;
@@ -158,8 +162,8 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
             continue;
         int64_t o = pads_begin[i] + shape[i] + pads_end[i]; /* validated: no overflow */
         o = o > 0 ? o : 0;
-        D[n] = shape[i];
-        b[n] = canonical_begin(mode, shape[i], pads_begin[i], o);
+        D[n] = empty_in ? 0 : shape[i];
+        b[n] = empty_in ? o : canonical_begin(mode, shape[i], pads_begin[i], o);
         e[n] = o - D[n] - b[n];
         n++;
     }
@@ -217,23 +221,26 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
 
 clpad_status clpad__pad_plan_check(const clpad_pad_plan *p)
 {
-    /* Bytes of one index of each axis, innermost last, in the larger of the
-     * input and the output; every coordinate the kernels form on an axis lies
-     * within [-(|b| + D + O), |b| + D + O], and times that axis's index size
-     * it must stay far inside int64 (sums of a few such terms follow). */
-    int64_t block = (int64_t)p->elem_bytes;
-    if (p->elem_bytes > (size_t)INT64_MAX / 4)
-        goto overflow;
-    for (int i = p->rank - 1; i >= 0; i--) {
-        int64_t b = p->pads_begin[i], span, bytes;
+    /* What the kernels form from a plan: coordinates c = o - b on every axis
+     * (|b| + D + O bounds them), and on the innermost axis the same in units
+     * of the element's K units (K <= elem_bytes); offsets m * stride and
+     * row * row_units, bounded by the input and output sizes, which the
+     * validation already keeps within size_t bytes. Each term must stay far
+     * inside int64 (the kernels add a few of them). */
+    const int64_t lim = INT64_MAX / 8;
+    for (int i = 0; i < p->rank; i++) {
+        int64_t b = p->pads_begin[i], span;
         if (b == INT64_MIN || !clpad__add_i64(b < 0 ? -b : b, p->in_dims[i], &span) ||
-            !clpad__add_i64(span, p->out_dims[i], &span) || !clpad__mul_i64(span, block, &bytes) ||
-            bytes > INT64_MAX / 8)
+            !clpad__add_i64(span, p->out_dims[i], &span) || span > lim)
             goto overflow;
-        int64_t d = p->in_dims[i] > p->out_dims[i] ? p->in_dims[i] : p->out_dims[i];
-        if (!clpad__mul_i64(block, d > 0 ? d : 1, &block))
+        if (i == p->rank - 1 &&
+            (p->elem_bytes > (size_t)lim || !clpad__mul_i64(span, (int64_t)p->elem_bytes, &span) ||
+             span > lim))
             goto overflow;
     }
+    if ((uint64_t)p->in_elems > (uint64_t)lim / p->elem_bytes ||
+        (uint64_t)p->out_elems > (uint64_t)lim / p->elem_bytes)
+        goto overflow;
     return CLPAD_OK;
 overflow:
     return clpad__fail(CLPAD_ERR_OVERFLOW,
