@@ -15,7 +15,7 @@
 #include "clpad.h"
 #include "tensor_io.h"
 #ifdef FZ_WITH_INTERNALS /* the fuzz build compiles the library's sources in */
-#include "internal.h"
+#include "pad_plan.h"
 #endif
 
 #include <ctype.h>

@@ -1,5 +1,6 @@
-/* Device discovery and choice, context creation, wrapping and teardown. */
-#include "internal.h"
+/* Device discovery and choice, context creation, wrapping and teardown, and
+ * the launch policy of each device. */
+#include "launch.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -149,6 +150,37 @@ static clpad_status alloc_context(clpad_context **out)
     return CLPAD_OK;
 }
 
+/* The launch policy and build options of this device (context.h): the one
+ * place where device properties turn into launch constants and variants. */
+static void set_policy(clpad_context *ctx)
+{
+    bool cpu = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
+    ctx->policy = (clpad_launch_policy){
+        .max_local = 256,        /* within every device's limit that matters here */
+        .groups_per_cu = 8,      /* enough work-groups to keep each compute unit busy */
+        .max_local_y = 64,       /* 1, 4, 16 or 64 rows: few local sizes to compile */
+        .gpu_items = 8,          /* 16-byte vectors per work-item along a row on GPUs */
+        .cpu_item_bytes = 16384, /* short rows per CPU work-item: about 16 KiB */
+        .cpu_min_items_per_group = 4,
+        .nt_stretch_bytes = 65536,
+    };
+    /* Streaming stores pay off once the output would not stay in the cache
+     * anyway: from a quarter of the device's cache (64 MiB when it reports
+     * none), on CPU devices only. $CLPAD_NONTEMPORAL: "off", or "always"
+     * (every interior stretch: the tests run the path on small tensors). */
+    cl_ulong cache = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
+    if (cpu)
+        ctx->policy.nt_output_bytes = cache ? cache / 4 : (uint64_t)64 << 20;
+    const char *nt = getenv("CLPAD_NONTEMPORAL");
+    if (nt && !strcmp(nt, "off"))
+        ctx->policy.nt_output_bytes = 0;
+    else if (nt && !strcmp(nt, "always"))
+        ctx->policy.nt_output_bytes = 1;
+    snprintf(ctx->device_options, sizeof ctx->device_options, "-cl-std=CL1.2%s",
+             ctx->policy.nt_output_bytes ? " -DCLPAD_NT=1" : "");
+}
+
 /* Read the device facts the launch code uses. */
 static void read_device(clpad_context *ctx)
 {
@@ -177,20 +209,9 @@ static void read_device(clpad_context *ctx)
     ctx->mem_base_align = bits / 8 ? bits / 8 : 1;
     if (!ctx->max_wg)
         ctx->max_wg = 1;
-    /* Non-temporal stores pay off once the output would not stay in the cache
-     * anyway: from a quarter of the device's cache (64 MiB when it reports
-     * none), on CPU devices only. $CLPAD_NONTEMPORAL: "off", or "always"
-     * (every interior stretch: the tests run the path on small tensors). */
-    cl_ulong cache = 0;
-    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
-    ctx->nt_output_bytes = 0;
-    if (ctx->device_type & CL_DEVICE_TYPE_CPU)
-        ctx->nt_output_bytes = cache ? cache / 4 : (cl_ulong)64 << 20;
-    const char *nt = getenv("CLPAD_NONTEMPORAL");
-    if (nt && !strcmp(nt, "off"))
-        ctx->nt_output_bytes = 0;
-    else if (nt && !strcmp(nt, "always"))
-        ctx->nt_output_bytes = 1;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
+                    &ctx->max_alloc, NULL);
+    set_policy(ctx);
 }
 
 clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad_context **out)
@@ -313,9 +334,25 @@ cl_context clpad_context_cl_context(const clpad_context *ctx) { return ctx ? ctx
 cl_command_queue clpad_context_queue(const clpad_context *ctx) { return ctx ? ctx->queue : NULL; }
 cl_device_id clpad_context_device(const clpad_context *ctx) { return ctx ? ctx->device : NULL; }
 
+/* clpad_context_build_log's copies: one per thread, freed at the thread's
+ * exit or at its next call, so that a failed build on another thread (which
+ * replaces the context's log) never frees what a caller is reading. */
+static pthread_key_t build_log_key;
+static pthread_once_t build_log_once = PTHREAD_ONCE_INIT;
+static void build_log_key_init(void) { pthread_key_create(&build_log_key, free); }
+
 const char *clpad_context_build_log(const clpad_context *ctx)
 {
-    return ctx && ctx->build_log ? ctx->build_log : "";
+    if (!ctx || ctx->fallback)
+        return "";
+    pthread_once(&build_log_once, build_log_key_init);
+    clpad_context *c = (clpad_context *)ctx; /* the log is read under the lock */
+    pthread_mutex_lock(&c->lock);
+    char *copy = c->build_log ? strdup(c->build_log) : NULL;
+    pthread_mutex_unlock(&c->lock);
+    free(pthread_getspecific(build_log_key));
+    pthread_setspecific(build_log_key, copy);
+    return copy ? copy : "";
 }
 
 clpad_status clpad__require_device(const clpad_context *ctx, const char *op)

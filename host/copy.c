@@ -1,5 +1,5 @@
 /* Copies of more than 256 bytes for the CPU paths (clpad__copy). */
-#include "internal.h"
+#include "copy.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
  * $HOME/.cache/clpad. CLPAD_CACHE_DIR=off turns the cache off. Every failure
  * here is silent: the cache only saves time.
  */
-#include "internal.h"
+#include "context.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,9 @@
-/* Launch geometry, buffer checks and the host-pointer path shared by every op. */
-#include "internal.h"
+/* The launch path every operation shares (launch.h): shortcuts, unit and
+ * streaming-store choices, launch geometry, the argument builder, buffer
+ * checks and the host-pointer path. */
+#include "launch.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static size_t pow2_at_least(size_t n)
@@ -11,39 +14,6 @@ static size_t pow2_at_least(size_t n)
     return p;
 }
 
-clpad_status clpad__launch_2d(clpad_context *ctx, const struct clpad_kernel_entry *k,
-                              cl_command_queue queue, const size_t global[2],
-                              cl_uint num_events, const cl_event *wait_list, cl_event *event)
-{
-    /* Work-group: up to 256 work-items within the kernel's and the device's
-     * limits, spread over x first (consecutive work-items write consecutive
-     * output), the rest over rows. x takes one of a few sizes (1, 4, 16, 64,
-     * 256) so that drivers that specialise kernels per local size (PoCL)
-     * compile few variants. */
-    size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
-    if (target > 256)
-        target = 256;
-    size_t lx = 1;
-    while (lx * 4 <= target && lx * 4 <= pow2_at_least(global[0]))
-        lx *= 4;
-    size_t ly = 1;
-    while (ly * 2 * lx <= target && ly < global[1])
-        ly *= 2;
-    size_t local[2] = {lx, ly};
-    size_t gws[2];
-    for (int i = 0; i < 2; i++) {
-        size_t g = global[i] + local[i] - 1;
-        if (g < global[i])
-            return clpad__fail(CLPAD_ERR_OVERFLOW, "global work size overflows size_t");
-        gws[i] = g / local[i] * local[i];
-    }
-    cl_int err = clEnqueueNDRangeKernel(queue, k->kernel, 2, NULL, gws, local, num_events,
-                                        num_events ? wait_list : NULL, event);
-    if (err != CL_SUCCESS)
-        return clpad__fail_cl(err, "clEnqueueNDRangeKernel");
-    return CLPAD_OK;
-}
-
 bool clpad__cpu_geometry(const clpad_context *ctx)
 {
     return ctx->row_geometry ? ctx->row_geometry == 1
@@ -51,43 +21,45 @@ bool clpad__cpu_geometry(const clpad_context *ctx)
 }
 
 void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
-                         size_t vectors_per_row, size_t n_rows, size_t vector_bytes,
-                         bool multi_row, clpad_row_geometry *g)
+                         size_t vectors_per_row, size_t n_rows, bool multi_row,
+                         clpad_row_geometry *g)
 {
+    const clpad_launch_policy *pol = &ctx->policy;
     size_t target = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
-    if (target > 256)
-        target = 256;
+    if (target > pol->max_local)
+        target = pol->max_local;
     if (vectors_per_row == 0)
         vectors_per_row = 1;
     size_t cus = ctx->compute_units ? ctx->compute_units : 1;
-    size_t want = 8 * cus; /* work-groups enough to keep every compute unit busy */
+    size_t want = pol->groups_per_cu * cus; /* work-groups enough to keep every unit busy */
     size_t lx = 1, items, rpi = 1;
-    bool cpu = clpad__cpu_geometry(ctx);
-    if (cpu) {
+    if (clpad__cpu_geometry(ctx)) {
         /* A work-item copies a whole row, or a long stretch of it when there
          * are too few rows to share out: memcpy-like loops, few work-groups.
-         * Short rows are taken several at a time (about 16 KiB per item). */
+         * Short rows are taken several at a time (cpu_item_bytes per item). */
         size_t chunks = n_rows >= want ? 1 : (want + n_rows - 1) / n_rows;
         items = (vectors_per_row + chunks - 1) / chunks;
-        size_t row_bytes = vectors_per_row * vector_bytes;
-        if (multi_row && chunks == 1 && row_bytes < 16384) {
-            rpi = 16384 / row_bytes;
-            size_t max_rpi = n_rows / (4 * want); /* keep 4 * want work-items at least */
+        size_t row_bytes = vectors_per_row * CLPAD_GEOMETRY_VECTOR_BYTES;
+        if (multi_row && chunks == 1 && row_bytes < pol->cpu_item_bytes) {
+            rpi = pol->cpu_item_bytes / row_bytes;
+            size_t max_rpi = n_rows / (pol->cpu_min_items_per_group * want);
             if (rpi > max_rpi)
                 rpi = max_rpi ? max_rpi : 1;
         }
     } else {
+        /* x takes one of a few sizes (1, 4, 16, 64, 256) so that drivers that
+         * specialise kernels per local size (PoCL) compile few variants. */
         while (lx * 4 <= target && lx * 4 <= pow2_at_least(vectors_per_row))
             lx *= 4;
         size_t per = (vectors_per_row + lx - 1) / lx;
-        items = per < 8 ? per : 8;
+        items = per < pol->gpu_items ? per : pol->gpu_items;
     }
     size_t groups_x = (vectors_per_row + lx * items - 1) / (lx * items);
     size_t items_y = (n_rows + rpi - 1) / rpi;
     /* Work-items per group along y: 1, 4, 16 or 64 (few local sizes: PoCL
      * specialises per size), while keeping enough work-groups. */
     size_t ly = 1;
-    while (ly * 4 * lx <= target && ly * 4 <= 64 && ly * 4 <= items_y &&
+    while (ly * 4 * lx <= target && ly * 4 <= pol->max_local_y && ly * 4 <= items_y &&
            groups_x * ((items_y + ly * 4 - 1) / (ly * 4)) >= want)
         ly *= 4;
     g->local[0] = lx;
@@ -98,16 +70,90 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
     g->rows_per_item = (cl_long)rpi;
 }
 
-clpad_status clpad__launch_rows(clpad_context *ctx, const struct clpad_kernel_entry *k,
-                                cl_command_queue queue, const clpad_row_geometry *g,
-                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
+clpad_status clpad__enqueue_marker(cl_command_queue queue, cl_uint num_events,
+                                   const cl_event *wait_list, cl_event *event)
 {
-    (void)ctx;
-    cl_int err = clEnqueueNDRangeKernel(queue, k->kernel, 2, NULL, g->global, g->local,
-                                        num_events, num_events ? wait_list : NULL, event);
-    if (err != CL_SUCCESS)
-        return clpad__fail_cl(err, "clEnqueueNDRangeKernel");
-    return CLPAD_OK;
+    if (!event)
+        return CLPAD_OK;
+    cl_int err =
+        clEnqueueMarkerWithWaitList(queue, num_events, num_events ? wait_list : NULL, event);
+    return err == CL_SUCCESS ? CLPAD_OK : clpad__fail_cl(err, "clEnqueueMarkerWithWaitList");
+}
+
+clpad_status clpad__enqueue_copy(cl_command_queue queue, cl_mem input, size_t input_offset,
+                                 cl_mem output, size_t output_offset, size_t bytes,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    cl_int err = clEnqueueCopyBuffer(queue, input, output, input_offset, output_offset, bytes,
+                                     num_events, num_events ? wait_list : NULL, event);
+    return err == CL_SUCCESS ? CLPAD_OK : clpad__fail_cl(err, "clEnqueueCopyBuffer");
+}
+
+size_t clpad__unit_bytes(size_t elem_bytes, size_t input_offset, size_t output_offset)
+{
+    size_t eb = 8;
+    while (eb > 1 && (elem_bytes % eb || input_offset % eb || output_offset % eb))
+        eb >>= 1;
+    return eb;
+}
+
+cl_long clpad__nt_min(const clpad_context *ctx, size_t out_bytes, size_t unit_bytes,
+                      size_t stretch_bytes)
+{
+    uint64_t threshold = ctx->policy.nt_output_bytes;
+    if (threshold == 1) /* always (tests): every stretch */
+        return 1;
+    if (!threshold || out_bytes < threshold)
+        return 0;
+    size_t units = stretch_bytes / unit_bytes;
+    return (cl_long)(units ? units : 1);
+}
+
+clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const char *options,
+                                 const char *name, clpad_kernel_call *kc)
+{
+    *kc = (clpad_kernel_call){.ctx = ctx, .err = CL_SUCCESS};
+    pthread_mutex_lock(&ctx->lock);
+    clpad_status st = clpad__kernel(ctx, family, options, name, &kc->k);
+    if (st)
+        pthread_mutex_unlock(&ctx->lock);
+    return st;
+}
+
+void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void *value)
+{
+    cl_uint index = kc->next++;
+    if (kc->err != CL_SUCCESS)
+        return;
+    cl_int err = clSetKernelArg(kc->k->kernel, index, size, value);
+    if (err != CL_SUCCESS) {
+        kc->err = err;
+        kc->failed_index = index;
+        kc->failed_name = name;
+    }
+}
+
+clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
+                                  const clpad_row_geometry *g, cl_uint num_events,
+                                  const cl_event *wait_list, cl_event *event)
+{
+    clpad_status st = CLPAD_OK;
+    if (kc->err != CL_SUCCESS) {
+        char what[128];
+        snprintf(what, sizeof what, "clSetKernelArg(%s, argument %u '%s')", kc->k->name,
+                 (unsigned)kc->failed_index, kc->failed_name);
+        st = clpad__fail_cl(kc->err, what);
+    } else {
+        cl_int err = clEnqueueNDRangeKernel(queue, kc->k->kernel, 2, NULL, g->global, g->local,
+                                            num_events, num_events ? wait_list : NULL, event);
+        if (err != CL_SUCCESS) {
+            char what[96];
+            snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", kc->k->name);
+            st = clpad__fail_cl(err, what);
+        }
+    }
+    pthread_mutex_unlock(&kc->ctx->lock);
+    return st;
 }
 
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,

@@ -1,5 +1,6 @@
-/* Pad on OpenCL (SPEC §1): validation, launch geometry and the host-pointer path. */
-#include "internal.h"
+/* Pad on OpenCL (docs/spec.md, "Pad"): the enqueue and host-pointer paths. */
+#include "launch.h"
+#include "pad_plan.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,61 +16,41 @@ static void unit_value(const void *pad_value, size_t esize, size_t unit, unsigne
         memcpy(out + i, pad_value, esize);
 }
 
-void clpad__pad_options(const clpad_context *ctx, clpad_pad_mode mode,
-                        char options[CLPAD_PAD_OPTIONS_MAX])
+void clpad__pad_options(clpad_pad_mode mode, size_t unit_bytes, char *options, size_t size)
 {
-    snprintf(options, CLPAD_PAD_OPTIONS_MAX, "-DPAD_MODE=%d%s", (int)mode,
-             ctx->nt_output_bytes ? " -DCLPAD_NT=1" : "");
+    static const char *const names[CLPAD_PAD_MODE_COUNT] = {"CONSTANT", "EDGE", "REFLECT",
+                                                            "SYMMETRIC", "WRAP"};
+    snprintf(options, size, "-DCLPAD_PAD_%s -DCLPAD_UNIT_BYTES=%zu", names[mode], unit_bytes);
 }
 
-bool clpad__nt_output(const clpad_context *ctx, size_t out_bytes)
-{
-    return ctx->nt_output_bytes && out_bytes >= ctx->nt_output_bytes;
-}
-
+/* Launch the pad kernel of a validated plan (kernels/pad.cl). */
 static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, clpad_pad_mode mode,
-                                 const void *pad_value, size_t esize, cl_mem input, size_t input_offset,
-                                 cl_mem output, size_t output_offset, cl_command_queue queue,
-                                 cl_uint num_events, const cl_event *wait_list, cl_event *event)
+                                 const void *pad_value, size_t esize, cl_mem input,
+                                 size_t input_offset, cl_mem output, size_t output_offset,
+                                 cl_command_queue queue, cl_uint num_events,
+                                 const cl_event *wait_list, cl_event *event)
 {
-    cl_int err;
-    if (p->out_elems == 0) { /* empty output: no launch, but honour the event contract */
-        if (!event)
-            return CLPAD_OK;
-        err = clEnqueueMarkerWithWaitList(queue, num_events, num_events ? wait_list : NULL, event);
-        return err == CL_SUCCESS ? CLPAD_OK : clpad__fail_cl(err, "clEnqueueMarkerWithWaitList");
-    }
-    if (p->no_pads) { /* every pad is 0: a plain buffer copy */
-        err = clEnqueueCopyBuffer(queue, input, output, input_offset, output_offset,
-                                  (size_t)p->out_elems * p->elem_bytes, num_events,
-                                  num_events ? wait_list : NULL, event);
-        return err == CL_SUCCESS ? CLPAD_OK : clpad__fail_cl(err, "clEnqueueCopyBuffer");
-    }
-    /* The kernel moves units of 1, 2, 4 or 8 bytes: the largest that divides
-     * the (widened) element and both offsets; K units make one element. */
-    size_t eb = 8;
-    while (eb > esize && (p->elem_bytes % eb || input_offset % eb || output_offset % eb))
-        eb >>= 1;
+    size_t out_bytes = (size_t)p->out_elems * p->elem_bytes;
+    if (out_bytes == 0)
+        return clpad__enqueue_marker(queue, num_events, wait_list, event);
+    if (p->no_pads) /* every pad is 0: a plain buffer copy */
+        return clpad__enqueue_copy(queue, input, input_offset, output, output_offset, out_bytes,
+                                   num_events, wait_list, event);
+    /* The kernel moves units of eb bytes; K units make one (widened) element. */
+    size_t eb = clpad__unit_bytes(p->elem_bytes, input_offset, output_offset);
     cl_long K = (cl_long)(p->elem_bytes / eb);
     unsigned char value[8];
     unit_value(mode == CLPAD_PAD_CONSTANT ? pad_value : NULL, esize, eb, value);
-    char options[CLPAD_PAD_OPTIONS_MAX], name[32];
-    clpad__pad_options(ctx, mode, options);
-    /* Shortest interior stretch, in units, written with non-temporal stores
-     * (kernels/pad.cl), or 0: only in large outputs; 64 KiB stretches. */
-    size_t out_bytes = (size_t)p->out_elems * p->elem_bytes;
-    cl_long nt_min = 0;
-    if (ctx->nt_output_bytes == 1)
-        nt_min = 1;
-    else if (clpad__nt_output(ctx, out_bytes))
-        nt_min = (cl_long)(65536 / eb);
-    snprintf(name, sizeof name, "pad_%zu", eb);
+    /* Streaming stores for the long interior stretches of a large output. */
+    cl_long nt_min = clpad__nt_min(ctx, out_bytes, eb, ctx->policy.nt_stretch_bytes);
 
+    /* The rows: the innermost axis, and up to 7 outer axes, innermost first
+     * in the components of the long8 arguments, strides in units. */
     cl_long8 o_dims = {{0}}, i_dims = {{0}}, o_pb = {{0}}, i_strides = {{0}};
     int r = p->rank;
     cl_int n_outer = r - 1;
     cl_long stride = p->in_dims[r - 1] * K;
-    for (int k = 0; k < n_outer; k++) { /* innermost outer axis first */
+    for (int k = 0; k < n_outer; k++) {
         int a = r - 2 - k;
         o_dims.s[k] = p->out_dims[a];
         i_dims.s[k] = p->in_dims[a];
@@ -82,41 +63,36 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     cl_ulong src_off = input_offset / eb, dst_off = output_offset / eb;
     cl_long row_out = p->out_dims[r - 1], row_in = p->in_dims[r - 1], row_pb = p->pads_begin[r - 1];
     cl_long n_rows = p->out_elems / row_out;
-    size_t vec = 16 / eb;
+    size_t vec = CLPAD_GEOMETRY_VECTOR_BYTES / eb;
     size_t vectors = ((size_t)(row_out * K) + vec - 1) / vec;
-    pthread_mutex_lock(&ctx->lock);
-    struct clpad_kernel_entry *k;
-    clpad_status st = clpad__kernel(ctx, "pad", options, name, &k);
-    if (!st) {
-        cl_kernel kr = k->kernel;
-        cl_uint i = 0;
-        err = clSetKernelArg(kr, i++, sizeof(cl_mem), &input);
-        err |= clSetKernelArg(kr, i++, sizeof src_off, &src_off);
-        err |= clSetKernelArg(kr, i++, sizeof(cl_mem), &output);
-        err |= clSetKernelArg(kr, i++, sizeof dst_off, &dst_off);
-        err |= clSetKernelArg(kr, i++, eb, value);
-        err |= clSetKernelArg(kr, i++, sizeof o_dims, &o_dims);
-        err |= clSetKernelArg(kr, i++, sizeof i_dims, &i_dims);
-        err |= clSetKernelArg(kr, i++, sizeof o_pb, &o_pb);
-        err |= clSetKernelArg(kr, i++, sizeof i_strides, &i_strides);
-        err |= clSetKernelArg(kr, i++, sizeof n_outer, &n_outer);
-        err |= clSetKernelArg(kr, i++, sizeof row_out, &row_out);
-        err |= clSetKernelArg(kr, i++, sizeof row_in, &row_in);
-        err |= clSetKernelArg(kr, i++, sizeof row_pb, &row_pb);
-        err |= clSetKernelArg(kr, i++, sizeof K, &K);
-        err |= clSetKernelArg(kr, i++, sizeof n_rows, &n_rows);
-        clpad_row_geometry g;
-        clpad__row_geometry(ctx, k, vectors, (size_t)n_rows, 16, true, &g);
-        err |= clSetKernelArg(kr, i++, sizeof g.items, &g.items);
-        err |= clSetKernelArg(kr, i++, sizeof g.rows_per_item, &g.rows_per_item);
-        err |= clSetKernelArg(kr, i++, sizeof nt_min, &nt_min);
-        if (err != CL_SUCCESS)
-            st = clpad__fail(CLPAD_ERR_OPENCL, "clSetKernelArg failed for %s", name);
-        else
-            st = clpad__launch_rows(ctx, k, queue, &g, num_events, wait_list, event);
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
+
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__pad_options(mode, eb, options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "pad", options, "pad", &kc);
+    if (st)
+        return st;
+    clpad_row_geometry g;
+    clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, true, &g);
+    clpad__arg_mem(&kc, "src", input);
+    clpad__arg(&kc, "src_off", sizeof src_off, &src_off);
+    clpad__arg_mem(&kc, "dst", output);
+    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg(&kc, "value", eb, value);
+    clpad__arg(&kc, "o_dims", sizeof o_dims, &o_dims);
+    clpad__arg(&kc, "i_dims", sizeof i_dims, &i_dims);
+    clpad__arg(&kc, "o_pb", sizeof o_pb, &o_pb);
+    clpad__arg(&kc, "i_strides", sizeof i_strides, &i_strides);
+    clpad__arg(&kc, "n_outer", sizeof n_outer, &n_outer);
+    clpad__arg(&kc, "row_out", sizeof row_out, &row_out);
+    clpad__arg(&kc, "row_in", sizeof row_in, &row_in);
+    clpad__arg(&kc, "row_pb", sizeof row_pb, &row_pb);
+    clpad__arg(&kc, "K", sizeof K, &K);
+    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
+    clpad__arg(&kc, "items", sizeof g.items, &g.items);
+    clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
+    clpad__arg(&kc, "nt_min", sizeof nt_min, &nt_min);
+    return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
 }
 
 /* Validated arguments of one Pad, for the enqueue and host-pointer paths. */

@@ -1,8 +1,11 @@
-/* Pad on the host: the CPU reference path (SPEC §1), also the fallback when
+/* Pad on the host: the CPU reference path (docs/spec.md, "Pad"), also the fallback when
  * there is no OpenCL device. Works on the collapsed plan, copies contiguous
  * runs with memcpy, and copies a padded row from the output row it mirrors
  * when that row has already been written. */
-#include "internal.h"
+#include "copy.h"
+#include "pad_plan.h"
+
+#include "coords.h"
 
 #include <string.h>
 
@@ -34,31 +37,11 @@ typedef struct pad_job {
     int64_t row_map[ROW_MAP_MAX];
 } pad_job;
 
-/* Source coordinate of padded coordinate c on an axis of size D, SPEC §1's
- * table; -1 for constant padding. Limits were validated, so one reflection
- * suffices. */
+/* Source coordinate of padded coordinate c on an axis of size D
+ * (kernels/coords.h, shared with the kernels); -1 for constant padding. */
 static inline int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
 {
-    if (c >= 0 && c < D)
-        return c;
-    switch (mode) {
-    case CLPAD_PAD_EDGE:
-        return c < 0 ? 0 : D - 1;
-    case CLPAD_PAD_REFLECT: /* 2(D-1) - c, without forming 2(D-1) */
-        return c < 0 ? -c : (D - 1) - (c - (D - 1));
-    case CLPAD_PAD_SYMMETRIC: /* 2D - 1 - c */
-        return c < 0 ? -c - 1 : (D - 1) - (c - D);
-    case CLPAD_PAD_WRAP: {
-        if (c < 0 && c >= -D) /* one period away: no division */
-            return c + D;
-        if (c >= D && c - D < D)
-            return c - D;
-        int64_t m = c % D;
-        return m < 0 ? m + D : m;
-    }
-    default:
-        return -1;
-    }
+    return clpad_coord_map((int)mode, c, D);
 }
 
 /* Fill n bytes with the repeated value of vbytes bytes (n is a multiple of

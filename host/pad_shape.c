@@ -1,8 +1,17 @@
-/* Pad validation, output shape (SPEC §1) and the collapsed plan the CPU path
+/* Pad validation, output shape (docs/spec.md, "Pad") and the collapsed plan the CPU path
  * and the kernels share. */
-#include "internal.h"
+#include "pad_plan.h"
+
+#include "coords.h"
 
 #include <string.h>
+
+/* kernels/coords.h numbers the modes as clpad_pad_mode does. */
+_Static_assert(CLPAD_PAD_CONSTANT == CLPAD_COORD_CONSTANT && CLPAD_PAD_EDGE == CLPAD_COORD_EDGE &&
+                   CLPAD_PAD_REFLECT == CLPAD_COORD_REFLECT &&
+                   CLPAD_PAD_SYMMETRIC == CLPAD_COORD_SYMMETRIC &&
+                   CLPAD_PAD_WRAP == CLPAD_COORD_WRAP,
+               "pad mode numbering differs between clpad.h and kernels/coords.h");
 
 static clpad_status check_limit(clpad_pad_mode mode, int axis, const char *which, int64_t pad,
                                 int64_t D)

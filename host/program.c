@@ -1,6 +1,8 @@
-/* Kernel sources (embedded or from $CLPAD_KERNEL_DIR), program build and the
- * per-context cache of programs and kernels. */
-#include "internal.h"
+/* Kernel sources (embedded or from $CLPAD_KERNEL_DIR), program build, the
+ * per-context cache of programs and kernels, and warm-up. */
+#include "context.h"
+#include "pad_plan.h"
+#include "space_batch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,18 +15,16 @@ struct clpad_embedded_kernel {
 };
 extern const struct clpad_embedded_kernel clpad__embedded_kernels[];
 
-/* Options every build gets; device quirks would be added here, in one place. */
-static const char k_base_options[] = "-cl-std=CL1.2";
-
-/* One kernel file, embedded or from $CLPAD_KERNEL_DIR. */
-static clpad_status read_family(const char *family, const char **source, size_t *length,
-                                char **owned)
+/* One file of kernels/ ("pad.cl", "coords.h"), embedded (looked up by its
+ * base name) or from $CLPAD_KERNEL_DIR. */
+static clpad_status read_kernel_file(const char *file, const char **source, size_t *length,
+                                     char **owned)
 {
     *owned = NULL;
     const char *dir = getenv("CLPAD_KERNEL_DIR");
     if (dir && *dir) {
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s.cl", dir, family);
+        snprintf(path, sizeof path, "%s/%s", dir, file);
         FILE *f = fopen(path, "rb");
         if (!f)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
@@ -45,43 +45,55 @@ static clpad_status read_family(const char *family, const char **source, size_t 
         *length = (size_t)n;
         return CLPAD_OK;
     }
+    size_t base = strcspn(file, ".");
     for (const struct clpad_embedded_kernel *k = clpad__embedded_kernels; k->name; k++) {
-        if (!strcmp(k->name, family)) {
+        if (strlen(k->name) == base && !strncmp(k->name, file, base)) {
             *source = k->source;
             *length = k->length;
             return CLPAD_OK;
         }
     }
-    return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "no embedded kernel family '%s'", family);
+    return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "no embedded kernel file '%s'", file);
 }
 
 clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
                                   char **owned)
 {
-    /* kernels/common.cl, then a #line that restarts the count, so that a
-     * build log's line numbers are those of the family's own file. */
-    static const char line[] = "\n#line 1\n";
-    const char *common, *own;
-    size_t common_len, own_len;
-    char *common_owned, *own_owned;
+    /* kernels/coords.h and kernels/common.cl, then the family's file, each
+     * after a #line that names it, so that a build log's line numbers are
+     * each file's own. */
+    char family_file[64];
+    snprintf(family_file, sizeof family_file, "%s.cl", family);
+    const char *files[3] = {"coords.h", "common.cl", family_file};
+    const char *text[3];
+    size_t len[3];
+    char *own[3] = {NULL, NULL, NULL};
+    char line[3][96];
+    size_t n = 0;
+    clpad_status st = CLPAD_OK;
     *owned = NULL;
-    clpad_status st = read_family("common", &common, &common_len, &common_owned);
+    for (int i = 0; i < 3 && !st; i++) {
+        st = read_kernel_file(files[i], &text[i], &len[i], &own[i]);
+        snprintf(line[i], sizeof line[i], "#line 1 \"kernels/%s\"\n", files[i]);
+        if (!st)
+            n += strlen(line[i]) + len[i] + 1;
+    }
+    char *buf = st ? NULL : malloc(n + 1);
+    if (buf) {
+        size_t at = 0;
+        for (int i = 0; i < 3; i++) {
+            size_t l = strlen(line[i]);
+            memcpy(buf + at, line[i], l);
+            memcpy(buf + at + l, text[i], len[i]);
+            at += l + len[i];
+            buf[at++] = '\n';
+        }
+        buf[at] = '\0';
+    }
+    for (int i = 0; i < 3; i++)
+        free(own[i]);
     if (st)
         return st;
-    if ((st = read_family(family, &own, &own_len, &own_owned))) {
-        free(common_owned);
-        return st;
-    }
-    size_t n = common_len + sizeof line - 1 + own_len;
-    char *buf = malloc(n + 1);
-    if (buf) {
-        memcpy(buf, common, common_len);
-        memcpy(buf + common_len, line, sizeof line - 1);
-        memcpy(buf + common_len + sizeof line - 1, own, own_len);
-        buf[n] = '\0';
-    }
-    free(common_owned);
-    free(own_owned);
     if (!buf)
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "kernel source of '%s': out of host memory",
                            family);
@@ -126,8 +138,8 @@ clpad_status clpad__program(clpad_context *ctx, const char *family, const char *
     clpad_status st = clpad__kernel_source(family, &src, &len, &owned);
     if (st)
         return st;
-    char full[512];
-    snprintf(full, sizeof full, "%s %s", k_base_options, options);
+    char full[2 * CLPAD_OPTIONS_MAX + 2];
+    snprintf(full, sizeof full, "%s %s", ctx->device_options, options);
     cl_program prog = clpad__disk_cache_load(ctx, src, len, full);
     if (!prog) {
         cl_int err;
@@ -203,17 +215,21 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "warmup: context is NULL");
     if (ctx->fallback)
         return CLPAD_OK;
+    static const size_t units[] = {1, 2, 4, 8};
     clpad_status st = CLPAD_OK;
     pthread_mutex_lock(&ctx->lock);
-    for (int m = 0; m < CLPAD_PAD_MODE_COUNT && !st; m++) {
-        char opt[CLPAD_PAD_OPTIONS_MAX];
-        clpad__pad_options(ctx, (clpad_pad_mode)m, opt);
+    for (size_t u = 0; u < sizeof units / sizeof *units && !st; u++) {
+        char opt[CLPAD_OPTIONS_MAX];
         cl_program p;
-        st = clpad__program(ctx, "pad", opt, &p);
-    }
-    if (!st) {
-        cl_program p;
-        st = clpad__program(ctx, "space_batch", clpad__sb_options(ctx), &p);
+        for (int m = 0; m < CLPAD_PAD_MODE_COUNT && !st; m++) {
+            clpad__pad_options((clpad_pad_mode)m, units[u], opt, sizeof opt);
+            st = clpad__program(ctx, "pad", opt, &p);
+        }
+        /* space/batch, and its streaming variant where the device has one */
+        for (int stream = 0; stream <= (ctx->policy.nt_output_bytes != 0) && !st; stream++) {
+            clpad__sb_options(units[u], stream, opt, sizeof opt);
+            st = clpad__program(ctx, "space_batch", opt, &p);
+        }
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

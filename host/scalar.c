@@ -1,5 +1,5 @@
 /* Exact parsing of scalar values (pad_value) into the bit pattern of a dtype. */
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <errno.h>

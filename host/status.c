@@ -1,5 +1,5 @@
 /* Status codes, error messages, OpenCL error names, version, dtype and mode names. */
-#include "internal.h"
+#include "core.h"
 
 #include <stdio.h>
 #include <string.h>

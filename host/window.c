@@ -7,7 +7,7 @@
  * Integer arithmetic only; every operation that can overflow int64 goes
  * through the checked helpers below and fails with CLPAD_ERR_OVERFLOW.
  */
-#include "internal.h"
+#include "core.h"
 
 #include <ctype.h>
 #include <stdbool.h>

@@ -1,29 +1,97 @@
-/* Helpers every kernel family shares: the host puts this file in front of
- * kernels/<family>.cl when it builds a program (host/program.c), followed by
- * "#line 1" so that build logs count the family file's own lines.
+/* Helpers every kernel family shares. The host builds each program from
+ * kernels/coords.h, this file and kernels/<family>.cl, in that order
+ * (host/program.c), with "#line" directives so that build logs name each
+ * file's own lines.
  *
- * CLPAD_NT (a build option the host sets on CPU devices) enables streaming
- * (non-temporal) stores where a kernel asks for them at run time.
+ * Build options this file understands (host/program.c and the op's host
+ * file set them; an unknown value is a build error, never a silent default):
+ *  - CLPAD_UNIT_BYTES=1|2|4|8: the unit the data-movement kernels move.
+ *    Every operation is a pure copy, so a dtype matters only through its
+ *    size; an element of several units (trailing axes that move unchanged,
+ *    such as the channels of an NHWC image) is K units.
+ *  - CLPAD_NT: streaming (non-temporal) stores are available (CPU devices).
+ *    Whether a call uses them is the host's choice (host/launch.c,
+ *    clpad__nt_min): pad streams the long interior stretches of large
+ *    outputs in a loop of their own (an argument sets the shortest stretch);
+ *    space/batch, whose stores are scattered, is built in a streaming
+ *    variant, CLPAD_STREAM_STORES (clpad_store below).
  */
+
+#if defined(__clang__)
+#define CLPAD_INLINE static inline __attribute__((always_inline))
+#else
+#define CLPAD_INLINE static inline
+#endif
+
+/* ---- The unit ------------------------------------------------------------ */
+#ifdef CLPAD_UNIT_BYTES
+#if CLPAD_UNIT_BYTES == 1
+typedef uchar unit_t;
+typedef uchar16 unit_vec_t; /* the widest vector of units for streaming stores */
+#define CLPAD_UNITS_PER_VEC 16
+#elif CLPAD_UNIT_BYTES == 2
+typedef ushort unit_t;
+typedef ushort16 unit_vec_t;
+#define CLPAD_UNITS_PER_VEC 16
+#elif CLPAD_UNIT_BYTES == 4
+typedef uint unit_t;
+typedef uint16 unit_vec_t;
+#define CLPAD_UNITS_PER_VEC 16
+#elif CLPAD_UNIT_BYTES == 8
+typedef ulong unit_t;
+typedef ulong8 unit_vec_t;
+#define CLPAD_UNITS_PER_VEC 8
+#else
+#error "Unsupported CLPAD_UNIT_BYTES: build with 1, 2, 4 or 8"
+#endif
+/* Units per 16 bytes: the "vector" of the host's launch geometry
+ * (host/launch.c), in which a work-group's share of a row is counted. */
+#define CLPAD_UNITS_PER_16B (16 / CLPAD_UNIT_BYTES)
+#endif
+
+/* ---- Stores ---------------------------------------------------------------- */
 
 /* Non-temporal stores: a large output is written in whole cache lines without
  * the cache first reading them in (read-for-ownership), as memcpy does for
- * large copies. They are weakly ordered: CLPAD_NT_FENCE makes them visible
+ * large copies. They are weakly ordered: clpad_nt_fence() makes them visible
  * before anything the driver does after the kernel, as memcpy fences its own.
- * CLPAD_STORE_NT(v, p) stores the scalar v at p; compilers emit a plain store
- * where the type has no streaming store (1- and 2-byte units on x86). */
+ * Compilers emit a plain store where the type has no streaming store (1- and
+ * 2-byte units on x86). */
 #if defined(CLPAD_NT) && defined(__clang__)
+#define CLPAD_HAVE_NT 1
 #if defined(__x86_64__) || defined(__i386__)
-#define CLPAD_NT_FENCE __builtin_ia32_sfence()
+CLPAD_INLINE void clpad_nt_fence(void) { __builtin_ia32_sfence(); }
 #else
-#define CLPAD_NT_FENCE mem_fence(CLK_GLOBAL_MEM_FENCE)
+CLPAD_INLINE void clpad_nt_fence(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
 #endif
-#define CLPAD_STORE_NT(v, p) __builtin_nontemporal_store((v), (p))
 #else
-#define CLPAD_NT_FENCE ((void)0)
-#define CLPAD_STORE_NT(v, p) (*(p) = (v))
+#define CLPAD_HAVE_NT 0
+CLPAD_INLINE void clpad_nt_fence(void) {}
 #endif
-#define CLPAD_STORE(v, p) (*(p) = (v))
+
+#ifdef CLPAD_UNIT_BYTES
+/* Store one unit: a streaming store in a program built with
+ * -DCLPAD_STREAM_STORES (on a device that has them), else a plain one. The
+ * choice is a program variant, not an argument: a run-time choice between two
+ * loops that differ only in their stores is merged by the compiler into one
+ * loop of plain stores (the streaming hint is lost). */
+CLPAD_INLINE void clpad_store(unit_t v, __global unit_t *p)
+{
+#if CLPAD_HAVE_NT && defined(CLPAD_STREAM_STORES)
+    __builtin_nontemporal_store(v, p);
+#else
+    *p = v;
+#endif
+}
+#endif
+
+/* After a work-item's clpad_store()s: the fence streaming stores need. */
+CLPAD_INLINE void clpad_store_fence(void)
+{
+#if defined(CLPAD_STREAM_STORES)
+    clpad_nt_fence();
+#endif
+}
 
 /* Before a loop of a few iterations: no vectorised copy of it, whose set-up
  * and checks would cost more than the loop. */
@@ -33,33 +101,47 @@
 #define CLPAD_SHORT_LOOP
 #endif
 
-/* A move of B bytes (32 or 64) between unaligned addresses. With clang (PoCL
- * and most CPU runtimes) one vector load and store through a vector type
- * aligned to 1 byte; vloadN/vstoreN would not do: PoCL's move a vector
- * component by component (16 scalar stores for a ushort16). */
+/* ---- Byte moves ------------------------------------------------------------ */
+
+/* A move of 32 or 64 bytes between unaligned addresses. With clang (PoCL and
+ * most CPU runtimes) one vector load and store through a vector type aligned
+ * to 1 byte; vloadN/vstoreN would not do: PoCL moves a vector component by
+ * component (16 scalar stores for a ushort16). */
 #ifdef __clang__
 typedef ulong8 clpad_b64 __attribute__((aligned(1)));
 typedef ulong4 clpad_b32 __attribute__((aligned(1)));
-#define CLPAD_BMOVE(B, dp, sp) (*(__global clpad_b##B *)(dp) = *(__global const clpad_b##B *)(sp))
+CLPAD_INLINE void clpad_move64(__global uchar *d, __global const uchar *s)
+{
+    *(__global clpad_b64 *)d = *(__global const clpad_b64 *)s;
+}
+CLPAD_INLINE void clpad_move32(__global uchar *d, __global const uchar *s)
+{
+    *(__global clpad_b32 *)d = *(__global const clpad_b32 *)s;
+}
 #else
-#define CLPAD_BMOVE(B, dp, sp)                  \
-    for (int k_ = 0; k_ < B; k_++)              \
-        (dp)[k_] = (sp)[k_];
+CLPAD_INLINE void clpad_move64(__global uchar *d, __global const uchar *s)
+{
+    for (int k = 0; k < 64; k++)
+        d[k] = s[k];
+}
+CLPAD_INLINE void clpad_move32(__global uchar *d, __global const uchar *s)
+{
+    for (int k = 0; k < 32; k++)
+        d[k] = s[k];
+}
 #endif
-/* n >= 32 bytes from sp to dp: 64-byte moves (32 when n < 64), the last one
+
+/* n >= 32 bytes from s to d: 64-byte moves (32 when n < 64), the last one
  * ending at byte n (it may overlap the one before: the same values again),
  * so that no byte-by-byte remainder is left. */
-#define CLPAD_BYTES_COPY(dp, sp, n)                                                          \
-    {                                                                                        \
-        __global uchar *dp_ = (dp);                                                          \
-        __global const uchar *sp_ = (sp);                                                    \
-        long n_ = (n);                                                                       \
-        if (n_ >= 64) {                                                                      \
-            for (long b_ = 0; b_ < n_ - 64; b_ += 64)                                        \
-                CLPAD_BMOVE(64, dp_ + b_, sp_ + b_);                                         \
-            CLPAD_BMOVE(64, dp_ + n_ - 64, sp_ + n_ - 64);                                   \
-        } else {                                                                             \
-            CLPAD_BMOVE(32, dp_, sp_);                                                       \
-            CLPAD_BMOVE(32, dp_ + n_ - 32, sp_ + n_ - 32);                                   \
-        }                                                                                    \
+CLPAD_INLINE void clpad_bytes_copy(__global uchar *d, __global const uchar *s, long n)
+{
+    if (n >= 64) {
+        for (long b = 0; b < n - 64; b += 64)
+            clpad_move64(d + b, s + b);
+        clpad_move64(d + n - 64, s + n - 64);
+    } else {
+        clpad_move32(d, s);
+        clpad_move32(d + n - 32, s + n - 32);
     }
+}

@@ -1,315 +1,370 @@
-/* Pad kernels (SPEC §1: OpenVINO Pad-12 plus wrap).
+/* Pad (docs/spec.md, "Pad": OpenVINO Pad-12 plus wrap).
  *
- * One program per pad mode, built with -DPAD_MODE=<n> (0 constant, 1 edge,
- * 2 reflect, 3 symmetric, 4 wrap). Kernels pad_1, pad_2, pad_4, pad_8 move
- * elements of that many bytes: Pad is a pure copy, so the dtype only matters
- * through its size, and the pad value arrives as raw bytes of the element.
+ * One program per pad mode and unit size, built with one of
+ * -DCLPAD_PAD_CONSTANT, -DCLPAD_PAD_EDGE, -DCLPAD_PAD_REFLECT,
+ * -DCLPAD_PAD_SYMMETRIC, -DCLPAD_PAD_WRAP and -DCLPAD_UNIT_BYTES=1|2|4|8
+ * (kernels/common.cl). Its one kernel, `pad`, moves units of that size: Pad
+ * is a pure copy, and the pad value arrives as the raw bytes of one unit.
  *
- * The host collapses unpadded axes and passes the tensor as rows: the
- * innermost padded axis ("row") and up to 7 outer axes, given innermost-first
- * in the components s0..s6 of long8 arguments (strides in units of T). The
- * NDRange is 2-D: dimension 0 walks a row, a work-group covering
- * lx * items * VEC units of it (host's clpad__row_geometry), dimension 1 walks
- * the rows. The copies are plain loops over restrict pointers, which the
- * compiler vectorises (on CPUs a work-item owns a contiguous stretch); on
- * CPUs, rows that lie inside the input on the outer axes run back to back,
- * and short ones go through a lean loop (borders from a per-work-item map,
- * the interior in overlapping 32/64-byte moves). Global sizes are rounded up
- * to the work-group size, so every work-item checks its bounds first. All
- * index math is 64-bit.
+ * The host (host/pad_cl.c) collapses unpadded axes and passes the tensor as
+ * rows: the innermost padded axis ("row") and up to 7 outer axes, given
+ * innermost-first in the components s0..s6 of long8 arguments (strides in
+ * units). The NDRange is 2-D: dimension 0 walks a row, a work-group covering
+ * lx * items * CLPAD_UNITS_PER_16B units of it (the host's launch geometry,
+ * host/launch.c), dimension 1 walks the rows. The copies are plain loops over
+ * restrict pointers, which the compiler vectorises (on CPUs a work-item owns
+ * a contiguous stretch); on CPUs, rows that lie inside the input on the outer
+ * axes run back to back, and short ones go through a lean loop (borders from
+ * a per-work-item map, the interior in overlapping 32/64-byte moves). Global
+ * sizes are rounded up to the work-group size, so every work-item checks its
+ * bounds first. All index math is 64-bit, on values the host has proven in
+ * range (host/pad_shape.c, clpad__pad_plan_check).
  */
 
-#ifndef PAD_MODE
-#define PAD_MODE 0
-#endif
-
-/* Source coordinate of padded coordinate c on an axis of size D (SPEC §1's
- * table); -1 for constant padding. The host validated the limits, so one
- * reflection suffices. */
-inline long clpad_map(long c, long D)
-{
-    if (c >= 0 && c < D)
-        return c;
-#if PAD_MODE == 1
-    return c < 0 ? 0 : D - 1;
-#elif PAD_MODE == 2
-    return c < 0 ? -c : (D - 1) - (c - (D - 1)); /* 2(D-1) - c without overflow */
-#elif PAD_MODE == 3
-    return c < 0 ? -c - 1 : (D - 1) - (c - D); /* 2D - 1 - c */
-#elif PAD_MODE == 4
-    if (c < 0 && c >= -D) /* one period away, the common case: no division */
-        return c + D;
-    if (c >= D && c - D < D)
-        return c - D;
-    long m = c % D;
-    return m < 0 ? m + D : m;
+#if defined(CLPAD_PAD_CONSTANT)
+#define PAD_MODE CLPAD_COORD_CONSTANT
+#elif defined(CLPAD_PAD_EDGE)
+#define PAD_MODE CLPAD_COORD_EDGE
+#elif defined(CLPAD_PAD_REFLECT)
+#define PAD_MODE CLPAD_COORD_REFLECT
+#elif defined(CLPAD_PAD_SYMMETRIC)
+#define PAD_MODE CLPAD_COORD_SYMMETRIC
+#elif defined(CLPAD_PAD_WRAP)
+#define PAD_MODE CLPAD_COORD_WRAP
 #else
-    return -1;
+#error "Unsupported pad mode: build with -DCLPAD_PAD_CONSTANT, _EDGE, _REFLECT, _SYMMETRIC or _WRAP"
 #endif
-}
-
-/* Decode outer axis K (component COMP of the long8s) from r, the row index
- * divided by the innermost outer axis. */
-#define CLPAD_OUTER_AXIS(K, COMP)                                   \
-    if (K < n_outer) {                                              \
-        long od_ = o_dims.COMP;                                     \
-        long o_ = r % od_;                                          \
-        r /= od_;                                                   \
-        long m_ = clpad_map(o_ - o_pb.COMP, i_dims.COMP);           \
-        valid_hi &= (m_ >= 0);                                      \
-        src_hi += m_ * i_strides.COMP;                              \
-    }
-
-
-/* The step of the source element as the padded coordinate grows by one,
- * inside one border (SPEC §1's table): the mirrors walk back, edge stays,
- * wrap walks forward and starts over at D. The host's limits keep a mirror
- * border within one reflection. */
-#define CLPAD_STEP (PAD_MODE == 1 ? 0 : PAD_MODE == 4 ? 1 : -1)
-
-/* Padding units [u, lim) of the current row, every lx-th: constant fills;
- * the other modes map the element o = u / K. On CPU devices (lx == 1) the
- * border is one stretch: single-unit elements map the first and then step
- * (CLPAD_STEP), wider ones map each element as the stretch reaches it (a
- * stepped form of that loop measured 0.58-0.78x); with lx > 1 each unit's
- * element is mapped, dividing only when u crosses into the next element. */
-#define CLPAD_BORDER_LOOP(lim)                                                               \
-    if (PAD_MODE == 0) {                                                                     \
-        for (; u < (lim); u += lx)                                                           \
-            d[u] = value;                                                                    \
-    } else if (lx == 1 && K == 1 && u < (lim)) {                                             \
-        long m = clpad_map(u - row_pb, row_in);                                              \
-        for (; u < (lim); u++) {                                                             \
-            d[u] = s[m];                                                                     \
-            m += CLPAD_STEP;                                                                 \
-            if (PAD_MODE == 4 && m == row_in)                                                \
-                m = 0;                                                                       \
-        }                                                                                    \
-    } else if (lx == 1 && u < (lim)) {                                                       \
-        long o = u / K, j = u - o * K;                                                       \
-        long m = clpad_map(o - row_pb, row_in) * K;                                          \
-        for (; u < (lim); u++) {                                                             \
-            d[u] = s[m + j];                                                                 \
-            if (++j == K) {                                                                  \
-                j = 0;                                                                       \
-                m = clpad_map(++o - row_pb, row_in) * K;                                     \
-            }                                                                                \
-        }                                                                                    \
-    } else if (K == 1) {                                                                     \
-        CLPAD_SHORT_LOOP                                                                     \
-        for (; u < (lim); u += lx)                                                           \
-            d[u] = s[clpad_map(u - row_pb, row_in)];                                         \
-    } else if (u < (lim)) {                                                                  \
-        long o = u / K, j = u - o * K;                                                       \
-        long m = clpad_map(o - row_pb, row_in);                                              \
-        for (; u < (lim); u += lx) {                                                         \
-            d[u] = s[m * K + j];                                                             \
-            j += lx;                                                                         \
-            if (j >= K) {                                                                    \
-                o += j / K;                                                                  \
-                j %= K;                                                                      \
-                m = clpad_map(o - row_pb, row_in);                                           \
-            }                                                                                \
-        }                                                                                    \
-    }
-
-/* Non-temporal stores, on CPU devices (the host builds with -DCLPAD_NT=1):
- * a long interior stretch of a large output is written in whole 64-byte
- * lines without the cache first reading them in (read-for-ownership), as
- * memcpy does for large copies. The host passes nt_min, the shortest
- * stretch (in units of T) worth it, or 0 for plain stores. */
-#if defined(CLPAD_NT) && defined(__clang__)
-#define CLPAD_NT_COPY(T, NV, N)                                                              \
-    if (lx == 1 && nt_min > 0 && lim - u >= nt_min) {                                        \
-        for (; u < lim && ((ulong)(d + u) & 63); u++) /* up to a line boundary */            \
-            d[u] = si[u];                                                                    \
-        long n_ = (lim - u) / N;                                                             \
-        __global NV *dv_ = (__global NV *)(d + u);                                           \
-        __global const T *sv_ = si + u;                                                      \
-        for (long i_ = 0; i_ < n_; i_++)                                                     \
-            __builtin_nontemporal_store(vload##N(i_, sv_), dv_ + i_);                        \
-        CLPAD_NT_FENCE;                                                                      \
-        u += n_ * N;                                                                         \
-    }
-#else
-#define CLPAD_NT_COPY(T, NV, N)
+#ifndef CLPAD_UNIT_BYTES
+#error "pad.cl needs -DCLPAD_UNIT_BYTES=1, 2, 4 or 8"
 #endif
 
 /* Border units per side that CPU devices map once per work-item. */
-#define CLPAD_BMAP_SIDE 8
+#define PAD_BMAP_SIDE 8
 
-/* The lean loop's rows: `run` rows, each an interior of ibytes bytes from
- * sp to dp, then the statements in `...` (the borders, which step their own
- * pointers). The interior's copy is chosen once per work-item: two
- * overlapping moves of 32 or 64 bytes (the 1-byte-aligned vector types of
- * CLPAD_BMOVE) for the size classes (32, 64] and (64, 128], else
- * CLPAD_BYTES_COPY's loop. */
-#define CLPAD_LEAN_HALVES(B)                                                                 \
-    CLPAD_BMOVE(B, dp, sp);                                                                  \
-    CLPAD_BMOVE(B, dp + (ibytes - B), sp + (ibytes - B));
-#define CLPAD_LEAN_ROWS(...)                                                                 \
-    if (ibytes <= 64) {                                                                      \
-        for (; run > 0; run--, dp += db, sp += sb) {                                         \
-            CLPAD_LEAN_HALVES(32) __VA_ARGS__                                                \
-        }                                                                                    \
-    } else if (ibytes <= 128) {                                                              \
-        for (; run > 0; run--, dp += db, sp += sb) {                                         \
-            CLPAD_LEAN_HALVES(64) __VA_ARGS__                                                \
-        }                                                                                    \
-    } else {                                                                                 \
-        for (; run > 0; run--, dp += db, sp += sb) {                                         \
-            CLPAD_BYTES_COPY(dp, sp, ibytes) __VA_ARGS__                                     \
-        }                                                                                    \
+/* Source coordinate of padded coordinate c on an axis of size D
+ * (kernels/coords.h); -1 for constant padding. */
+CLPAD_INLINE long pad_map(long c, long D) { return clpad_coord_map(PAD_MODE, c, D); }
+
+/* Decode one outer axis from r (the row index divided by the axes inside
+ * it): its padded index, then its source row offset and validity. */
+CLPAD_INLINE void pad_outer_axis(long o_dim, long i_dim, long o_pb, long i_stride, long *r,
+                                 long *src, int *valid)
+{
+    long o = *r % o_dim;
+    *r /= o_dim;
+    long m = pad_map(o - o_pb, i_dim);
+    *valid &= (m >= 0);
+    *src += m * i_stride;
+}
+
+/* Padding units [u, lim) of the current row, every lx-th; returns lim (or u
+ * when the stretch is empty). Constant mode fills; the others map the
+ * element o = u / K. On CPU devices (lx == 1) the border is one stretch:
+ * single-unit elements map the first and then step (clpad_coord_step),
+ * wider ones map each element as the stretch reaches it (a stepped form of
+ * that loop measured 0.58-0.78x); with lx > 1 each unit's element is mapped,
+ * dividing only when u crosses into the next element. */
+CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t *restrict s,
+                             long u, long lim, long lx, long K, long row_pb, long row_in,
+                             unit_t value)
+{
+    if (PAD_MODE == CLPAD_COORD_CONSTANT) {
+        for (; u < lim; u += lx)
+            d[u] = value;
+    } else if (lx == 1 && K == 1 && u < lim) {
+        long m = pad_map(u - row_pb, row_in);
+        for (; u < lim; u++) {
+            d[u] = s[m];
+            m += clpad_coord_step(PAD_MODE);
+            if (PAD_MODE == CLPAD_COORD_WRAP && m == row_in)
+                m = 0;
+        }
+    } else if (lx == 1 && u < lim) {
+        long o = u / K, j = u - o * K;
+        long m = pad_map(o - row_pb, row_in) * K;
+        for (; u < lim; u++) {
+            d[u] = s[m + j];
+            if (++j == K) {
+                j = 0;
+                m = pad_map(++o - row_pb, row_in) * K;
+            }
+        }
+    } else if (K == 1) {
+        CLPAD_SHORT_LOOP
+        for (; u < lim; u += lx)
+            d[u] = s[pad_map(u - row_pb, row_in)];
+    } else if (u < lim) {
+        long o = u / K, j = u - o * K;
+        long m = pad_map(o - row_pb, row_in);
+        for (; u < lim; u += lx) {
+            d[u] = s[m * K + j];
+            j += lx;
+            if (j >= K) {
+                o += j / K;
+                j %= K;
+                m = pad_map(o - row_pb, row_in);
+            }
+        }
     }
+    return u;
+}
 
-/* The rows of one work-item (CLPAD_DEFINE_PAD's body; K: units per element). */
-#define CLPAD_PAD_BODY(T, VEC, NV, N)                                                        \
-    long lx = (long)get_local_size(0);                                                       \
-    long base = (long)get_group_id(0) * lx * items * VEC;                                    \
-    long u_first = base + (long)get_local_id(0);                                             \
-    long row_units = row_out * K;                                                            \
-    long row0 = (long)get_global_id(1) * rows_per_item;                                      \
-    if (row0 >= n_rows || u_first >= row_units)                                              \
-        return;                                                                              \
-    long row_end = min(row0 + rows_per_item, n_rows);                                        \
-    long end = min(base + lx * items * VEC, row_units);                                      \
-    long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */        \
-    /* CPU devices (lx == 1), modes that read the input: short borders read it \
-     * through a map made once per work-item (unit offsets from the row's      \
-     * source), not through clpad_map per unit. */                             \
-    long bmap[2 * CLPAD_BMAP_SIDE];                                                          \
-    int short_b = PAD_MODE != 0 && lx == 1 && in_lo <= CLPAD_BMAP_SIDE &&                    \
-                  row_units - in_hi <= CLPAD_BMAP_SIDE;                                      \
-    if (short_b) {                                                                           \
-        for (long v = 0; v < min(in_lo, row_units); v++)                                     \
-            bmap[v] = clpad_map(v / K - row_pb, row_in) * K + v % K;                         \
-        for (long v = max(in_hi, 0L); v < row_units; v++)                                    \
-            bmap[CLPAD_BMAP_SIDE + v - in_hi] = clpad_map(v / K - row_pb, row_in) * K + v % K; \
-    }                                                                                        \
-    /* The lean row loop: whole rows on a CPU device, borders of at most        \
-     * CLPAD_BMAP_SIDE units (mapped above, or the pad value), [ilo, ihi) read  \
-     * from the input (32 to 512 bytes), no non-temporal stores. Short rows     \
-     * (56 f16 elements) are common, and per-row bookkeeping is what limits     \
-     * them. */                                                                 \
-    long ilo = max(in_lo, 0L), ihi = min(in_hi, row_units);                                  \
-    long ibytes = (ihi - ilo) * (long)sizeof(T);                                             \
-    int lean = (PAD_MODE == 0 || short_b) && lx == 1 && u_first == 0 && end == row_units &&  \
-               ilo <= CLPAD_BMAP_SIDE && row_units - ihi <= CLPAD_BMAP_SIDE &&               \
-               ibytes >= 32 && ibytes <= 512 && (nt_min == 0 || ihi - ilo < nt_min);         \
-    long hi_prev = -1, src_hi = 0;                                                           \
-    int valid_hi = 1;                                                                        \
-    long od = o_dims.s0, hi = row0 / od, o0 = row0 - hi * od;                                \
-    /* wrap: the first rows of a plane (innermost outer axis) read its last   \
-     * input rows, a jump ahead that breaks the hardware's prefetch stream;   \
-     * they go after the plane's other rows, when those input rows were just  \
-     * read. Rows [0, d_lo) of each plane are deferred. */                    \
-    long d_lo = (PAD_MODE == 4 && n_outer > 0 && o_pb.s0 > 0) ? o_pb.s0 : 0;                \
-    for (long row_p = row0; row_p < row_end; hi++, o0 = 0) { /* one plane's part */          \
-        long o_end = min(od, o0 + (row_end - row_p)), plane_row = row_p - o0;                \
-        row_p += o_end - o0;                                                                 \
-        for (int part = 0; part < 2; part++) {                                               \
-        long o_a = part ? o0 : max(o0, d_lo), o_b = part ? min(o_end, d_lo) : o_end;         \
-        for (long o = o_a; o < o_b;) {                                                       \
-        long src_row = 0, run = 1;                                                           \
-        int valid = 1;                                                                       \
-        if (n_outer > 0) {                                                                   \
-            if (hi != hi_prev) { /* the outer axes above the innermost one */                \
-                long r = hi;                                                                 \
-                src_hi = 0;                                                                  \
-                valid_hi = 1;                                                                \
-                CLPAD_OUTER_AXIS(1, s1)                                                      \
-                CLPAD_OUTER_AXIS(2, s2)                                                      \
-                CLPAD_OUTER_AXIS(3, s3)                                                      \
-                CLPAD_OUTER_AXIS(4, s4)                                                      \
-                CLPAD_OUTER_AXIS(5, s5)                                                      \
-                CLPAD_OUTER_AXIS(6, s6)                                                      \
-                hi_prev = hi;                                                                \
-            }                                                                                \
-            long c = o - o_pb.s0, m = clpad_map(c, i_dims.s0);                               \
-            valid = valid_hi & (m >= 0);                                                     \
-            src_row = src_hi + m * i_strides.s0;                                             \
-            if (valid && m == c) /* rows inside the input: one source row after another */   \
-                run = min(o_b, o_pb.s0 + i_dims.s0) - o;                                     \
-        }                                                                                    \
-        __global T *restrict d = dst + dst_off + (plane_row + o) * row_units;                \
-        __global const T *restrict s = src + src_off + src_row;                              \
-        o += run;                                                                            \
-        if (!valid) {                                                                        \
-            for (long u = u_first; u < end; u += lx)                                         \
-                d[u] = value;                                                                \
-            continue;                                                                        \
-        }                                                                                    \
-        if (lean) { /* CPU, whole short rows: borders through bmap, interior by vectors */  \
-            __global uchar *dp = (__global uchar *)(d + ilo);                                \
-            __global const uchar *sp = (__global const uchar *)(s + (ilo - in_lo));          \
-            long db = row_units * (long)sizeof(T), sb = i_strides.s0 * (long)sizeof(T);      \
-            if (ilo == 1 && row_units - ihi == 1) { /* one unit each side, kept in registers \
-                                                      (then in_lo == 1, in_hi == ihi) */     \
-                long b0 = bmap[0], b1 = bmap[CLPAD_BMAP_SIDE];                               \
-                CLPAD_LEAN_ROWS(d[0] = PAD_MODE == 0 ? value : s[b0];                        \
-                                d[ihi] = PAD_MODE == 0 ? value : s[b1];                      \
-                                d += row_units; s += i_strides.s0;)                          \
-            } else {                                                                         \
-                CLPAD_LEAN_ROWS(                                                             \
-                    CLPAD_SHORT_LOOP                                                         \
-                    for (long v = 0; v < ilo; v++)                                           \
-                        d[v] = PAD_MODE == 0 ? value : s[bmap[v]];                           \
-                    CLPAD_SHORT_LOOP                                                         \
-                    for (long v = ihi; v < row_units; v++)                                   \
-                        d[v] = PAD_MODE == 0 ? value : s[bmap[CLPAD_BMAP_SIDE + v - in_hi]]; \
-                    d += row_units; s += i_strides.s0;)                                      \
-            }                                                                                \
-            continue;                                                                        \
-        }                                                                                    \
-        for (; run > 0; run--, d += row_units, s += i_strides.s0) {                          \
-        long u = u_first;                                                                    \
-        if (short_b) {                                                                       \
-            for (; u < min(end, in_lo); u++)                                                 \
-                d[u] = s[bmap[u]];                                                           \
-        } else {                                                                             \
-            CLPAD_BORDER_LOOP(min(end, in_lo))                                               \
-        }                                                                                    \
-        long lim = min(end, in_hi);                                                          \
-        __global const T *restrict si = s - in_lo;                                           \
-        CLPAD_NT_COPY(T, NV, N)                                                              \
-        for (; u < lim; u += lx)                                                             \
-            d[u] = si[u];                                                                    \
-        if (short_b) {                                                                       \
-            for (; u < end; u++)                                                             \
-                d[u] = s[bmap[CLPAD_BMAP_SIDE + u - in_hi]];                                 \
-        } else {                                                                             \
-            CLPAD_BORDER_LOOP(end)                                                           \
-        }                                                                                    \
-        }                                                                                    \
-        }                                                                                    \
-        }                                                                                    \
+/* Interior units [u, lim) from si (the source, indexed like d) with
+ * streaming stores on CPU devices, when the host asked for them (nt_min > 0:
+ * the shortest stretch, in units, worth it) and the stretch is that long;
+ * returns where it stopped (the caller copies the rest). */
+CLPAD_INLINE long pad_interior_nt(__global unit_t *restrict d, __global const unit_t *restrict si,
+                                  long u, long lim, long lx, long nt_min)
+{
+#if CLPAD_HAVE_NT
+    if (lx == 1 && nt_min > 0 && lim - u >= nt_min) {
+        for (; u < lim && ((ulong)(d + u) & 63); u++) /* up to a cache line's start */
+            d[u] = si[u];
+        /* The source at any alignment: a vector type aligned to 1 byte (a
+         * vloadN call returns its vector by value, which x86 compilers warn
+         * about on every build). */
+        typedef unit_vec_t unaligned_vec_t __attribute__((aligned(1)));
+        long n = (lim - u) / CLPAD_UNITS_PER_VEC;
+        __global unit_vec_t *dv = (__global unit_vec_t *)(d + u);
+        __global const unaligned_vec_t *sv = (__global const unaligned_vec_t *)(si + u);
+        for (long i = 0; i < n; i++)
+            __builtin_nontemporal_store(sv[i], dv + i);
+        clpad_nt_fence();
+        u += n * CLPAD_UNITS_PER_VEC;
     }
+#endif
+    return u;
+}
 
-/* A row holds row_out elements of the innermost padded axis; each element is
- * K consecutive units of T (trailing unpadded axes collapsed into it, e.g.
- * the channels of an NHWC image). A work-group covers lx * items * VEC units
- * of a row, and a work-item rows_per_item consecutive rows; work-item lid
- * takes every lx-th unit (lx == 1 on CPUs: one contiguous stretch per row).
- * Each stretch splits into the padding before the input, the input's
- * interior (a plain copy) and the padding after it. Consecutive rows share
- * their outer coordinates but the innermost outer one, which is all that is
- * decoded again per row. */
-#define CLPAD_DEFINE_PAD(NAME, T, VEC, NV, N)                                            \
-    __kernel void NAME(__global const T *restrict src, ulong src_off,                        \
-                       __global T *restrict dst, ulong dst_off, T value, long8 o_dims,       \
-                       long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out, \
-                       long row_in, long row_pb, long K, long n_rows, long items,            \
-                       long rows_per_item, long nt_min)                                      \
-    {                                                                                        \
-        if (K == 1) { /* the common case, specialised: one unit per element */               \
-            const long K = 1;                                                                \
-            CLPAD_PAD_BODY(T, VEC, NV, N)                                            \
-        } else {                                                                             \
-            CLPAD_PAD_BODY(T, VEC, NV, N)                                            \
-        }                                                                                    \
+/* The interior of a lean row, ibytes bytes: two overlapping moves of
+ * `half` bytes (32 or 64) for the size classes (32, 64] and (64, 128], else
+ * clpad_bytes_copy's loop. `half` is a constant at every call site. */
+CLPAD_INLINE void pad_lean_interior(__global uchar *dp, __global const uchar *sp, long ibytes,
+                                    const int half_bytes)
+{
+    if (half_bytes == 32) {
+        clpad_move32(dp, sp);
+        clpad_move32(dp + (ibytes - 32), sp + (ibytes - 32));
+    } else if (half_bytes == 64) {
+        clpad_move64(dp, sp);
+        clpad_move64(dp + (ibytes - 64), sp + (ibytes - 64));
+    } else {
+        clpad_bytes_copy(dp, sp, ibytes);
     }
+}
 
-CLPAD_DEFINE_PAD(pad_1, uchar, 16, uchar16, 16)
-CLPAD_DEFINE_PAD(pad_2, ushort, 8, ushort16, 16)
-CLPAD_DEFINE_PAD(pad_4, uint, 4, uint16, 16)
-CLPAD_DEFINE_PAD(pad_8, ulong, 2, ulong8, 8)
+/* `run` whole rows on a CPU device, rows d and s stepping by row_units and
+ * i_stride: the interior [ilo, ihi) as pad_lean_interior, then the borders
+ * (at most PAD_BMAP_SIDE units each side, read through bmap or the pad
+ * value). one_each: exactly one unit each side, kept in registers. The
+ * choices are made once per work-item (`half` and `one_each` are constants
+ * at each call site), since per-row bookkeeping is what limits short rows
+ * (56 f16 elements are common). */
+CLPAD_INLINE void pad_lean_rows(__global unit_t *d, __global const unit_t *s, long run,
+                                long ilo, long ihi, long in_lo, long in_hi, long row_units,
+                                long i_stride, long ibytes, const long *bmap, unit_t value,
+                                const int half_bytes, const int one_each)
+{
+    __global uchar *dp = (__global uchar *)(d + ilo);
+    __global const uchar *sp = (__global const uchar *)(s + (ilo - in_lo));
+    long db = row_units * (long)sizeof(unit_t), sb = i_stride * (long)sizeof(unit_t);
+    const int const_mode = PAD_MODE == CLPAD_COORD_CONSTANT;
+    if (one_each) { /* then in_lo == 1 and in_hi == ihi */
+        long b0 = const_mode ? 0 : bmap[0], b1 = const_mode ? 0 : bmap[PAD_BMAP_SIDE];
+        for (; run > 0; run--, dp += db, sp += sb) {
+            pad_lean_interior(dp, sp, ibytes, half_bytes);
+            d[0] = const_mode ? value : s[b0];
+            d[ihi] = const_mode ? value : s[b1];
+            d += row_units;
+            s += i_stride;
+        }
+    } else {
+        for (; run > 0; run--, dp += db, sp += sb) {
+            pad_lean_interior(dp, sp, ibytes, half_bytes);
+            CLPAD_SHORT_LOOP
+            for (long v = 0; v < ilo; v++)
+                d[v] = const_mode ? value : s[bmap[v]];
+            CLPAD_SHORT_LOOP
+            for (long v = ihi; v < row_units; v++)
+                d[v] = const_mode ? value : s[bmap[PAD_BMAP_SIDE + v - in_hi]];
+            d += row_units;
+            s += i_stride;
+        }
+    }
+}
+
+/* pad_lean_rows with its size class and border shape chosen once. */
+CLPAD_INLINE void pad_lean(__global unit_t *d, __global const unit_t *s, long run, long ilo,
+                           long ihi, long in_lo, long in_hi, long row_units, long i_stride,
+                           long ibytes, const long *bmap, unit_t value)
+{
+    if (ilo == 1 && row_units - ihi == 1) {
+        if (ibytes <= 64)
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 32, 1);
+        else if (ibytes <= 128)
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 64, 1);
+        else
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 0, 1);
+    } else {
+        if (ibytes <= 64)
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 32, 0);
+        else if (ibytes <= 128)
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 64, 0);
+        else
+            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                          value, 0, 0);
+    }
+}
+
+/* The rows of one work-item. A row holds row_out elements of the innermost
+ * padded axis; each element is K consecutive units (trailing unpadded axes
+ * collapsed into it, e.g. the channels of an NHWC image). A work-group
+ * covers lx * items * CLPAD_UNITS_PER_16B units of a row, and a work-item
+ * rows_per_item consecutive rows; work-item lid takes every lx-th unit
+ * (lx == 1 on CPUs: one contiguous stretch per row). Each stretch splits
+ * into the padding before the input, the input's interior (a plain copy)
+ * and the padding after it. Consecutive rows share their outer coordinates
+ * but the innermost outer one, which is all that is decoded again per row.
+ * Inlined twice by the kernel: with K == 1 (a constant) and with any K. The
+ * long8 arguments come by pointer: by value, x86 compilers warn that such
+ * vectors change the ABI of a call (which inlining removes anyway). */
+CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
+                           __global unit_t *restrict dst, ulong dst_off, unit_t value,
+                           const long8 *o_dims, const long8 *i_dims, const long8 *o_pb,
+                           const long8 *i_strides, int n_outer,
+                           long row_out, long row_in, long row_pb, long K, long n_rows,
+                           long items, long rows_per_item, long nt_min)
+{
+    long lx = (long)get_local_size(0);
+    long base = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B;
+    long u_first = base + (long)get_local_id(0);
+    long row_units = row_out * K;
+    long row0 = (long)get_global_id(1) * rows_per_item;
+    if (row0 >= n_rows || u_first >= row_units)
+        return;
+    long row_end = min(row0 + rows_per_item, n_rows);
+    long end = min(base + lx * items * CLPAD_UNITS_PER_16B, row_units);
+    long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */
+    /* CPU devices (lx == 1), modes that read the input: short borders read
+     * it through a map made once per work-item (unit offsets from the row's
+     * source), not through pad_map per unit. */
+    long bmap[2 * PAD_BMAP_SIDE];
+    int short_b = PAD_MODE != CLPAD_COORD_CONSTANT && lx == 1 && in_lo <= PAD_BMAP_SIDE &&
+                  row_units - in_hi <= PAD_BMAP_SIDE;
+    if (short_b) {
+        for (long v = 0; v < min(in_lo, row_units); v++)
+            bmap[v] = pad_map(v / K - row_pb, row_in) * K + v % K;
+        for (long v = max(in_hi, 0L); v < row_units; v++)
+            bmap[PAD_BMAP_SIDE + v - in_hi] = pad_map(v / K - row_pb, row_in) * K + v % K;
+    }
+    /* The lean row loop: whole rows on a CPU device, borders of at most
+     * PAD_BMAP_SIDE units (mapped above, or the pad value), [ilo, ihi) read
+     * from the input (32 to 512 bytes), no streaming stores. */
+    long ilo = max(in_lo, 0L), ihi = min(in_hi, row_units);
+    long ibytes = (ihi - ilo) * (long)sizeof(unit_t);
+    int lean = (PAD_MODE == CLPAD_COORD_CONSTANT || short_b) && lx == 1 && u_first == 0 &&
+               end == row_units && ilo <= PAD_BMAP_SIDE && row_units - ihi <= PAD_BMAP_SIDE &&
+               ibytes >= 32 && ibytes <= 512 && (nt_min == 0 || ihi - ilo < nt_min);
+    long hi_prev = -1, src_hi = 0;
+    int valid_hi = 1;
+    long od = o_dims->s0, hi = row0 / od, o0 = row0 - hi * od;
+    /* wrap: the first rows of a plane (innermost outer axis) read its last
+     * input rows, a jump ahead that breaks the hardware's prefetch stream;
+     * they go after the plane's other rows, when those input rows were just
+     * read. Rows [0, d_lo) of each plane are deferred. */
+    long d_lo = (PAD_MODE == CLPAD_COORD_WRAP && n_outer > 0 && o_pb->s0 > 0) ? o_pb->s0 : 0;
+    for (long row_p = row0; row_p < row_end; hi++, o0 = 0) { /* one plane's part */
+        long o_end = min(od, o0 + (row_end - row_p)), plane_row = row_p - o0;
+        row_p += o_end - o0;
+        for (int part = 0; part < 2; part++) {
+            long o_a = part ? o0 : max(o0, d_lo), o_b = part ? min(o_end, d_lo) : o_end;
+            for (long o = o_a; o < o_b;) {
+                long src_row = 0, run = 1;
+                int valid = 1;
+                if (n_outer > 0) {
+                    if (hi != hi_prev) { /* the outer axes above the innermost one */
+                        long r = hi;
+                        src_hi = 0;
+                        valid_hi = 1;
+                        if (n_outer > 1)
+                            pad_outer_axis(o_dims->s1, i_dims->s1, o_pb->s1, i_strides->s1, &r,
+                                           &src_hi, &valid_hi);
+                        if (n_outer > 2)
+                            pad_outer_axis(o_dims->s2, i_dims->s2, o_pb->s2, i_strides->s2, &r,
+                                           &src_hi, &valid_hi);
+                        if (n_outer > 3)
+                            pad_outer_axis(o_dims->s3, i_dims->s3, o_pb->s3, i_strides->s3, &r,
+                                           &src_hi, &valid_hi);
+                        if (n_outer > 4)
+                            pad_outer_axis(o_dims->s4, i_dims->s4, o_pb->s4, i_strides->s4, &r,
+                                           &src_hi, &valid_hi);
+                        if (n_outer > 5)
+                            pad_outer_axis(o_dims->s5, i_dims->s5, o_pb->s5, i_strides->s5, &r,
+                                           &src_hi, &valid_hi);
+                        if (n_outer > 6)
+                            pad_outer_axis(o_dims->s6, i_dims->s6, o_pb->s6, i_strides->s6, &r,
+                                           &src_hi, &valid_hi);
+                        hi_prev = hi;
+                    }
+                    long c = o - o_pb->s0, m = pad_map(c, i_dims->s0);
+                    valid = valid_hi & (m >= 0);
+                    src_row = src_hi + m * i_strides->s0;
+                    if (valid && m == c) /* rows inside the input: one source row after another */
+                        run = min(o_b, o_pb->s0 + i_dims->s0) - o;
+                }
+                __global unit_t *restrict d = dst + dst_off + (plane_row + o) * row_units;
+                __global const unit_t *restrict s = src + src_off + src_row;
+                o += run;
+                if (!valid) {
+                    for (long u = u_first; u < end; u += lx)
+                        d[u] = value;
+                    continue;
+                }
+                if (lean) { /* CPU, whole short rows */
+                    pad_lean(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_strides->s0, ibytes,
+                             bmap, value);
+                    continue;
+                }
+                for (; run > 0; run--, d += row_units, s += i_strides->s0) {
+                    long u = u_first;
+                    if (short_b) {
+                        for (; u < min(end, in_lo); u++)
+                            d[u] = s[bmap[u]];
+                    } else {
+                        u = pad_border(d, s, u, min(end, in_lo), lx, K, row_pb, row_in, value);
+                    }
+                    long lim = min(end, in_hi);
+                    __global const unit_t *restrict si = s - in_lo;
+                    u = pad_interior_nt(d, si, u, lim, lx, nt_min);
+                    for (; u < lim; u += lx)
+                        d[u] = si[u];
+                    if (short_b) {
+                        for (; u < end; u++)
+                            d[u] = s[bmap[PAD_BMAP_SIDE + u - in_hi]];
+                    } else {
+                        pad_border(d, s, u, end, lx, K, row_pb, row_in, value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+__kernel void pad(__global const unit_t *restrict src, ulong src_off,
+                  __global unit_t *restrict dst, ulong dst_off, unit_t value, long8 o_dims,
+                  long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out,
+                  long row_in, long row_pb, long K, long n_rows, long items,
+                  long rows_per_item, long nt_min)
+{
+    if (K == 1) /* the common case, specialised: one unit per element */
+        pad_rows(src, src_off, dst, dst_off, value, &o_dims, &i_dims, &o_pb, &i_strides, n_outer,
+                 row_out, row_in, row_pb, 1, n_rows, items, rows_per_item, nt_min);
+    else
+        pad_rows(src, src_off, dst, dst_off, value, &o_dims, &i_dims, &o_pb, &i_strides, n_outer,
+                 row_out, row_in, row_pb, K, n_rows, items, rows_per_item, nt_min);
+}

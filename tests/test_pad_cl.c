@@ -374,16 +374,22 @@ static void test_build_failure(void **state)
     (void)state;
     char dir[] = "/tmp/clpad-kernels-XXXXXX";
     assert_non_null(mkdtemp(dir));
-    char path[256], common[256];
-    snprintf(common, sizeof common, "%s/common.cl", dir); /* put in front of every family */
+    char path[256], common[256], coords[256];
+    /* coords.h and common.cl go in front of every family */
+    snprintf(common, sizeof common, "%s/common.cl", dir);
+    snprintf(coords, sizeof coords, "%s/coords.h", dir);
     FILE *f = fopen(common, "w");
     assert_non_null(f);
     fputs("/* shared helpers */\n/* (three lines, so that */\n/* line numbers move) */\n", f);
     fclose(f);
+    f = fopen(coords, "w");
+    assert_non_null(f);
+    fputs("/* the coordinate rules */\n/* (two lines) */\n", f);
+    fclose(f);
     snprintf(path, sizeof path, "%s/pad.cl", dir);
     f = fopen(path, "w");
     assert_non_null(f);
-    fputs("__kernel void pad_4(__global uint *p) { this is not C; }\n", f);
+    fputs("__kernel void pad(__global uint *p) { this is not C; }\n", f);
     fclose(f);
     setenv("CLPAD_KERNEL_DIR", dir, 1);
     clpad_context *ctx = NULL;
@@ -393,12 +399,13 @@ static void test_build_failure(void **state)
     TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
                                s->pads_end, s->mode, NULL, out, sizeof out, NULL),
                      CLPAD_ERR_BUILD_FAILED);
-    assert_non_null(strstr(clpad_last_error(), "-DPAD_MODE=1"));
+    assert_non_null(strstr(clpad_last_error(), "-DCLPAD_PAD_EDGE"));
     const char *log = clpad_context_build_log(ctx);
-    assert_non_null(strstr(log, "build options: -cl-std=CL1.2 -DPAD_MODE=1"));
+    assert_non_null(strstr(log, "build options: -cl-std=CL1.2"));
+    assert_non_null(strstr(log, "-DCLPAD_PAD_EDGE -DCLPAD_UNIT_BYTES="));
     assert_non_null(strstr(log, clpad_context_device_name(ctx)));
     /* The error is reported on line 1, pad.cl's own numbering. */
-    assert_non_null(strstr(log, ":1:"));
+    assert_non_null(strstr(log, "pad.cl:1:"));
     /* The context stays usable once the kernels are fixed. */
     unsetenv("CLPAD_KERNEL_DIR");
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
@@ -407,7 +414,58 @@ static void test_build_failure(void **state)
     clpad_context_destroy(ctx);
     unlink(path);
     unlink(common);
+    unlink(coords);
     rmdir(dir);
+}
+
+/* The kernels name their variants: a program built without a pad mode, or
+ * with an unknown unit size, is a build error that says so (#error), never
+ * a silent default. Built here from the repository's kernel files. */
+static void test_unknown_variant_is_build_error(void **state)
+{
+    (void)state;
+    const char *root = getenv("CLPAD_SOURCE_DIR");
+    if (!root)
+        fail_msg("CLPAD_SOURCE_DIR is not set (CTest sets it)");
+    static const char *const files[] = {"coords.h", "common.cl", "pad.cl"};
+    char *text[3];
+    for (int i = 0; i < 3; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/kernels/%s", root, files[i]);
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        fseek(f, 0, SEEK_END);
+        long n = ftell(f);
+        fseek(f, 0, SEEK_SET);
+        text[i] = calloc((size_t)n + 1, 1);
+        assert_int_equal(fread(text[i], 1, (size_t)n, f), (size_t)n);
+        fclose(f);
+    }
+    cl_context cl = clpad_context_cl_context(g_ctx);
+    cl_device_id dev = clpad_context_device(g_ctx);
+    static const char *const options[] = {"-DCLPAD_UNIT_BYTES=4", /* no mode */
+                                          "-DCLPAD_PAD_EDGE -DCLPAD_UNIT_BYTES=3",
+                                          "-DCLPAD_PAD_EDGE" /* no unit */};
+    static const char *const want[] = {"Unsupported pad mode", "Unsupported CLPAD_UNIT_BYTES",
+                                       "needs -DCLPAD_UNIT_BYTES"};
+    for (int i = 0; i < 3; i++) {
+        cl_int err;
+        cl_program p = clCreateProgramWithSource(cl, 3, (const char **)text, NULL, &err);
+        assert_int_equal(err, CL_SUCCESS);
+        err = clBuildProgram(p, 1, &dev, options[i], NULL, NULL);
+        assert_int_not_equal(err, CL_SUCCESS);
+        size_t n = 0;
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
+        char *log = calloc(n + 1, 1);
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, n, log, NULL);
+        if (!strstr(log, want[i]))
+            fail_msg("options '%s': the build log does not say '%s':\n%s", options[i], want[i],
+                     log);
+        free(log);
+        clReleaseProgram(p);
+    }
+    for (int i = 0; i < 3; i++)
+        free(text[i]);
 }
 
 int main(void)
@@ -419,7 +477,7 @@ int main(void)
         cmocka_unit_test(test_image_like),     cmocka_unit_test(test_short_rows),
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
-        cmocka_unit_test(test_build_failure),
+        cmocka_unit_test(test_build_failure),  cmocka_unit_test(test_unknown_variant_is_build_error),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);

@@ -1,0 +1,38 @@
+# The library's sources and kernels, listed once: the main build
+# (CMakeLists.txt) and the fuzz build (fuzz/CMakeLists.txt) both include this
+# file. CLPAD_ROOT is the repository root.
+set(CLPAD_KERNEL_FILES
+  ${CLPAD_ROOT}/kernels/coords.h
+  ${CLPAD_ROOT}/kernels/common.cl
+  ${CLPAD_ROOT}/kernels/pad.cl
+  ${CLPAD_ROOT}/kernels/space_batch.cl)
+set(CLPAD_LIBRARY_SOURCES
+  ${CLPAD_ROOT}/host/status.c
+  ${CLPAD_ROOT}/host/scalar.c
+  ${CLPAD_ROOT}/host/copy.c
+  ${CLPAD_ROOT}/host/context.c
+  ${CLPAD_ROOT}/host/program.c
+  ${CLPAD_ROOT}/host/disk_cache.c
+  ${CLPAD_ROOT}/host/launch.c
+  ${CLPAD_ROOT}/host/pad_shape.c
+  ${CLPAD_ROOT}/host/pad_cpu.c
+  ${CLPAD_ROOT}/host/pad_cl.c
+  ${CLPAD_ROOT}/host/space_batch_shape.c
+  ${CLPAD_ROOT}/host/space_batch_cpu.c
+  ${CLPAD_ROOT}/host/space_batch_cl.c
+  ${CLPAD_ROOT}/host/window.c)
+# Private include directories of the library's sources.
+set(CLPAD_PRIVATE_INCLUDES ${CLPAD_ROOT}/host ${CLPAD_ROOT}/kernels)
+
+# The kernels embedded into a generated C file (cmake/EmbedKernels.cmake),
+# rebuilt when a kernel file changes.
+function(clpad_embed_kernels output)
+  string(REPLACE ";" "|" _kernel_arg "${CLPAD_KERNEL_FILES}")
+  add_custom_command(
+    OUTPUT ${output}
+    COMMAND ${CMAKE_COMMAND} -DOUTPUT=${output} "-DSOURCES=${_kernel_arg}"
+            -P ${CLPAD_ROOT}/cmake/EmbedKernels.cmake
+    DEPENDS ${CLPAD_KERNEL_FILES} ${CLPAD_ROOT}/cmake/EmbedKernels.cmake
+    COMMENT "Embedding OpenCL kernels"
+    VERBATIM)
+endfunction()

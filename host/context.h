@@ -1,0 +1,108 @@
+/* The context (host/context.c): the chosen device, its facts and launch
+ * policy, and the cache of compiled programs and kernels (host/program.c).
+ * Not installed. */
+#ifndef CLPAD_CONTEXT_H
+#define CLPAD_CONTEXT_H
+
+#include "core.h"
+
+#include <pthread.h>
+
+#define CLPAD_MAX_PROGRAMS 64
+#define CLPAD_MAX_KERNELS 96
+/* Room for a program's build options (op-specific part, and all of them). */
+#define CLPAD_OPTIONS_MAX 128
+
+struct clpad_program_entry {
+    char family[32];
+    char options[CLPAD_OPTIONS_MAX];
+    cl_program program;
+};
+
+struct clpad_kernel_entry {
+    cl_program program;
+    char name[48];
+    cl_kernel kernel;
+    size_t max_wg;      /* CL_KERNEL_WORK_GROUP_SIZE */
+    size_t wg_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+};
+
+/* The launch policy: every number the launch geometry and the variant
+ * choices use, named, and set per device in one place (context.c,
+ * read_device) from the device's measurable properties. */
+typedef struct clpad_launch_policy {
+    size_t max_local;          /* work-items per work-group, at most */
+    size_t groups_per_cu;      /* work-groups wanted per compute unit */
+    size_t max_local_y;        /* work-items per group along rows, at most */
+    size_t gpu_items;          /* 16-byte vectors per work-item along a row (GPU geometry) */
+    size_t cpu_item_bytes;     /* bytes of short rows one CPU work-item takes */
+    size_t cpu_min_items_per_group; /* multi-row CPU items keep this many per wanted group */
+    size_t nt_stretch_bytes;   /* pad: shortest interior stretch with streaming stores */
+    /* Outputs of at least this many bytes get streaming stores (CPU
+     * devices); 0: never; 1: always (tests). */
+    uint64_t nt_output_bytes;
+} clpad_launch_policy;
+
+struct clpad_context {
+    int fallback;              /* 1: no OpenCL, CPU reference path only */
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context cl_ctx;
+    cl_command_queue queue;
+    char device_name[256];
+    char platform_name[256];
+    int unified_memory;        /* CL_DEVICE_HOST_UNIFIED_MEMORY (and zero-copy allowed) */
+    cl_device_type device_type;
+    int row_geometry;          /* 0: by device type; 1: CPU style; 2: GPU style ($CLPAD_GEOMETRY) */
+    int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
+    cl_uint compute_units;
+    size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
+    cl_ulong max_alloc;        /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, in bytes */
+    clpad_launch_policy policy;
+    /* Build options every program of this context gets (the OpenCL C
+     * version, CLPAD_NT on CPU devices): part of the device, not of the
+     * cache key. */
+    char device_options[CLPAD_OPTIONS_MAX];
+    /* Guards the caches, the build log and clSetKernelArg +
+     * clEnqueueNDRangeKernel pairs. */
+    pthread_mutex_t lock;
+    struct clpad_program_entry programs[CLPAD_MAX_PROGRAMS];
+    int nprograms;
+    struct clpad_kernel_entry kernels[CLPAD_MAX_KERNELS];
+    int nkernels;
+    char *build_log;           /* last failed build, owned; read under the lock */
+};
+
+/* The compiled program for kernel family `family` (kernels/<family>.cl) built
+ * with `options` (and the context's device options), from the context's
+ * cache or compiled now. Call with ctx->lock held. The program stays owned by
+ * the cache. */
+clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,
+                            cl_program *program);
+/* A cached kernel of that program. Call with ctx->lock held. */
+clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *options,
+                           const char *name, struct clpad_kernel_entry **kernel);
+/* The source text of a kernel family as the device compiles it:
+ * kernels/coords.h, kernels/common.cl and kernels/<family>.cl, each after a
+ * #line naming it. From $CLPAD_KERNEL_DIR when that variable is set (for
+ * kernel development), else the embedded copies. *owned is set when the
+ * caller must free the returned text. */
+clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
+                                  char **owned);
+
+/* On-disk cache of program binaries (disk_cache.c): a program built from the
+ * cached binary, or NULL; and storing a freshly built one. Silent on failure. */
+cl_program clpad__disk_cache_load(clpad_context *ctx, const char *src, size_t len,
+                                  const char *options);
+void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *src, size_t len,
+                             const char *options);
+
+/* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
+clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
+
+/* Whether launches on this context use the CPU style of launch geometry (a
+ * work-item per contiguous stretch, local x size 1). */
+bool clpad__cpu_geometry(const clpad_context *ctx);
+
+#endif /* CLPAD_CONTEXT_H */

@@ -1,0 +1,49 @@
+/* The library's internal basics: error reporting, checked 64-bit arithmetic,
+ * shape checks and the clock. Not installed. */
+#ifndef CLPAD_CORE_H
+#define CLPAD_CORE_H
+
+#include "clpad.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__GNUC__)
+#define CLPAD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define CLPAD_PRINTF(a, b)
+#endif
+
+/* Record a one-line message for clpad_last_error() on this thread and return
+ * `status`, so that error paths read `return clpad__fail(CLPAD_ERR_..., "...")`. */
+clpad_status clpad__fail(clpad_status status, const char *fmt, ...) CLPAD_PRINTF(2, 3);
+/* Same for a failed OpenCL call: maps the error and names it in the message. */
+clpad_status clpad__fail_cl(cl_int err, const char *what);
+/* Clear the thread's message (called at the start of public calls). */
+void clpad__clear_error(void);
+
+/* Checked int64 arithmetic: return false on overflow (result untouched). */
+static inline bool clpad__add_i64(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_add_overflow(a, b, r);
+}
+static inline bool clpad__mul_i64(int64_t a, int64_t b, int64_t *r)
+{
+    return !__builtin_mul_overflow(a, b, r);
+}
+
+/* Element count of a shape; false on overflow of int64 or size_t bytes. */
+bool clpad__count(int rank, const int64_t *shape, size_t elem_size, int64_t *elems,
+                  size_t *bytes);
+
+/* Check rank and the arrays common to every op: rank in [min_rank, 8], shape
+ * non-NULL with non-negative entries, each named array non-NULL. */
+clpad_status clpad__check_rank_shape(const char *op, int rank, int min_rank,
+                                     const int64_t *shape);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t clpad__now_ns(void);
+
+#endif /* CLPAD_CORE_H */

@@ -1,0 +1,113 @@
+/* The one launch path every operation's device side takes (host/launch.c):
+ * the shortcuts before a launch, the unit and streaming-store choices, the
+ * launch geometry, an argument builder that names the argument that failed,
+ * and the host-pointer path. Not installed.
+ *
+ * An operation's enqueue reads:
+ *
+ *   if (out_bytes == 0) return clpad__enqueue_marker(...);     // no launch
+ *   if (plain copy)     return clpad__enqueue_copy(...);
+ *   clpad_kernel_call kc;
+ *   if ((st = clpad__kernel_begin(ctx, "family", options, "kernel", &kc)))
+ *       return st;                        // the context's lock is held from here
+ *   clpad__arg_mem(&kc, "src", input);
+ *   clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
+ *   ...
+ *   return clpad__kernel_launch(&kc, queue, &geometry, num_events, wait_list, event);
+ *                                         // reports the first failed argument; unlocks
+ */
+#ifndef CLPAD_LAUNCH_H
+#define CLPAD_LAUNCH_H
+
+#include "context.h"
+
+/* ---- Before a launch --------------------------------------------------------- */
+
+/* An operation with an empty output: no launch, but the event contract holds
+ * (a marker after the wait list when the caller asks for an event). */
+clpad_status clpad__enqueue_marker(cl_command_queue queue, cl_uint num_events,
+                                   const cl_event *wait_list, cl_event *event);
+/* An operation that is a plain copy of `bytes` bytes. */
+clpad_status clpad__enqueue_copy(cl_command_queue queue, cl_mem input, size_t input_offset,
+                                 cl_mem output, size_t output_offset, size_t bytes,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* The unit the data-movement kernels move: the largest of 8, 4, 2, 1 bytes
+ * that divides the (widened) element and both buffer offsets. */
+size_t clpad__unit_bytes(size_t elem_bytes, size_t input_offset, size_t output_offset);
+
+/* Streaming stores for an output of out_bytes on this context: the shortest
+ * stretch, in units of unit_bytes, worth them (stretch_bytes / unit_bytes,
+ * at least 1), or 0 for plain stores: only large outputs on CPU devices
+ * (ctx->policy.nt_output_bytes). */
+cl_long clpad__nt_min(const clpad_context *ctx, size_t out_bytes, size_t unit_bytes,
+                      size_t stretch_bytes);
+
+/* ---- Launch geometry ------------------------------------------------------------ */
+
+/* Bytes of one "vector" of the row kernels' geometry. */
+#define CLPAD_GEOMETRY_VECTOR_BYTES 16
+
+/* Launch geometry of a row kernel: dimension 0 walks a row in vectors of
+ * CLPAD_GEOMETRY_VECTOR_BYTES, each work-item copying `items` of them
+ * (strided by the local size, so that neighbouring work-items touch
+ * neighbouring memory), dimension 1 walks rows. CPU devices get one
+ * work-item per contiguous stretch of a row (a local x size of 1 and many
+ * items), GPUs wide work-groups along the row. */
+typedef struct clpad_row_geometry {
+    size_t global[2], local[2];
+    cl_long items;         /* vectors per work-item along a row */
+    cl_long rows_per_item; /* consecutive rows per work-item (1 unless asked) */
+} clpad_row_geometry;
+/* multi_row: the kernel can take several rows per work-item (short rows on
+ * CPUs then share the per-item cost). */
+void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                         size_t vectors_per_row, size_t n_rows, bool multi_row,
+                         clpad_row_geometry *g);
+
+/* ---- A kernel call ---------------------------------------------------------------- */
+
+typedef struct clpad_kernel_call {
+    clpad_context *ctx;
+    struct clpad_kernel_entry *k;
+    cl_uint next;           /* index of the next argument */
+    cl_int err;             /* the first failure, CL_SUCCESS so far */
+    cl_uint failed_index;
+    const char *failed_name;
+} clpad_kernel_call;
+
+/* Take the context's lock and the kernel `name` of program (family,
+ * options), compiling it if needed. On failure the lock is released. */
+clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const char *options,
+                                 const char *name, clpad_kernel_call *kc);
+/* Set the next argument (after a failure, nothing more is set). */
+void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void *value);
+static inline void clpad__arg_mem(clpad_kernel_call *kc, const char *name, cl_mem mem)
+{
+    clpad__arg(kc, name, sizeof mem, &mem);
+}
+/* Enqueue the kernel with geometry g unless an argument failed (then the
+ * error names it); release the lock either way. */
+clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
+                                  const clpad_row_geometry *g, cl_uint num_events,
+                                  const cl_event *wait_list, cl_event *event);
+
+/* ---- Buffers and the host-pointer path -------------------------------------------- */
+
+/* Check a cl_mem and byte offset hold `need` bytes; `what` names the argument. */
+clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
+                                 const char *what);
+
+/* Enqueue function of an operation over device buffers (host-pointer path). */
+typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, cl_mem out,
+                                          cl_command_queue queue, cl_event *event,
+                                          const void *closure);
+
+/* Run an operation on host memory: wrap or copy the buffers (zero-copy on a
+ * host-unified device), enqueue via `fn`, wait, bring the output back and fill
+ * `info` (may be NULL). */
+clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
+                             const void *closure, clpad_run_info *info);
+
+#endif /* CLPAD_LAUNCH_H */

@@ -1,0 +1,45 @@
+/* Pad's validation and its collapsed plan (host/pad_shape.c), shared by the
+ * CPU path (host/pad_cpu.c) and the device path (host/pad_cl.c). Not
+ * installed. */
+#ifndef CLPAD_PAD_PLAN_H
+#define CLPAD_PAD_PLAN_H
+
+#include "core.h"
+
+/* A validated Pad with unpadded axes collapsed. Axis 0 is outermost. */
+typedef struct clpad_pad_plan {
+    int rank;                         /* >= 1 */
+    int64_t in_dims[CLPAD_MAX_RANK];
+    int64_t out_dims[CLPAD_MAX_RANK];
+    int64_t pads_begin[CLPAD_MAX_RANK];
+    size_t elem_bytes;                /* bytes per (possibly widened) element */
+    int64_t in_elems, out_elems;      /* in units of elem_bytes */
+    bool no_pads;                     /* every pad is 0: a plain copy */
+} clpad_pad_plan;
+
+/* Collapse a validated Pad: drop unit axes without pads, merge an axis into
+ * its unpadded inner neighbour (constant mode: also when the outer one is
+ * padded), then, if `widen`, turn trailing unpadded axes into one wider
+ * element of elem_bytes. */
+void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
+                     const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
+                     bool widen, clpad_pad_plan *plan);
+
+/* The proof the device path needs before launch: every coordinate, offset
+ * and product the kernels form from the plan fits in int64 with room to
+ * spare (the plan's canonical pads make this hold for every valid call;
+ * CLPAD_ERR_OVERFLOW otherwise, never a launch). */
+clpad_status clpad__pad_plan_check(const clpad_pad_plan *p);
+
+/* Validate a Pad and compute sizes: out_shape (may be NULL), input and output
+ * bytes. */
+clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
+                              const int64_t *pads_begin, const int64_t *pads_end,
+                              clpad_pad_mode mode, int64_t *out_shape, size_t *in_bytes,
+                              size_t *out_bytes);
+
+/* Build options of the pad program for `mode` moving units of unit_bytes
+ * (the program cache's key: warmup and enqueue must agree). */
+void clpad__pad_options(clpad_pad_mode mode, size_t unit_bytes, char *options, size_t size);
+
+#endif /* CLPAD_PAD_PLAN_H */

@@ -1,0 +1,103 @@
+/* The coordinate rules of clpad's operations, stated once. This header
+ * compiles both as C (the CPU reference, host/) and as OpenCL C (the host
+ * puts it in front of every kernel program), so that the CPU path and the
+ * kernels cannot drift apart: plain 64-bit integer math, no size_t, no
+ * library calls.
+ *
+ * Pad (docs/spec.md, "Pad"): an output index o on an axis of input size D
+ * with pads_begin b reads the input at map(c), c = o - b:
+ *
+ *   mode       0 <= c < D    c < 0        c >= D
+ *   constant   c             padding      padding
+ *   edge       c             0            D - 1
+ *   reflect    c             -c           2(D-1) - c
+ *   symmetric  c             -c - 1       2D - 1 - c
+ *   wrap       c             c mod D      c mod D     (non-negative)
+ *
+ * The callers keep the limits (reflect: pads <= D - 1, symmetric: <= D), so
+ * one reflection suffices.
+ *
+ * SpaceToBatch / BatchToSpace (docs/spec.md, "SpaceToBatch"): the batch
+ * element at block offset k and index o of an axis with block B corresponds
+ * to the space coordinate c = o*B + k - off (off = pads_begin or
+ * crops_begin), which is inside the space tensor when 0 <= c < S.
+ */
+#ifndef CLPAD_COORDS_H
+#define CLPAD_COORDS_H
+
+#ifdef __OPENCL_VERSION__
+typedef long clpad_i64;
+#else
+#include <stdint.h>
+typedef int64_t clpad_i64;
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CLPAD_COORD_FN static inline __attribute__((always_inline))
+#else
+#define CLPAD_COORD_FN static inline
+#endif
+
+/* Pad modes, numbered as clpad_pad_mode in include/clpad.h (host/pad_shape.c
+ * checks that they agree). */
+#define CLPAD_COORD_CONSTANT 0
+#define CLPAD_COORD_EDGE 1
+#define CLPAD_COORD_REFLECT 2
+#define CLPAD_COORD_SYMMETRIC 3
+#define CLPAD_COORD_WRAP 4
+
+/* The source coordinate of padded coordinate c on an axis of size D, or -1
+ * where constant padding applies. With a constant `mode` (the kernels), the
+ * compiler keeps only that mode's branch. */
+CLPAD_COORD_FN clpad_i64 clpad_coord_map(int mode, clpad_i64 c, clpad_i64 D)
+{
+    if (c >= 0 && c < D)
+        return c;
+    switch (mode) {
+    case CLPAD_COORD_EDGE:
+        return c < 0 ? 0 : D - 1;
+    case CLPAD_COORD_REFLECT: /* 2(D-1) - c, without forming 2(D-1) */
+        return c < 0 ? -c : (D - 1) - (c - (D - 1));
+    case CLPAD_COORD_SYMMETRIC: /* 2D - 1 - c */
+        return c < 0 ? -c - 1 : (D - 1) - (c - D);
+    case CLPAD_COORD_WRAP: {
+        if (c < 0 && c >= -D) /* one period away, the common case: no division */
+            return c + D;
+        if (c >= D && c - D < D)
+            return c - D;
+        clpad_i64 m = c % D;
+        return m < 0 ? m + D : m;
+    }
+    default:
+        return -1;
+    }
+}
+
+/* How the source coordinate moves as c grows by one inside one border: the
+ * mirrors walk back, edge stays, wrap walks forward (and starts over at D,
+ * which the caller handles). Within the limits a mirror border never turns. */
+CLPAD_COORD_FN clpad_i64 clpad_coord_step(int mode)
+{
+    return mode == CLPAD_COORD_EDGE ? 0 : mode == CLPAD_COORD_WRAP ? 1 : -1;
+}
+
+/* ceil(a / b) for b > 0 and any a. */
+CLPAD_COORD_FN clpad_i64 clpad_ceil_div(clpad_i64 a, clpad_i64 b)
+{
+    return a <= 0 ? -((-a) / b) : (a + b - 1) / b;
+}
+
+/* SpaceToBatch / BatchToSpace on one axis: the batch indices o whose space
+ * coordinate o*B + shift (shift = k - off) lies in [0, S) are
+ * [clpad_block_first(shift, B), clpad_block_end(S, shift, B)) before any
+ * clamping to the batch tensor's extent. */
+CLPAD_COORD_FN clpad_i64 clpad_block_first(clpad_i64 shift, clpad_i64 B)
+{
+    return clpad_ceil_div(-shift, B);
+}
+CLPAD_COORD_FN clpad_i64 clpad_block_end(clpad_i64 S, clpad_i64 shift, clpad_i64 B)
+{
+    return clpad_ceil_div(S - shift, B);
+}
+
+#endif /* CLPAD_COORDS_H */
