@@ -20,7 +20,14 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/space_batch_shape.c
   ${CLPAD_ROOT}/host/space_batch_cpu.c
   ${CLPAD_ROOT}/host/space_batch_cl.c
-  ${CLPAD_ROOT}/host/window.c)
+  ${CLPAD_ROOT}/host/window_common.c
+  ${CLPAD_ROOT}/host/window_trt.c
+  ${CLPAD_ROOT}/host/window_tf.c
+  ${CLPAD_ROOT}/host/window_onnx.c
+  ${CLPAD_ROOT}/host/window_openvino.c
+  ${CLPAD_ROOT}/host/window_torch.c
+  ${CLPAD_ROOT}/host/window_layout.c
+  ${CLPAD_ROOT}/host/window_names.c)
 # Private include directories of the library's sources.
 set(CLPAD_PRIVATE_INCLUDES ${CLPAD_ROOT}/host ${CLPAD_ROOT}/kernels)
 

@@ -1,0 +1,83 @@
+/* Window geometry, OpenVINO (include/clpad_window.h states the rules). */
+#include "window_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_pad auto_pad,
+                                             clpad_ov_rounding rounding, int naxes,
+                                             const int64_t *input, const int64_t *kernel,
+                                             const int64_t *stride, const int64_t *dilation,
+                                             const int64_t *pads_begin,
+                                             const int64_t *pads_end,
+                                             const int64_t *output_padding,
+                                             const int64_t *output_shape,
+                                             clpad_window_result *result)
+{
+    static const char who[] = "clpad_window_openvino";
+    clpad__clear_error();
+    TRY(clpad__w_check_result(who, result));
+    if ((int)auto_pad < 0 || auto_pad >= CLPAD_OV_AUTO_PAD_COUNT)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: auto_pad = %d is not a clpad_ov_auto_pad", who, (int)auto_pad);
+    if ((int)rounding < 0 || rounding >= CLPAD_OV_ROUNDING_COUNT)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: rounding = %d is not a clpad_ov_rounding", who, (int)rounding);
+    clpad_window_result r;
+    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
+    if (rounding != CLPAD_OV_FLOOR && op != CLPAD_WINDOW_POOL)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: rounding = %s applies to pooling only (op = %s)", who,
+                           clpad_ov_rounding_name(rounding), clpad__w_op_names[op]);
+    if ((output_padding || output_shape) && op != CLPAD_WINDOW_DECONV)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: %s applies to deconv (ConvolutionBackpropData) only (op = %s)",
+                           who, output_padding ? "output_padding" : "output_shape",
+                           clpad__w_op_names[op]);
+    bool use_pads = auto_pad == CLPAD_OV_EXPLICIT && !output_shape;
+    if (use_pads) {
+        TRY(clpad__w_check_nonneg(who, "pads_begin", naxes, pads_begin));
+        TRY(clpad__w_check_nonneg(who, "pads_end", naxes, pads_end));
+    }
+    TRY(clpad__w_check_output_padding(who, naxes, output_padding, r.stride, dilation, false));
+    if (output_shape)
+        TRY(clpad__w_check_output_shape(who, naxes, output_shape));
+
+    bool upper = auto_pad == CLPAD_OV_SAME_UPPER;
+    bool same = upper || auto_pad == CLPAD_OV_SAME_LOWER;
+    enum rounding rd = rounding == CLPAD_OV_FLOOR  ? ROUND_FLOOR
+                       : rounding == CLPAD_OV_CEIL ? ROUND_CEIL
+                                                   : ROUND_CEIL_DROP;
+    for (int i = 0; i < naxes; i++) {
+        int64_t I = r.input[i], S = r.stride[i], DK = r.extent[i];
+        int64_t pb = 0, pe = 0;
+        if (use_pads) {
+            pb = pads_begin ? pads_begin[i] : 0;
+            pe = pads_end ? pads_end[i] : 0;
+        }
+        if (op != CLPAD_WINDOW_DECONV) {
+            if (same) {
+                int64_t o_same;
+                TRY(clpad__w_same_pads(i, I, DK, S, true, upper, &o_same, &pb, &pe));
+            }
+            r.pads_begin[i] = pb;
+            r.pads_end[i] = pe;
+            TRY(clpad__w_window_count(who, i, I, pb, pe, DK, S, rd, &r.output[i]));
+            continue;
+        }
+        int64_t full;
+        TRY(clpad__w_deconv_full(i, I, S, DK, output_padding ? output_padding[i] : 0, &full));
+        if (output_shape) {
+            /* spec: auto_pad != SAME_UPPER -> begin = total // 2; else end = total // 2 */
+            r.output[i] = output_shape[i];
+            TRY(clpad__w_deconv_split_to(who, i, full, output_shape[i], !upper, &r.pads_begin[i],
+                                &r.pads_end[i]));
+        } else {
+            r.pads_begin[i] = pb;
+            r.pads_end[i] = pe;
+            TRY(clpad__w_deconv_explicit(who, i, full, pb, pe, &r.output[i]));
+        }
+    }
+    *result = r;
+    return CLPAD_OK;
+}
