@@ -81,10 +81,23 @@ static uint64_t event_ns(cl_event ev)
 
 /* ---- cases ---------------------------------------------------------------- */
 
+/* The case table's capacity: every add_* below refuses to write past it. */
+#define BENCH_MAX_CASES 128
+
+/* Abort on a case table that outgrew BENCH_MAX_CASES (a programming error). */
+static void check_capacity(int n)
+{
+    if (n >= BENCH_MAX_CASES) {
+        fprintf(stderr, "bench: more than %d cases: raise BENCH_MAX_CASES\n", BENCH_MAX_CASES);
+        abort();
+    }
+}
+
 static int add_pad(bench_case *cs, int n, const char *name, clpad_pad_mode mode, clpad_dtype dt,
                    int rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
                    const char *value)
 {
+    check_capacity(n);
     bench_case *c = &cs[n];
     memset(c, 0, sizeof *c);
     snprintf(c->label, sizeof c->label, "%s/%s", name, clpad_pad_mode_name(mode));
@@ -103,6 +116,7 @@ static int add_pad(bench_case *cs, int n, const char *name, clpad_pad_mode mode,
 static int add_sb(bench_case *cs, int n, bench_op op, const char *name, int rank,
                   const int64_t *shape, const int64_t *block)
 {
+    check_capacity(n);
     bench_case *c = &cs[n];
     memset(c, 0, sizeof *c);
     c->op = op;
@@ -238,25 +252,25 @@ static const char k_copy_src[] =
     "    dst[i] = src[i];\n"
     "}\n";
 
-static cl_kernel copy_kernel(clpad_context *ctx)
+/* The reference copy kernel on ctx's device, built once per run by the
+ * caller (bench_run), which releases it with the context. */
+static cl_kernel copy_kernel_create(clpad_context *ctx)
 {
-    static cl_kernel k;
-    static clpad_context *for_ctx;
-    if (k && for_ctx == ctx)
-        return k;
     cl_int err;
     const char *src = k_copy_src;
     cl_program p = clCreateProgramWithSource(clpad_context_cl_context(ctx), 1, &src, NULL, &err);
     cl_device_id dev = clpad_context_device(ctx);
-    if (!p || clBuildProgram(p, 1, &dev, "", NULL, NULL) != CL_SUCCESS)
+    if (!p)
         return NULL;
-    k = clCreateKernel(p, "copy16", &err);
+    cl_kernel k = NULL;
+    if (clBuildProgram(p, 1, &dev, "", NULL, NULL) == CL_SUCCESS)
+        k = clCreateKernel(p, "copy16", &err);
     clReleaseProgram(p);
-    for_ctx = ctx;
     return k;
 }
 
-static int bench_one(clpad_context *ctx, const bench_case *c, int runs, bench_result *r)
+static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int runs,
+                     bench_result *r)
 {
     memset(r, 0, sizeof *r);
     int64_t os[CLPAD_MAX_RANK];
@@ -349,7 +363,6 @@ static int bench_one(clpad_context *ctx, const bench_case *c, int runs, bench_re
      * slows all of them alike and each finds its data as the previous round
      * left it; each is the median of its runs, and kernel_over_copy and
      * e2e_over_copy are the medians of the per-run ratios. */
-    cl_kernel ck = copy_kernel(ctx);
     size_t nvec = half / 16;
     if (ck && nvec) {
         clSetKernelArg(ck, 0, sizeof c3, &c3);
@@ -642,7 +655,7 @@ int clpad_bench_main(int argc, char **argv)
     if (pin)
         setenv("POCL_AFFINITY", "1", 0);
     clpad_context *ctx = NULL;
-    if (clpad_context_create(device, 0, &ctx)) {
+    if (clpad_context_create(device, CLPAD_CONTEXT_VERBOSE, &ctx)) {
         fprintf(stderr, "clpad: error: %s\n", clpad_last_error());
         return 1;
     }
@@ -696,9 +709,10 @@ int clpad_bench_main(int argc, char **argv)
         }
     }
 
-    bench_case cs[64];
-    bench_result rs[64];
+    bench_case cs[BENCH_MAX_CASES];
+    bench_result rs[BENCH_MAX_CASES];
     int n = make_cases(cs, quick), done = 0, rc = 0;
+    cl_kernel ck = copy_kernel_create(ctx);
     fprintf(tab, "%-44s %-5s %7s %7s %7s %6s %7s %6s %7s %6s %7s %6s\n", "case", "dtype", "MB",
             "copy", "kernel", "k/copy", "e2e", "e/copy", "cpu", "cl/cpu", "memcpy", "cpu/mc");
     for (int i = 0; i < n; i++) {
@@ -706,7 +720,7 @@ int clpad_bench_main(int argc, char **argv)
             continue;
         bench_result *r = &rs[done];
         cs[done] = cs[i];
-        if (bench_one(ctx, &cs[done], runs, r)) {
+        if (bench_one(ctx, ck, &cs[done], runs, r)) {
             rc = 1;
             continue;
         }
@@ -734,6 +748,8 @@ int clpad_bench_main(int argc, char **argv)
         rc = 1;
     if (filter)
         regfree(&re);
+    if (ck)
+        clReleaseKernel(ck);
     clpad_context_destroy(ctx);
     return rc;
 }

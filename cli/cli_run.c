@@ -9,7 +9,7 @@ static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (d
 
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
 {
-    unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? CLPAD_CONTEXT_QUIET : 0);
+    unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? 0 : CLPAD_CONTEXT_VERBOSE);
     if (clpad_context_create(r->device, flags, &r->ctx))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     /* The first call compiles the program (and drivers such as PoCL

@@ -1,6 +1,6 @@
 /*
  * The checks behind the fuzz targets (fuzz/fuzz_main.c) and their replay in
- * tests/test_hostile.c, which #includes fuzz_checks.c.
+ * tests/test_hostile.c, which links them as the clpad_fuzz_checks library.
  *
  * Each check decodes one fuzz input, calls the code under test and compares
  * what it did with what include/clpad.h, include/clpad_window.h and

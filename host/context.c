@@ -233,7 +233,7 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
         spec = NULL;
     st = choose_device(spec, &ctx->platform, &ctx->device);
     if (st == CLPAD_ERR_NO_DEVICE && !spec && !(flags & CLPAD_CONTEXT_NO_FALLBACK)) {
-        if (!(flags & CLPAD_CONTEXT_QUIET))
+        if (flags & CLPAD_CONTEXT_VERBOSE)
             fprintf(stderr, "clpad: %s; using the CPU reference path\n", clpad_last_error());
         ctx->fallback = 1;
         *out = ctx;

@@ -53,10 +53,17 @@ extern "C" {
 #define CLPAD_API __attribute__((visibility("default")))
 #endif
 
+/* The version, written here once (the build and the Python package read it
+ * from these three lines). */
 #define CLPAD_VERSION_MAJOR 0
 #define CLPAD_VERSION_MINOR 1
 #define CLPAD_VERSION_PATCH 0
-#define CLPAD_VERSION_STRING "0.1.0"
+#define CLPAD_STRINGIFY_(x) #x
+#define CLPAD_STRINGIFY(x) CLPAD_STRINGIFY_(x)
+/** "MAJOR.MINOR.PATCH" */
+#define CLPAD_VERSION_STRING                                                        \
+    CLPAD_STRINGIFY(CLPAD_VERSION_MAJOR)                                            \
+    "." CLPAD_STRINGIFY(CLPAD_VERSION_MINOR) "." CLPAD_STRINGIFY(CLPAD_VERSION_PATCH)
 /** Encoded as MAJOR*10000 + MINOR*100 + PATCH, comparable with clpad_version(). */
 #define CLPAD_VERSION_NUMBER \
     (CLPAD_VERSION_MAJOR * 10000 + CLPAD_VERSION_MINOR * 100 + CLPAD_VERSION_PATCH)
@@ -303,10 +310,15 @@ enum {
     CLPAD_CONTEXT_DEFAULT = 0,
     /** Fail with CLPAD_ERR_NO_DEVICE instead of falling back to the CPU path. */
     CLPAD_CONTEXT_NO_FALLBACK = 1u << 0,
-    /** Do not print the fallback notice on stderr. */
+    /** Accepted for compatibility: the library prints nothing unless asked
+     *  (CLPAD_CONTEXT_VERBOSE). */
     CLPAD_CONTEXT_QUIET = 1u << 1,
     /** Do not touch OpenCL at all: a context that runs the CPU reference path. */
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
+    /** Say on stderr when the context falls back to the CPU reference path
+     *  (a library prints nothing by default; clpad_context_is_fallback()
+     *  tells the caller either way). */
+    CLPAD_CONTEXT_VERBOSE = 1u << 3,
 };
 
 /**
@@ -318,9 +330,9 @@ enum {
  * profiling enabled.
  * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
  * included) and no spec, the context falls back to the CPU reference path
- * (clpad_context_is_fallback() returns 1) and says so on stderr, unless flags
- * has CLPAD_CONTEXT_NO_FALLBACK (then CLPAD_ERR_NO_DEVICE) or
- * CLPAD_CONTEXT_QUIET.
+ * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
+ * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
+ * CLPAD_ERR_NO_DEVICE).
  * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_NO_DEVICE,
  * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
  * CLPAD_ERR_OUT_OF_MEMORY.

@@ -56,6 +56,10 @@
 #ifndef CLPAD_WINDOW_H
 #define CLPAD_WINDOW_H
 
+/* clpad_status, CLPAD_API and CLPAD_MAX_RANK (clpad.h includes this header at
+ * its end, so either may be included first). */
+#include "clpad.h"
+
 #include <stdint.h>
 
 #ifdef __cplusplus

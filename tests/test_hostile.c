@@ -29,8 +29,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The checks of the fuzz targets, compiled into this test. */
-#include "../fuzz/fuzz_checks.c"
+/* The checks of the fuzz targets (the clpad_fuzz_checks library). */
+#include "fuzz_checks.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
