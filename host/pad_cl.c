@@ -154,6 +154,46 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, cl_mem out, cl_c
     return enqueue_call(ctx, closure, in, 0, out, 0, q, 0, NULL, event);
 }
 
+/* Pad host memory in pieces whose outputs each fit in one device buffer of
+ * `limit` bytes: the output is split along `axis` (the axes before it fixed
+ * at one index each, through c's pads), and each piece is a Pad of the whole
+ * input whose pads on that axis are shifted so that its output is exactly
+ * those indices (the coordinate rule depends only on o - pads_begin, so the
+ * piece is the same data, and its pads stay within the mode's limits). An
+ * axis whose single index is still too large is split one index at a time,
+ * and the next axis in pieces. The pieces' run info accumulates in acc. */
+static clpad_status pad_in_pieces(clpad_context *ctx, pad_call *c, const int64_t *out_shape,
+                                  int axis, const void *in, size_t in_bytes, unsigned char *out,
+                                  size_t limit, clpad_run_info *acc)
+{
+    int64_t *pb = (int64_t *)c->pads_begin, *pe = (int64_t *)c->pads_end;
+    size_t block = clpad_dtype_size(c->dtype); /* output bytes of one index of `axis` */
+    for (int a = axis + 1; a < c->rank; a++)
+        block *= (size_t)out_shape[a];
+    int64_t O = out_shape[axis], b0 = pb[axis], e0 = pe[axis];
+    int64_t per = block > limit ? 1 : (int64_t)(limit / block);
+    clpad_status st = CLPAD_OK;
+    for (int64_t o = 0; o < O && !st; o += per) {
+        int64_t n = per < O - o ? per : O - o;
+        pb[axis] = b0 - o;           /* the piece's first output index is o */
+        pe[axis] = e0 - (O - o - n); /* and its last o + n - 1 */
+        if (block > limit) {
+            st = pad_in_pieces(ctx, c, out_shape, axis + 1, in, in_bytes, out + (size_t)o * block,
+                               limit, acc);
+        } else {
+            clpad_run_info ri;
+            size_t bytes = (size_t)n * block;
+            st = clpad__run_host(ctx, in, in_bytes, out + (size_t)o * block, bytes, in_bytes + bytes,
+                                 host_enqueue, c, &ri);
+            acc->kernel_ns += ri.kernel_ns;
+            acc->zero_copy &= ri.zero_copy;
+        }
+    }
+    pb[axis] = b0;
+    pe[axis] = e0;
+    return st;
+}
+
 clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,
                        const void *input, const int64_t *pads_begin, const int64_t *pads_end,
                        clpad_pad_mode mode, const void *pad_value, void *output,
@@ -184,6 +224,30 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
                            output ? "input" : "output");
     pad_call c = {dtype, rank, shape, pads_begin, pads_end, mode, pad_value};
-    return clpad__run_host(ctx, input, in_bytes, output, out_bytes, in_bytes + out_bytes,
-                           host_enqueue, &c, info);
+    if (in_bytes > ctx->max_alloc)
+        return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+                           "pad: the input (%zu bytes) is larger than the largest buffer %s can "
+                           "allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); pad it on the "
+                           "CPU path (clpad_pad_cpu, or `clpad pad --cpu`)",
+                           in_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
+    if (out_bytes <= ctx->max_alloc)
+        return clpad__run_host(ctx, input, in_bytes, output, out_bytes, in_bytes + out_bytes,
+                               host_enqueue, &c, info);
+    /* An output larger than one device buffer: in pieces that fit. */
+    uint64_t t0 = clpad__now_ns();
+    int64_t out_shape[CLPAD_MAX_RANK], pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
+    clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, out_shape, NULL, NULL);
+    memcpy(pb, pads_begin, (size_t)rank * sizeof *pb);
+    memcpy(pe, pads_end, (size_t)rank * sizeof *pe);
+    c.pads_begin = pb;
+    c.pads_end = pe;
+    clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1};
+    st = pad_in_pieces(ctx, &c, out_shape, 0, input, in_bytes, output, (size_t)ctx->max_alloc,
+                       &acc);
+    if (!st && info) {
+        acc.total_ns = clpad__now_ns() - t0;
+        acc.bytes_moved = in_bytes + out_bytes;
+        *info = acc;
+    }
+    return st;
 }

@@ -219,6 +219,15 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
         return st;
     }
+    size_t larger = c.g.in_bytes > c.g.out_bytes ? c.g.in_bytes : c.g.out_bytes;
+    if (larger > ctx->max_alloc)
+        return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+                           "%s: the %s (%zu bytes) is larger than the largest buffer %s can "
+                           "allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); run it on the "
+                           "CPU path (clpad_%s_cpu, or the CLI's --cpu)",
+                           clpad__sb_op_name(op), larger == c.g.in_bytes ? "input" : "output",
+                           larger, ctx->device_name, (unsigned long long)ctx->max_alloc,
+                           clpad__sb_op_name(op));
     return clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved, host_enqueue,
                            &c, info);
 }

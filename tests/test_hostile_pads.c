@@ -137,12 +137,82 @@ static void test_random_cancelling(void **state)
     }
 }
 
+/* Outputs larger than the device's largest buffer go in pieces: with the
+ * limit lowered to a few KiB ($CLPAD_MAX_ALLOC), random pads whose outputs
+ * span many pieces (and single output indices larger than a piece, which
+ * split the next axis) must equal the oracle; an input beyond the limit,
+ * and space/batch beyond it, are refused with a message naming the limit. */
+static void test_outputs_beyond_max_alloc(void **state)
+{
+    (void)state;
+    setenv("CLPAD_MAX_ALLOC", "4096", 1);
+    clpad_context *small = NULL;
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &small));
+    unsetenv("CLPAD_MAX_ALLOC");
+    uint64_t rng = tu_seed() ^ 0x5bd1e995ull;
+    char buf[512];
+    for (int i = 0; i < 60; i++) {
+        tu_pad_case c;
+        int rank = (int)tu_range(&rng, 1, 4);
+        tu_random_pad_case(&rng, &rank, 1, 6000, &c);
+        int64_t os[CLPAD_MAX_RANK];
+        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode,
+                                            os));
+        size_t es = clpad_dtype_size(c.dtype);
+        size_t nin = (size_t)tu_elems(c.rank, c.shape) * es;
+        size_t nout = (size_t)tu_elems(c.rank, os) * es;
+        if (nin > 4096)
+            continue; /* the input must fit in one buffer */
+        unsigned char *in = malloc(nin + 1), *want = malloc(nout + 1), *got = malloc(nout + 1);
+        tu_fill(in, nin, &rng);
+        tu_pad_naive(&c, in, want);
+        memset(got, 0x5A, nout);
+        TU_ASSERT_OK(clpad_pad(small, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                               c.mode, c.value, got, nout, NULL));
+        if (memcmp(got, want, nout))
+            fail_msg("in pieces of 4096 bytes: differs from the oracle: %s",
+                     tu_pad_case_str(&c, buf, sizeof buf));
+        free(in);
+        free(want);
+        free(got);
+    }
+    /* Output rows of 6.5 KiB: split one index at a time, then the row. */
+    tu_pad_case row = {.dtype = CLPAD_U8, .mode = CLPAD_PAD_WRAP, .rank = 2,
+                       .shape = {3, 1000}, .pads_begin = {2, 3000}, .pads_end = {1, 2500}};
+    size_t nout = (size_t)(3 + 3) * (1000 + 5500);
+    unsigned char in[3000], *want = malloc(nout), *got = malloc(nout);
+    tu_fill(in, sizeof in, &rng);
+    tu_pad_naive(&row, in, want);
+    TU_ASSERT_OK(clpad_pad(small, row.dtype, row.rank, row.shape, in, row.pads_begin,
+                           row.pads_end, row.mode, NULL, got, nout, NULL));
+    assert_memory_equal(got, want, nout);
+    free(want);
+    free(got);
+    /* An input beyond the limit, and space/batch beyond it: refused, named. */
+    int64_t big[2] = {64, 128}, zero[2] = {0, 0}, one[2] = {1, 1};
+    unsigned char *a = calloc(64 * 128 * 4, 1), *b = calloc(65 * 130 * 4, 1);
+    TU_ASSERT_STATUS(clpad_pad(small, CLPAD_F32, 2, big, a, zero, one, CLPAD_PAD_EDGE, NULL,
+                               b, 65 * 130 * 4, NULL),
+                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    assert_non_null(strstr(clpad_last_error(), "CL_DEVICE_MAX_MEM_ALLOC_SIZE = 4096"));
+    assert_non_null(strstr(clpad_last_error(), "input"));
+    int64_t block[2] = {1, 2};
+    TU_ASSERT_STATUS(clpad_space_to_batch(small, CLPAD_F32, 2, big, a, block, zero, zero, b,
+                                          64 * 128 * 4, NULL),
+                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    assert_non_null(strstr(clpad_last_error(), "CPU path"));
+    free(a);
+    free(b);
+    clpad_context_destroy(small);
+}
+
 int main(void)
 {
     g_ctx = tu_device_context();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reported_cases),
         cmocka_unit_test(test_random_cancelling),
+        cmocka_unit_test(test_outputs_beyond_max_alloc),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);
