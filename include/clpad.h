@@ -1,10 +1,11 @@
 /*
  * clpad — tensor padding and data movement on OpenCL.
  *
- * This header is the whole public API. Semantics follow the project contract
- * (SPEC.md, cited below as "SPEC §n"), which restates OpenVINO Pad-12,
- * SpaceToBatch-2 and BatchToSpace-2; where the contract is silent the library
- * follows OpenVINO's reference implementation.
+ * This header is the whole public API. The semantics of every operation are
+ * stated in docs/spec.md of the repository (cited below by section, e.g.
+ * "docs/spec.md, Pad"): OpenVINO Pad-12 (plus wrap), SpaceToBatch-2 and
+ * BatchToSpace-2; where those are silent the library follows OpenVINO's
+ * reference implementation, and docs/spec.md says so.
  *
  * Conventions used by every function:
  *  - Every call returns a clpad_status; CLPAD_OK is 0, errors are negative.
@@ -155,7 +156,7 @@ CLPAD_API const char *clpad_dtype_name(clpad_dtype dtype);
  *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
 CLPAD_API clpad_status clpad_dtype_from_name(const char *name, clpad_dtype *dtype);
 
-/** Pad modes, SPEC §1 (OpenVINO Pad-12 plus wrap). */
+/** Pad modes, docs/spec.md, "Pad" (OpenVINO Pad-12 plus wrap). */
 typedef enum clpad_pad_mode {
     CLPAD_PAD_CONSTANT = 0, /* pad_value outside the input */
     CLPAD_PAD_EDGE,         /* repeat the edge element */
@@ -187,12 +188,12 @@ CLPAD_API clpad_status clpad_pad_mode_from_name(const char *name, clpad_pad_mode
 CLPAD_API clpad_status clpad_scalar_parse(clpad_dtype dtype, const char *text, void *out);
 
 /* ------------------------------------------------------------------------- */
-/* Pad (SPEC §1, OpenVINO Pad-12 + wrap)                                     */
+/* Pad (docs/spec.md, "Pad": OpenVINO Pad-12 + wrap)                          */
 /* ------------------------------------------------------------------------- */
 
 /**
  * Output shape of Pad: out[i] = max(pads_begin[i] + shape[i] + pads_end[i], 0).
- * Pure; needs no OpenCL. Validates every rule of SPEC §1:
+ * Pure; needs no OpenCL. Validates every rule of docs/spec.md, "Pad":
  *  - rank in 0..8, shape[i] >= 0, non-NULL arrays (may be NULL when rank is 0);
  *  - edge and wrap: shape[i] >= 1 where a pad on that axis is positive;
  *  - reflect: pads_begin[i], pads_end[i] <= shape[i] - 1 (for positive pads);
@@ -211,7 +212,7 @@ CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
                                               int64_t *out_shape);
 
 /**
- * Pad on the host (the CPU reference path, SPEC §1). `input` holds
+ * Pad on the host (the CPU reference path, docs/spec.md, "Pad"). `input` holds
  * product(shape) elements of `dtype`; `output` has room for `output_bytes`
  * bytes and receives product(out_shape) elements. `pad_value` points to one
  * element of `dtype` (see clpad_scalar_parse) and is used only by
@@ -227,11 +228,11 @@ CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t 
                                      size_t output_bytes);
 
 /* ------------------------------------------------------------------------- */
-/* SpaceToBatch / BatchToSpace (SPEC §2, §3)                                 */
+/* SpaceToBatch / BatchToSpace (docs/spec.md)                               */
 /* ------------------------------------------------------------------------- */
 
 /**
- * Output shape of SpaceToBatch-2 (SPEC §2): data [N, D1, ..., D(r-1)], r >= 2;
+ * Output shape of SpaceToBatch-2 (docs/spec.md, "SpaceToBatch"): data [N, D1, ..., D(r-1)], r >= 2;
  * out = [N * prod(block_shape), P1/B1, ..., P(r-1)/B(r-1)] where
  * Pi = Di + pads_begin[i] + pads_end[i]. Rules: block_shape[i] >= 1,
  * block_shape[0] == 1, pads >= 0, pads on axis 0 are 0, Bi divides Pi.
@@ -246,7 +247,7 @@ CLPAD_API clpad_status clpad_space_to_batch_output_shape(int rank, const int64_t
                                                          int64_t *out_shape);
 
 /**
- * Output shape of BatchToSpace-2 (SPEC §3): data [N', D1, ...], r >= 2;
+ * Output shape of BatchToSpace-2 (docs/spec.md, "BatchToSpace"): data [N', D1, ...], r >= 2;
  * out = [N' / prod(block_shape), D1*B1 - crops_begin[1] - crops_end[1], ...].
  * Rules: block_shape[i] >= 1, block_shape[0] == 1, crops >= 0, crops on axis 0
  * are 0, N' divisible by prod(block_shape), crops_begin + crops_end <= Di*Bi.
@@ -258,7 +259,7 @@ CLPAD_API clpad_status clpad_batch_to_space_output_shape(int rank, const int64_t
                                                          const int64_t *crops_end,
                                                          int64_t *out_shape);
 
-/** SpaceToBatch on the host (CPU reference, SPEC §2). Buffers as clpad_pad_cpu;
+/** SpaceToBatch on the host (CPU reference, docs/spec.md, "SpaceToBatch"). Buffers as clpad_pad_cpu;
  *  padding elements are zero bytes. */
 CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
@@ -267,7 +268,7 @@ CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *pads_end, void *output,
                                                 size_t output_bytes);
 
-/** BatchToSpace on the host (CPU reference, SPEC §3). Buffers as clpad_pad_cpu. */
+/** BatchToSpace on the host (CPU reference, docs/spec.md, "BatchToSpace"). Buffers as clpad_pad_cpu. */
 CLPAD_API clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
                                                 const int64_t *block_shape,
@@ -371,8 +372,8 @@ CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
 CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
 
 /** The log of the last failed program build on this context, with the build
- *  options and the device name; "" if no build failed. Valid until the next
- *  call on the context. */
+ *  options and the device name; "" if no build failed. The text is the
+ *  calling thread's own copy, valid until its next call of this function. */
 CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
 
 /** What a host-pointer call did, for reporting. */
@@ -389,7 +390,7 @@ typedef struct clpad_run_info {
 /* ------------------------------------------------------------------------- */
 
 /**
- * Enqueue Pad (SPEC §1) on `queue` (NULL: the context's queue). `input` holds
+ * Enqueue Pad (docs/spec.md, "Pad") on `queue` (NULL: the context's queue). `input` holds
  * product(shape) elements of `dtype` starting at byte `input_offset`; `output`
  * receives product(out_shape) elements at byte `output_offset`; both buffers'
  * CL_MEM_SIZE are checked first. Asynchronous: waits on `wait_list`, and
@@ -425,7 +426,7 @@ CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank
 /* SpaceToBatch / BatchToSpace on OpenCL                                     */
 /* ------------------------------------------------------------------------- */
 
-/** Enqueue SpaceToBatch (SPEC §2). Buffers, offsets and events as
+/** Enqueue SpaceToBatch (docs/spec.md, "SpaceToBatch"). Buffers, offsets and events as
  *  clpad_enqueue_pad; the padding zeros are written by the same pass. */
 CLPAD_API clpad_status clpad_enqueue_space_to_batch(
     clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
@@ -433,7 +434,7 @@ CLPAD_API clpad_status clpad_enqueue_space_to_batch(
     const int64_t *pads_end, cl_mem output, size_t output_offset, cl_command_queue queue,
     cl_uint num_events, const cl_event *wait_list, cl_event *event);
 
-/** Enqueue BatchToSpace (SPEC §3). As clpad_enqueue_space_to_batch. */
+/** Enqueue BatchToSpace (docs/spec.md, "BatchToSpace"). As clpad_enqueue_space_to_batch. */
 CLPAD_API clpad_status clpad_enqueue_batch_to_space(
     clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
     size_t input_offset, const int64_t *block_shape, const int64_t *crops_begin,
@@ -461,7 +462,8 @@ CLPAD_API clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtyp
 }
 #endif
 
-/* Window geometry (SPEC §4): convolution / pooling padding formulas. */
+/* Window geometry (docs/spec.md, "Window geometry"): convolution, deconvolution
+ * and pooling padding formulas. */
 #include "clpad_window.h"
 
 #endif /* CLPAD_H */

@@ -1,5 +1,5 @@
 /*
- * Window geometry (SPEC §4): output size and begin/end padding of a
+ * Window geometry (docs/spec.md, "Window geometry"): output size and begin/end padding of a
  * convolution, deconvolution (transposed convolution) or pooling window, per
  * spatial axis, in the conventions of TensorRT, TensorFlow, ONNX, OpenVINO and
  * PyTorch. Included by clpad.h; the conventions of clpad.h apply: every call
@@ -11,7 +11,7 @@
  * floating-point ceilings); every sum and product is checked for int64
  * overflow.
  *
- * Notation (SPEC §4, seed 003 = TensorRT PaddingMode):
+ * Notation (docs/spec.md, "Window geometry"; TensorRT's PaddingMode documentation):
  *   I  input size along the axis (elements, >= 1)
  *   F  kernel (filter) size (>= 1)
  *   S  stride (>= 1)
@@ -78,7 +78,7 @@ typedef enum clpad_window_op {
     CLPAD_WINDOW_OP_COUNT
 } clpad_window_op;
 
-/** TensorRT nvinfer1::PaddingMode (seed 003), with TensorRT's numeric values. */
+/** TensorRT nvinfer1::PaddingMode, with TensorRT's numeric values. */
 typedef enum clpad_trt_padding {
     CLPAD_TRT_EXPLICIT_ROUND_DOWN = 0, /* given pads, O = floor((M - DK)/S) + 1 */
     CLPAD_TRT_EXPLICIT_ROUND_UP = 1,   /* given pads, O = ceil((M - DK)/S) + 1 */
@@ -164,8 +164,8 @@ typedef struct clpad_window_result {
 /* ------------------------------------------------------------------------- */
 
 /**
- * TensorRT PaddingMode formulas, exactly as seed 003 (nvinfer1::PaddingMode)
- * and SPEC §4 state them.
+ * TensorRT PaddingMode formulas, exactly as TensorRT's nvinfer1::PaddingMode
+ * documentation states them (docs/spec.md, "Window geometry").
  *
  * conv / pool:
  *   EXPLICIT_ROUND_DOWN  O = floor((M - DK)/S) + 1, pads as given
@@ -202,7 +202,7 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
 
 /**
  * TensorFlow padding (tf.nn.convolution / conv2d / max_pool / avg_pool /
- * conv2d_transpose; seed 004 and SPEC §4).
+ * conv2d_transpose; docs/spec.md, "Window geometry").
  *
  * conv / pool:
  *   VALID     pads 0, O = floor((I - DK)/S) + 1 (= ceil((I - DK + 1)/S))
@@ -211,7 +211,7 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
  *   EXPLICIT  pads as given (both >= 0), O = floor((M - DK)/S) + 1
  * Clamping: the SAME total is clamped at 0 (unlike TensorRT), so when DK < S
  * the windows start at 0 and the unused tail is simply not covered.
- * Example (seed 004): I = 7x8, F = 4, S = 3, SAME -> O = 3x3, pads H [1, 2],
+ * Example (docs/spec.md): I = 7x8, F = 4, S = 3, SAME -> O = 3x3, pads H [1, 2],
  * W [1, 1].
  * Note for average pooling: TF's SAME average divides by the number of
  * in-range elements (padding excluded); padding with zeros and averaging the
@@ -241,7 +241,7 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
 
 /**
  * ONNX auto_pad / pads (operators Conv, ConvTranspose, MaxPool, AveragePool;
- * onnx.ai operator docs, SPEC §4). `pads` is in ONNX's flat layout
+ * onnx.ai operator docs; docs/spec.md, "Window geometry"). `pads` is in ONNX's flat layout
  * [x1_begin, x2_begin, ..., x1_end, x2_end] (2*naxes values, each >= 0),
  * used only when auto_pad is NOTSET (NULL means zeros) and required to be
  * NULL otherwise ("cannot be used simultaneously with auto_pad").
