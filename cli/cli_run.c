@@ -69,7 +69,11 @@ void cli_report_timing(const cli_run *r, size_t out_bytes)
                  gbps(i->bytes_moved, i->total_ns), i->zero_copy ? " (zero-copy)" : "",
                  r->first_ns / 1e6, (unsigned long long)i->bytes_moved);
     else
-        cli_note(r->quiet, "CPU path: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
+        cli_note(r->quiet, "CPU path%s: %.3f ms, %.2f GB/s (bytes read + written: %llu)",
+                 clpad_context_is_fallback(r->ctx)
+                     ? ""
+                     : " (a small call on a CPU device, faster than a launch; "
+                       "CLPAD_SMALL_CALL_BYTES=0 runs the kernel)",
                  i->total_ns / 1e6, gbps(i->bytes_moved, i->total_ns),
                  (unsigned long long)i->bytes_moved);
     if (r->verify)

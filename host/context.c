@@ -177,6 +177,18 @@ static void set_policy(clpad_context *ctx)
         ctx->policy.nt_output_bytes = 0;
     else if (nt && !strcmp(nt, "always"))
         ctx->policy.nt_output_bytes = 1;
+    /* Small host-pointer calls on a CPU device run the CPU path (clpad.h,
+     * clpad_pad): below the size where the kernel's fixed cost per call
+     * (20-100 us) outweighs its parallelism. `clpad bench` measured the
+     * crossover on 2-core machines at 16-32 MiB with PoCL; the default
+     * stays below it and shrinks as compute units add parallelism. */
+    if (cpu && ctx->unified_memory && !ctx->device_only) {
+        cl_uint cus = ctx->compute_units ? ctx->compute_units : 1;
+        ctx->policy.small_call_bytes = ((uint64_t)16 << 20) / cus;
+        const char *sc = getenv("CLPAD_SMALL_CALL_BYTES");
+        if (sc && *sc)
+            ctx->policy.small_call_bytes = strtoull(sc, NULL, 10);
+    }
     snprintf(ctx->device_options, sizeof ctx->device_options, "-cl-std=CL1.2%s",
              ctx->policy.nt_output_bytes ? " -DCLPAD_NT=1" : "");
 }
@@ -231,6 +243,7 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
     clpad_status st = alloc_context(&ctx);
     if (st)
         return st;
+    ctx->device_only = (flags & CLPAD_CONTEXT_DEVICE_ONLY) != 0;
     if (flags & CLPAD_CONTEXT_CPU_ONLY) {
         ctx->fallback = 1;
         *out = ctx;
@@ -373,4 +386,9 @@ clpad_status clpad__require_device(const clpad_context *ctx, const char *op)
                            "host-pointer API",
                            op);
     return CLPAD_OK;
+}
+
+bool clpad__host_call_on_cpu(const clpad_context *ctx, uint64_t bytes)
+{
+    return ctx->fallback || bytes <= ctx->policy.small_call_bytes;
 }

@@ -38,6 +38,9 @@ typedef struct clpad_launch_policy {
     size_t cpu_item_bytes;     /* bytes of short rows one CPU work-item takes */
     size_t cpu_min_items_per_group; /* multi-row CPU items keep this many per wanted group */
     size_t nt_stretch_bytes;   /* pad: shortest interior stretch with streaming stores */
+    /* Host-pointer calls moving at most this many bytes run the CPU path
+     * (CPU devices with host-unified memory only; 0: never). */
+    uint64_t small_call_bytes;
     /* Outputs of at least this many bytes get streaming stores (CPU
      * devices); 0: never; 1: always (tests). */
     uint64_t nt_output_bytes;
@@ -45,6 +48,7 @@ typedef struct clpad_launch_policy {
 
 struct clpad_context {
     int fallback;              /* 1: no OpenCL, CPU reference path only */
+    int device_only;           /* CLPAD_CONTEXT_DEVICE_ONLY: no small-call CPU path */
     cl_platform_id platform;
     cl_device_id device;
     cl_context cl_ctx;
@@ -100,6 +104,11 @@ void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *sr
 
 /* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
 clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
+
+/* Whether a host-pointer call moving `bytes` (read + written) runs the CPU
+ * path on this context: a fallback context, or a small call on a CPU device
+ * (policy.small_call_bytes). */
+bool clpad__host_call_on_cpu(const clpad_context *ctx, uint64_t bytes);
 
 /* Whether launches on this context use the CPU style of launch geometry (a
  * work-item per contiguous stretch, local x size 1). */

@@ -207,7 +207,7 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
                                        &in_bytes, &out_bytes);
     if (st)
         return st;
-    if (ctx->fallback) {
+    if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
         uint64_t t0 = clpad__now_ns();
         st = clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
                            output, output_bytes);

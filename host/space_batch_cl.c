@@ -212,7 +212,7 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
     /* Bytes read + written: space_to_batch reads every input element once;
      * batch_to_space reads only the elements that are not cropped. */
     uint64_t moved = (op == SB_S2B ? c.g.in_bytes : c.g.out_bytes) + (uint64_t)c.g.out_bytes;
-    if (ctx->fallback) {
+    if (clpad__host_call_on_cpu(ctx, (uint64_t)c.g.in_bytes + c.g.out_bytes)) {
         uint64_t t0 = clpad__now_ns();
         st = clpad__sb_cpu(op, dtype, rank, shape, input, block, begin, end, output, output_bytes);
         if (!st && info)

@@ -320,6 +320,9 @@ enum {
      *  (a library prints nothing by default; clpad_context_is_fallback()
      *  tells the caller either way). */
     CLPAD_CONTEXT_VERBOSE = 1u << 3,
+    /** Host-pointer calls always run the OpenCL kernel: no small-call CPU
+     *  path (see clpad_pad()). */
+    CLPAD_CONTEXT_DEVICE_ONLY = 1u << 4,
 };
 
 /**
@@ -378,7 +381,8 @@ CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
 
 /** What a host-pointer call did, for reporting. */
 typedef struct clpad_run_info {
-    int used_opencl;       /* 1: ran on the OpenCL device; 0: CPU reference path */
+    int used_opencl;       /* 1: ran the OpenCL kernel; 0: the CPU path (a fallback
+                              context, or a small call on a CPU device) */
     int zero_copy;         /* 1: input and output were used in place (unified memory) */
     uint64_t kernel_ns;    /* device time of the operation's commands (profiling events) */
     uint64_t total_ns;     /* wall time of the whole call, host side */
@@ -414,7 +418,22 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
  * as clpad_pad_cpu. On a device with host-unified memory (PoCL, integrated
  * GPUs) the host buffers are used in place (CL_MEM_USE_HOST_PTR), else copied.
  * On a fallback context it runs the CPU reference path. `info` may be NULL.
- * Errors: those of clpad_enqueue_pad and clpad_pad_cpu.
+ *
+ * Small calls on a CPU device: an OpenCL device that is the host's own CPU
+ * (CL_DEVICE_TYPE_CPU with host-unified memory: PoCL, Intel's CPU runtime)
+ * pays a fixed cost per call (buffer wrapping, the driver's thread wake-ups:
+ * 20-100 us) that is larger than the whole copy of a small tensor. There, a
+ * call that moves at most the context's small-call threshold (bytes read +
+ * written; by default 8 MiB x 2 / compute units, measured on such devices
+ * with `clpad bench`; $CLPAD_SMALL_CALL_BYTES sets it, 0 turns it off) runs
+ * the CPU path in the calling thread instead, with the same result byte for
+ * byte; info->used_opencl then reads 0. A GPU or accelerator never does,
+ * nor a context created with CLPAD_CONTEXT_DEVICE_ONLY.
+ *
+ * Outputs larger than the device's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+ * are written in pieces (the input must fit in one buffer).
+ * Errors: those of clpad_enqueue_pad and clpad_pad_cpu;
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES for an input beyond the largest buffer.
  */
 CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
                                  const int64_t *shape, const void *input,
@@ -442,7 +461,9 @@ CLPAD_API clpad_status clpad_enqueue_batch_to_space(
     cl_uint num_events, const cl_event *wait_list, cl_event *event);
 
 /** SpaceToBatch on host memory via the context's device (or the CPU path on a
- *  fallback context). As clpad_pad. */
+ *  fallback context, and for small calls on a CPU device). As clpad_pad, but
+ *  an input or output beyond the device's largest buffer is refused
+ *  (CLPAD_ERR_DEVICE_OUT_OF_RESOURCES; use the CPU function). */
 CLPAD_API clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
                                             const int64_t *shape, const void *input,
                                             const int64_t *block_shape,

@@ -30,7 +30,7 @@ static int list_cache(char names[][300], int cap)
 static void pad_on_fresh_context(void)
 {
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx));
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx));
     const seed_case *s = &seed_cases[2];
     int32_t out[40];
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,

@@ -55,10 +55,10 @@ static clpad_status op_run(scenario *s, int op)
     switch (op) {
     case OP_CREATE_ZC:
         unsetenv("CLPAD_ZERO_COPY");
-        return clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &s->zc);
+        return clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->zc);
     case OP_CREATE_COPY:
         setenv("CLPAD_ZERO_COPY", "0", 1);
-        st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &s->copy);
+        st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->copy);
         unsetenv("CLPAD_ZERO_COPY");
         return st;
     case OP_PAD_SEED:
@@ -171,7 +171,8 @@ static void test_cli_no_partial_output(void **state)
             fputs("precious", f);
             fclose(f);
             snprintf(cmd, sizeof cmd,
-                     "CLPAD_CACHE_DIR=off LD_PRELOAD='%s' ASAN_OPTIONS=verify_asan_link_order=0 "
+                     "CLPAD_CACHE_DIR=off CLPAD_SMALL_CALL_BYTES=0 LD_PRELOAD='%s' "
+                     "ASAN_OPTIONS=verify_asan_link_order=0 "
                      "CLFAULT_FUNC=%s CLFAULT_N=%ld CLFAULT_ERR=%d '%s' pad -q -m reflect "
                      "-b 2,-1 -e -1,3 '%s' '%s' 2>%s/err.txt",
                      lib, k_faults[k].func, n, (int)k_faults[k].err, cli, in, keep, dir);

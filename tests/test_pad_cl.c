@@ -393,7 +393,7 @@ static void test_build_failure(void **state)
     fclose(f);
     setenv("CLPAD_KERNEL_DIR", dir, 1);
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx));
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx));
     const seed_case *s = &seed_cases[1];
     int32_t out[40];
     TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
@@ -468,6 +468,58 @@ static void test_unknown_variant_is_build_error(void **state)
         free(text[i]);
 }
 
+/* The small-call policy: on a CPU device a small host-pointer call runs the
+ * CPU path (info.used_opencl = 0, the same bytes), a large one the kernel;
+ * CLPAD_CONTEXT_DEVICE_ONLY and $CLPAD_SMALL_CALL_BYTES=0 always run the
+ * kernel; a GPU or accelerator always runs the kernel. */
+static void test_small_call_policy(void **state)
+{
+    (void)state;
+    cl_device_type type = 0;
+    clGetDeviceInfo(clpad_context_device(g_ctx), CL_DEVICE_TYPE, sizeof type, &type, NULL);
+    cl_bool unified = CL_FALSE;
+    clGetDeviceInfo(clpad_context_device(g_ctx), CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified,
+                    &unified, NULL);
+    const char *zc = getenv("CLPAD_ZERO_COPY");
+    bool cpu_device = (type & CL_DEVICE_TYPE_CPU) && unified && !(zc && !strcmp(zc, "0"));
+    const seed_case *s = &seed_cases[2];
+    int32_t out[40], want[40];
+    size_t n = (size_t)(s->out_shape[0] * s->out_shape[1]);
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
+                               s->mode, NULL, want, n * 4));
+    unsetenv("CLPAD_SMALL_CALL_BYTES");
+    clpad_context *def = NULL, *dev = NULL, *off = NULL;
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &def));
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
+                                      &dev));
+    setenv("CLPAD_SMALL_CALL_BYTES", "0", 1);
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &off));
+    unsetenv("CLPAD_SMALL_CALL_BYTES");
+    clpad_context *ctxs[3] = {def, dev, off};
+    int want_opencl[3] = {!cpu_device, 1, 1};
+    for (int k = 0; k < 3; k++) {
+        clpad_run_info info;
+        memset(out, 0, sizeof out);
+        TU_ASSERT_OK(clpad_pad(ctxs[k], CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
+                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+        assert_memory_equal(out, want, n * 4);
+        if (info.used_opencl != want_opencl[k])
+            fail_msg("context %d: used_opencl = %d, want %d (CPU device: %d)", k,
+                     info.used_opencl, want_opencl[k], cpu_device);
+    }
+    /* A call beyond the threshold runs the kernel on the default context. */
+    int64_t shape[1] = {(int64_t)16 << 20}, pb[1] = {1}, pe[1] = {1};
+    unsigned char *big = calloc((size_t)shape[0] + 2, 1), *bout = malloc((size_t)shape[0] + 2);
+    clpad_run_info info;
+    TU_ASSERT_OK(clpad_pad(def, CLPAD_U8, 1, shape, big, pb, pe, CLPAD_PAD_EDGE, NULL, bout,
+                           (size_t)shape[0] + 2, &info));
+    assert_int_equal(info.used_opencl, 1);
+    free(big);
+    free(bout);
+    for (int k = 0; k < 3; k++)
+        clpad_context_destroy(ctxs[k]);
+}
+
 int main(void)
 {
     g_ctx = tu_device_context();
@@ -478,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),  cmocka_unit_test(test_unknown_variant_is_build_error),
+        cmocka_unit_test(test_small_call_policy),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);

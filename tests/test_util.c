@@ -42,7 +42,8 @@ void tu_fill(void *p, size_t n, uint64_t *state)
 clpad_context *tu_device_context(void)
 {
     clpad_context *ctx = NULL;
-    clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx);
+    clpad_status st =
+        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
     if (st == CLPAD_ERR_NO_DEVICE) {
         printf("SKIP: no OpenCL device (%s)\n", clpad_last_error());
         exit(TU_SKIP_CODE);

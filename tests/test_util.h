@@ -27,9 +27,11 @@ int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi);
 /* Fill n bytes with pseudo-random bytes. */
 void tu_fill(void *p, size_t n, uint64_t *state);
 
-/* A context on the default OpenCL device (honours CLPAD_DEVICE). When there is
- * no OpenCL device, prints "SKIP: ..." and exits with TU_SKIP_CODE, so that a
- * device test is reported as skipped, never as passed. */
+/* A context on the default OpenCL device (honours CLPAD_DEVICE) whose
+ * host-pointer calls always run the kernel (CLPAD_CONTEXT_DEVICE_ONLY: no
+ * small-call CPU path). When there is no OpenCL device, prints "SKIP: ..."
+ * and exits with TU_SKIP_CODE, so that a device test is reported as skipped,
+ * never as passed. */
 clpad_context *tu_device_context(void);
 
 /* "[2, 3]" for messages; returns buf. */
