@@ -25,12 +25,12 @@ def test_devices():
 
 def test_context_is_created_once_and_reused():
     clpad.pad(np.zeros(2), 1, 1)
-    first = clpad._context(None)
+    first = clpad._context.context(None)
     clpad.pad(np.zeros(3), 1, 1)
-    assert clpad._context(None) is first
-    assert clpad._context("") is first
-    ref = clpad._context(clpad.REFERENCE)
-    assert ref is clpad._context("Reference") and ref is not first
+    assert clpad._context.context(None) is first
+    assert clpad._context.context("") is first
+    ref = clpad._context.context(clpad.REFERENCE)
+    assert ref is clpad._context.context("Reference") and ref is not first
     assert clpad.context_info(clpad.REFERENCE)["fallback"] is True
 
 
