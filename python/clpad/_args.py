@@ -65,17 +65,13 @@ def prepare(x: Any) -> Tuple["np.ndarray[Any, Any]", int]:
 
 
 def whole(name: str, v: Any) -> int:
-    """v as a Python int: ints and NumPy integers, and floats with an integral
-    value (as numpy.pad takes them); TypeError for anything else."""
+    """v as a Python int (an int or a NumPy integer); TypeError for anything else."""
     if isinstance(v, (bool, np.bool_)):
         raise TypeError("%s must be integers, not %r" % (name, v))
     try:
         return operator.index(v)
     except TypeError:
-        pass
-    if isinstance(v, (float, np.floating)) and math.isfinite(v) and float(v).is_integer():
-        return int(v)
-    raise TypeError("%s must be integers, not %r" % (name, v))
+        raise TypeError("%s must be integers, not %r" % (name, v)) from None
 
 
 def axes(name: str, values: Any, n: int, default: Optional[int] = None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, List, Optional, Tuple, overload
+from typing import Any, Dict, List, Optional, Tuple, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -48,9 +48,26 @@ def host_output(out: Any, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
     return out
 
 
+def _from_dict(pad_width: Dict[Any, Any], ndim: int) -> List[Any]:
+    """numpy.pad's {axis: width} form: unnamed axes get (0, 0)."""
+    seq: List[Any] = [(0, 0)] * ndim
+    for axis, width in pad_width.items():
+        i = _args.whole("pad_width's axis", axis)
+        if not -ndim <= i < ndim:
+            raise value_error("pad_width names axis %d, but the array has %d axes" % (i, ndim))
+        w = _tree(width)
+        if isinstance(w, list) and (len(w) != 2 or any(isinstance(e, list) for e in w)):
+            raise value_error("pad_width[%d] must be an int or (before, after), not %r"
+                              % (i, width))
+        seq[i] = (w, w) if not isinstance(w, list) else tuple(w)
+    return seq
+
+
 def _tree(v: Any, depth: int = 0) -> Any:
     """pad_width as nested lists of ints (numbers checked)."""
-    if np.ndim(v) == 0:
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if not isinstance(v, (list, tuple, np.ndarray)):
         return _args.whole("pad_width", v)
     if depth >= 2:
         raise value_error("pad_width has too many levels: give an int, (before, after), "
@@ -63,7 +80,10 @@ def _tree(v: Any, depth: int = 0) -> Any:
 def pad_width_pairs(pad_width: Any, ndim: int) -> List[Tuple[int, int]]:
     """numpy.pad's pad_width as one (before, after) per axis, broadcast as
     numpy.pad does: an int or (n,) for every side, (before, after) for every
-    axis, ((before, after),) for every axis, or one pair per axis."""
+    axis, ((before, after),) for every axis, one pair per axis, or a dict
+    {axis: n or (before, after)}."""
+    if isinstance(pad_width, dict):
+        pad_width = _from_dict(pad_width, ndim)
     t = _tree(pad_width)
     if not isinstance(t, list):
         rows = [[t]]
@@ -191,8 +211,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
     numpy.pad's form, ``pad(array, pad_width, mode="constant", *,
     constant_values=0)``:
         pad_width: an int (every side of every axis), ``(before, after)``
-            (every axis), ``((before, after),)``, or one ``(before, after)``
-            per axis, as numpy.pad broadcasts it. Pads are >= 0.
+            (every axis), ``((before, after),)``, one ``(before, after)`` per
+            axis, as numpy.pad broadcasts them, or ``{axis: n or (before,
+            after)}`` (other axes unpadded). Pads are integers >= 0.
         constant_values: the pad value of mode "constant"; numpy's per-axis
             forms are accepted when every value is the same.
         reflect_type: "even" (numpy's default) only.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any, Sequence, Tuple, TypeVar, Union
+from typing import Any, Mapping, Sequence, Tuple, TypeVar, Union
 
 import numpy as np
 
@@ -15,8 +15,10 @@ else:  # pragma: no cover
 #: The pad modes: numpy.pad's names, which are also OpenVINO Pad-12's (plus wrap).
 PadMode = Literal["constant", "edge", "reflect", "symmetric", "wrap"]
 
-#: numpy.pad's pad_width: an int, (before, after), or one (before, after) per axis.
-PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]"]
+#: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
+#: or {axis: int or (before, after)}.
+PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",
+                 Mapping[int, Union[int, Tuple[int, int]]]]
 
 #: pads_begin / pads_end / block_shape / crops: an int for every axis, or one per axis.
 Ints = Union[int, Sequence[int], "np.ndarray[Any, Any]"]

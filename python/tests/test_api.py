@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import clpad
+from conftest import required
 
 
 def test_devices():
@@ -59,10 +60,31 @@ def run_python(code, **env_changes):
                           stderr=subprocess.STDOUT, text=True, timeout=60)
 
 
+def other_library():
+    """A library file other than the one loaded (CTest: the build tree's), for
+    the CLPAD_LIBRARY override tests."""
+    return os.environ.get("CLPAD_TEST_LIBRARY") or os.environ.get("CLPAD_LIBRARY")
+
+
+def test_library_inside_the_installed_package():
+    """Installed by pip: the package loads the library it carries, with no
+    environment variable."""
+    here = os.path.dirname(os.path.abspath(clpad.__file__))
+    bundled = [f for f in os.listdir(here) if f.startswith("libclpad")]
+    if not bundled:
+        if required("bundled"):
+            pytest.fail("no libclpad inside the installed package %s" % here)
+        pytest.skip("clpad runs from a source tree (no library inside the package)")
+    r = run_python("import clpad; print(clpad.library_path())", CLPAD_LIBRARY=None,
+                   LD_LIBRARY_PATH=None)
+    assert r.returncode == 0, r.stdout
+    assert os.path.dirname(r.stdout.strip()) == here
+
+
 def test_library_lookup_by_env_var():
-    lib = os.environ.get("CLPAD_LIBRARY")
+    lib = other_library()
     if not lib:
-        pytest.skip("CLPAD_LIBRARY not set")
+        pytest.skip("no CLPAD_TEST_LIBRARY / CLPAD_LIBRARY to load instead")
     code = "import clpad; print(clpad.library_path())"
     r = run_python(code, CLPAD_LIBRARY=os.path.dirname(os.path.abspath(lib)))
     assert r.returncode == 0, r.stdout
@@ -86,9 +108,9 @@ def test_every_dtype_round_trips(dtype):
 
 
 def test_library_next_to_the_package(tmp_path):
-    lib = os.environ.get("CLPAD_LIBRARY")
+    lib = other_library()
     if not lib or not os.path.isfile(lib):
-        pytest.skip("CLPAD_LIBRARY is not set to the library file")
+        pytest.skip("no CLPAD_TEST_LIBRARY / CLPAD_LIBRARY set to a library file")
     import shutil
 
     pkg = tmp_path / "clpad"
