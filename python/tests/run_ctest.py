@@ -121,7 +121,7 @@ def main():
     # 2. the wheel, once per run
     shutil.rmtree(dist, ignore_errors=True)
     r = quiet([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", dist] + offline
-              + ["-C", "build-dir=" + os.path.join(work, "wheel-build"), source],
+              + ["--config-settings=build-dir=" + os.path.join(work, "wheel-build"), source],
               cwd=work, env=env)
     if r.returncode != 0:
         print(r.stdout[-8000:])
