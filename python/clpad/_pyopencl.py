@@ -16,7 +16,7 @@ import sys
 from typing import Any, Callable, Optional, Sequence
 
 from . import _context
-from ._errors import NO_DEVICE, ClpadRuntimeError, check, value_error
+from ._errors import NO_DEVICE, OUT_OF_MEMORY, ClpadRuntimeError, check, value_error
 
 # enqueue(ctx, in_mem, in_offset, out_mem, out_offset, queue, n_events, wait_list, event)
 Enqueue = Callable[..., int]
@@ -69,7 +69,18 @@ def run(x: Any, out_shape: Sequence[int], out: Any, queue: Any,
     q = check_input(x, queue)
     shape = tuple(int(v) for v in out_shape)
     if out is None:
-        out = cla.empty(q, shape, x.dtype, allocator=x.allocator)
+        try:
+            out = cla.empty(q, shape, x.dtype, allocator=x.allocator)
+        except (MemoryError, cl.Error, ValueError, OverflowError) as e:
+            nbytes = x.dtype.itemsize
+            for d in shape:
+                nbytes *= d
+            raise ClpadRuntimeError(
+                "cannot allocate the output on %s: %d bytes (%.3g GiB) for shape %s %s "
+                "(the device allocates at most %d bytes at once): %s"
+                % (q.device.name.strip(), nbytes, nbytes / 2**30, shape, x.dtype,
+                   q.device.max_mem_alloc_size, e), OUT_OF_MEMORY,
+                "CLPAD_ERR_OUT_OF_MEMORY") from None
     else:
         if not isinstance(out, cla.Array):
             raise TypeError("out must be a pyopencl.array.Array for a pyopencl input, not %s"

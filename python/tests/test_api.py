@@ -123,3 +123,38 @@ def test_library_next_to_the_package(tmp_path):
     assert r.returncode == 0, r.stdout
     mod, path = r.stdout.split()
     assert mod.startswith(str(tmp_path)) and path == str(pkg / "libclpad.so.0")
+
+
+def test_output_blocks_are_reused_only_once_free():
+    """Outputs of 1 MiB and more come from a cache of mapped blocks: a freed
+    output's block serves the next call of the same size, a live one never."""
+    import gc
+
+    x = np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024)   # 2 MiB
+    y = clpad.pad(x, 1, "edge")
+    want = np.pad(x, 1, "edge")
+    addr = y.ctypes.data
+    z = clpad.pad(x * 2, 1, "edge")               # y is alive: another block
+    assert z.ctypes.data != addr
+    assert np.array_equal(y, want) and np.array_equal(z, np.pad(x * 2, 1, "edge"))
+    view = y[1:3]
+    del y
+    gc.collect()
+    w = clpad.pad(x, 1, "edge")                    # a view keeps the block in use
+    w_addr = w.ctypes.data
+    assert w_addr != addr and np.array_equal(view, want[1:3])
+    del view, w
+    gc.collect()
+    v = clpad.pad(x, 1, "edge")                    # both free now: one of them again
+    assert v.ctypes.data in (addr, w_addr) and v.ctypes.data != z.ctypes.data
+    assert np.array_equal(v, want) and np.array_equal(z, np.pad(x * 2, 1, "edge"))
+
+
+def test_output_cache_can_be_turned_off():
+    r = run_python("import gc, numpy as np, clpad\n"
+                   "x = np.zeros((512, 1024), np.float32)\n"
+                   "y = clpad.pad(x, 1); base = y.base; del y; gc.collect()\n"
+                   "print(type(base).__name__, len(clpad._memory._returned))\n",
+                   CLPAD_OUTPUT_CACHE_MB="0")
+    assert r.returncode == 0, r.stdout
+    assert r.stdout.split() == ["NoneType", "0"], r.stdout

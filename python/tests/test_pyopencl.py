@@ -142,3 +142,10 @@ def test_one_clpad_context_per_opencl_context(cl_queue, cla):
     ctx2 = cl.Context([cl_queue.device])
     clpad.pad(cla.to_device(cl.CommandQueue(ctx2), np.zeros(4, np.uint8)), 1)
     assert len(clpad._context._wrapped) == n + 1
+
+
+def test_huge_output_is_a_clpad_runtime_error(cl_queue, cla):
+    d = cla.to_device(cl_queue, np.zeros((1, 1), np.float32))
+    with pytest.raises(clpad.ClpadRuntimeError, match="cannot allocate the output on") as e:
+        clpad.pad(d, ((0, 2**40), (0, 0)))
+    assert e.value.status_name == "CLPAD_ERR_OUT_OF_MEMORY"
