@@ -64,6 +64,7 @@ from ._context import (
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._pad import pad
 from ._space_batch import batch_to_space, space_to_batch
+from ._types import DeviceArray, PadMode, PadWidth
 from ._window import WindowGeometry, window_geometry
 
 
@@ -108,4 +109,7 @@ __all__ = [
     "ClpadRuntimeError",
     "MAX_RANK",
     "REFERENCE",
+    "PadMode",
+    "PadWidth",
+    "DeviceArray",
 ]

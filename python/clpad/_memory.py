@@ -111,3 +111,15 @@ def empty(shape: Sequence[int], dtype: "np.dtype[Any]") -> "np.ndarray[Any, Any]
     view = (ctypes.c_char * nbytes).from_buffer(block)
     weakref.finalize(view, _returned.append, block)
     return np.frombuffer(cast(Any, view), dtype=dtype).reshape(shape)
+
+
+def trim() -> None:
+    """Release every cached free block to the system now."""
+    global _free_bytes
+    with _lock:
+        _take(-1)  # files the returned blocks
+        while _free_order:
+            block = _free_order.popleft()
+            _free[len(block)].remove(block)
+            _free_bytes -= len(block)
+            block.close()

@@ -227,6 +227,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
             ``pad(x, pads_begin, pads_end, mode, value, device, out)``, is
             still accepted.
 
+    (The signature's ``*args`` holds numpy.pad's positional mode, or the
+    positional OpenVINO form's pads_end, mode, value, device and out.)
+
     mode (both forms): "constant" (the pad value), "edge" (repeat the edge
         element), "reflect" (mirror without the edge; pads <= D-1),
         "symmetric" (mirror with the edge; pads <= D) or "wrap" (periodic, any

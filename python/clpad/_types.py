@@ -1,4 +1,5 @@
-"""Types of the public API, for annotations (``clpad.typing`` re-exports them)."""
+"""Types of the public API, for annotations: clpad.PadMode, clpad.PadWidth,
+clpad.DeviceArray (what clpad needs of a pyopencl.array.Array)."""
 
 from __future__ import annotations
 
