@@ -51,6 +51,7 @@ a directory) when set, or one on the system path; see :mod:`clpad._lib`.
 
 from __future__ import annotations
 
+from ._about import VERSION
 from ._args import MAX_RANK
 from ._context import (
     REFERENCE,
@@ -68,29 +69,7 @@ from ._types import DeviceArray, PadMode, PadWidth
 from ._window import WindowGeometry, window_geometry
 
 
-def _read_version() -> str:
-    try:  # written into the installed package by the build
-        from ._version import __version__ as v  # type: ignore[import-not-found, unused-ignore]
-
-        return str(v)
-    except ImportError:
-        pass
-    # A source checkout (PYTHONPATH=python): the header the version is written in.
-    import os
-    import re
-
-    header = os.path.join(os.path.dirname(__file__), "..", "..", "include", "clpad.h")
-    try:
-        with open(header, encoding="utf-8") as f:
-            text = f.read()
-        parts = [re.search(r"#define CLPAD_VERSION_%s (\d+)" % p, text) for p in
-                 ("MAJOR", "MINOR", "PATCH")]
-        return ".".join(m.group(1) for m in parts if m is not None)
-    except OSError:
-        return "0+unknown"
-
-
-__version__ = _read_version()
+__version__ = VERSION
 
 __all__ = [
     "pad",

@@ -20,8 +20,11 @@ import sys
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-# The ABI this package is written for: the library's major version.
-ABI_MAJOR = 0
+from ._about import VERSION
+
+# The ABI this package is written for: the library's major version (the
+# package's version is the library's).
+ABI_MAJOR = int(VERSION.split(".")[0]) if VERSION.split(".")[0].isdigit() else 0
 MAX_RANK = 8
 
 c_int64_p = ctypes.POINTER(ctypes.c_int64)
