@@ -126,24 +126,59 @@ PEERS = {"numpy": numpy_runner, "openvino": openvino_runner, "onnxruntime": onnx
 
 # ---- clpad itself, timed as the peers are -------------------------------------
 
-def clpad_runner(case, x):
-    """clpad's Python call (a host array in, the result in a host array reused
-    from call to call, as OpenVINO's request reuses its output tensor), on the
-    default OpenCL device, timed by median_time like the peers."""
-    try:
-        import clpad
-    except ImportError as e:
-        return None, f"clpad not importable: {e}"
+def clpad_call(case, x, out=None):
+    import clpad
     if case["op"] == "pad":
-        v = str(case.get("pad_value", 0))
-        out = clpad.pad(x, case["pads_begin"], case["pads_end"], case["mode"], value=v)
-        return (lambda: clpad.pad(x, case["pads_begin"], case["pads_end"], case["mode"],
-                                  value=v, out=out)), None
+        return clpad.pad(x, pads_begin=case["pads_begin"], pads_end=case["pads_end"],
+                         mode=case["mode"], value=str(case.get("pad_value", 0)), out=out)
     fn = clpad.space_to_batch if case["op"] == "space_to_batch" else clpad.batch_to_space
     begin = case.get("pads_begin", case.get("crops_begin"))
     end = case.get("pads_end", case.get("crops_end"))
-    out = fn(x, case["block_shape"], begin, end)
-    return (lambda: fn(x, case["block_shape"], begin, end, out=out)), None
+    return fn(x, case["block_shape"], begin, end, out=out)
+
+
+def clpad_runners(case, x):
+    """clpad's Python call (a host array in, on the default OpenCL device),
+    timed by median_time like the peers: (with out=, the result written into a
+    host array reused from call to call, as OpenVINO's request reuses its
+    output tensor), (the default call: a new result array each call, as
+    numpy.pad and ONNX Runtime return)."""
+    try:
+        import clpad  # noqa: F401
+    except ImportError as e:
+        return None, None, f"clpad not importable: {e}"
+    out = clpad_call(case, x)
+    return (lambda: clpad_call(case, x, out)), (lambda: clpad_call(case, x)), None
+
+
+_CL = {}
+
+
+def pyopencl_runner(case, x):
+    """clpad on pyopencl arrays (device buffers in and out, the output reused),
+    timed from the call to the completion of its event: the kernel plus the
+    Python call's overhead."""
+    try:
+        import pyopencl as cl
+        import pyopencl.array as cla
+        import clpad
+    except ImportError as e:
+        return None, f"pyopencl not importable: {e}"
+    if "queue" not in _CL:
+        name = clpad.context_info()["device"].strip()
+        devs = [d for p in cl.get_platforms() for d in p.get_devices() if d.name.strip() == name]
+        if not devs:
+            return None, f"pyopencl does not list {name!r}"
+        _CL["queue"] = cl.CommandQueue(cl.Context(devs[:1]))
+    q = _CL["queue"]
+    d = cla.to_device(q, x)
+    out = clpad_call(case, d)
+    q.finish()
+
+    def run():
+        clpad_call(case, d, out)
+        q.finish()
+    return run, None
 
 
 def main():
@@ -164,8 +199,9 @@ def main():
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     cases = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
-    head = (f"{'case':<44} {'kernel':>7} {'call':>7} {'numpy':>7} {'openvino':>8} {'ort':>7} "
-            f"{'best peer':>9} {'call/best':>9} {'kernel/best':>11}")
+    head = (f"{'case':<44} {'kernel':>7} {'pyocl':>7} {'call':>7} {'new':>7} {'call/new':>8} "
+            f"{'numpy':>7} {'openvino':>8} {'ort':>7} {'best peer':>9} {'call/best':>9} "
+            f"{'kernel/best':>11}")
     if not args.json:
         print(head)
     for case in cases:
@@ -173,10 +209,15 @@ def main():
         row = {"label": case["label"], "clpad_kernel_gbps": case["kernel_gbps"],
                "clpad_end_to_end_gbps": case["end_to_end_gbps"]}
         notes = []
-        fn, why = clpad_runner(case, x)
+        fn, fn_new, why = clpad_runners(case, x)
         row["clpad_call_gbps"] = case["bytes"] / median_time(fn, args.runs) if fn else None
+        row["clpad_new_gbps"] = case["bytes"] / median_time(fn_new, args.runs) if fn else None
         if fn is None:
             notes.append(f"clpad: {why}")
+        fn, why = pyopencl_runner(case, x)
+        row["clpad_pyopencl_gbps"] = case["bytes"] / median_time(fn, args.runs) if fn else None
+        if fn is None:
+            notes.append(f"pyopencl: {why}")
         for name, make in PEERS.items():
             try:
                 fn, why = make(case, x)
@@ -199,7 +240,10 @@ def main():
         call = row["clpad_call_gbps"]
         call_ratio = f"{call / best:9.2f}" if peers and call else "      n/a"
         ratio = f"{case['kernel_gbps'] / best:11.2f}" if peers else "        n/a"
-        print(f"{case['label']:<44} {case['kernel_gbps']:7.2f} {fmt(call)} {fmt(row['numpy'])} "
+        new = row["clpad_new_gbps"]
+        new_ratio = f"{call / new:8.2f}" if call and new else "     n/a"
+        print(f"{case['label']:<44} {case['kernel_gbps']:7.2f} {fmt(row['clpad_pyopencl_gbps'])} "
+              f"{fmt(call)} {fmt(new)} {new_ratio} {fmt(row['numpy'])} "
               f"{fmt(row['openvino'], 8)} {fmt(row['onnxruntime'])} {fmt(best, 9)} {call_ratio} "
               f"{ratio}")
         sys.stdout.flush()
@@ -208,6 +252,9 @@ def main():
               "(clpad.pad / space_to_batch /\nbatch_to_space on the default OpenCL device, host "
               "array in, host array out), timed back to back\nexactly as the peers (numpy, "
               "OpenVINO CPU, ONNX Runtime CPU) are: call/best compares like with like.\n"
+              "new: the same call without out= (a new result array each call); call/new: "
+              "how much slower that is.\npyocl: the call on pyopencl arrays (device buffers, "
+              "output reused), until its event completes.\n"
               "clpad and OpenVINO write into an output reused from call to call (out=, "
               "share_outputs=True);\nnumpy.pad and ONNX Runtime return a new array each call. "
               "kernel: the clpad kernel from\n`clpad bench` (device buffers, profiling events).")

@@ -10,8 +10,10 @@ venv="$build/bench-venv"
 if [ ! -x "$venv/bin/python" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --upgrade pip
-  "$venv/bin/pip" install -q numpy openvino onnx onnxruntime
+  "$venv/bin/pip" install -q numpy openvino onnx onnxruntime pyopencl
 fi
+# (a venv made before clpad's PyOpenCL path was timed)
+"$venv/bin/python" -c "import pyopencl" 2>/dev/null || "$venv/bin/pip" install -q pyopencl
 [ -x "$build/clpad" ] || bash scripts/build.sh
 export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/$build/pocl-cache}"
 # clpad's own Python call is timed beside the peers: the package from python/

@@ -16,6 +16,19 @@
 #   target_link_libraries(app PRIVATE clpad::clpad_static)   # static
 #   cc app.c $(pkg-config --cflags --libs clpad)
 
+# The Python wheel (pyproject.toml sets CLPAD_PYTHON_WHEEL; scikit-build-core
+# installs into the wheel's platlib directory) gets the shared library alone,
+# as clpad/libclpad.so.0 beside the package's Python files, which load it from
+# there: one file named by the SONAME (a wheel cannot hold the symlinks of a
+# versioned library), no headers, static library or CMake/pkg-config files.
+if(CLPAD_PYTHON_WHEEL)
+  set_property(TARGET clpad PROPERTY VERSION)
+  install(TARGETS clpad
+    LIBRARY DESTINATION clpad NAMELINK_SKIP COMPONENT clpad_python
+    RUNTIME DESTINATION clpad COMPONENT clpad_python)
+  return()
+endif()
+
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 

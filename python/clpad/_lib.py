@@ -3,21 +3,28 @@
 Lookup order (the first that loads wins):
 
 1. ``$CLPAD_LIBRARY``: the full path of the library (or a directory holding it).
-   When set, nothing else is tried.
+   When set, nothing else is tried: an override of the bundled library.
 2. Next to this package: ``libclpad.so.0`` / ``libclpad.so`` (``libclpad.0.dylib``,
-   ``clpad.dll``) copied into the ``clpad/`` directory.
+   ``clpad.dll``) in the ``clpad/`` directory, where ``pip install`` puts the
+   library it builds.
 3. The system: ``ctypes.util.find_library("clpad")``, then ``libclpad.so.0``
    through the dynamic loader (``LD_LIBRARY_PATH``, rpath, ``ldconfig``).
 """
+
+from __future__ import annotations
 
 import ctypes
 import ctypes.util
 import os
 import sys
 import threading
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-# The ABI this package is written for: the library's major version.
-ABI_MAJOR = 0
+from ._about import VERSION
+
+# The ABI this package is written for: the library's major version (the
+# package's version is the library's).
+ABI_MAJOR = int(VERSION.split(".")[0]) if VERSION.split(".")[0].isdigit() else 0
 MAX_RANK = 8
 
 c_int64_p = ctypes.POINTER(ctypes.c_int64)
@@ -76,10 +83,12 @@ _i64p = c_int64_p
 _run_p = ctypes.POINTER(RunInfo)
 _win_p = ctypes.POINTER(WindowResult)
 _enum_p = ctypes.POINTER(ctypes.c_int)
+_cl = ctypes.c_void_p  # cl_context, cl_command_queue, cl_mem, cl_event: opaque pointers
+_cl_p = ctypes.POINTER(ctypes.c_void_p)
 
 # name: (restype, argtypes). Functions missing from an older library are
 # left out (an AttributeError names them if they are called).
-_PROTOTYPES = {
+_PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_status_name": (_str, [_status]),
     "clpad_status_string": (_str, [_status]),
     "clpad_last_error": (_str, []),
@@ -95,6 +104,7 @@ _PROTOTYPES = {
     "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_devices": (_status, [ctypes.POINTER(DeviceInfo), _size_t, ctypes.POINTER(_size_t)]),
     "clpad_context_create": (_status, [_str, ctypes.c_uint, ctypes.POINTER(_ctx)]),
+    "clpad_context_wrap": (_status, [_cl, _cl, ctypes.POINTER(_ctx)]),
     "clpad_context_destroy": (None, [_ctx]),
     "clpad_context_is_fallback": (_int, [_ctx]),
     "clpad_context_device_name": (_str, [_ctx]),
@@ -103,6 +113,21 @@ _PROTOTYPES = {
     "clpad_pad": (
         _status,
         [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _int, _void_p, _void_p, _size_t, _run_p],
+    ),
+    "clpad_enqueue_pad": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _int, _void_p, _cl, _size_t, _cl,
+         ctypes.c_uint, _cl_p, _cl_p],
+    ),
+    "clpad_enqueue_space_to_batch": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _i64p, _cl, _size_t, _cl,
+         ctypes.c_uint, _cl_p, _cl_p],
+    ),
+    "clpad_enqueue_batch_to_space": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _i64p, _cl, _size_t, _cl,
+         ctypes.c_uint, _cl_p, _cl_p],
     ),
     "clpad_space_to_batch": (
         _status,
@@ -139,7 +164,7 @@ _PROTOTYPES = {
 }
 
 
-def _candidates():
+def _candidates() -> Iterator[str]:
     here = os.path.dirname(os.path.abspath(__file__))
     if sys.platform == "darwin":
         names = ["libclpad.0.dylib", "libclpad.dylib"]
@@ -154,7 +179,7 @@ def _candidates():
     yield from names
 
 
-def _load():
+def _load() -> Tuple[ctypes.CDLL, str]:
     env = os.environ.get("CLPAD_LIBRARY")
     if env:
         path = env
@@ -182,7 +207,7 @@ def _load():
         % (ABI_MAJOR, os.path.dirname(os.path.abspath(__file__)), "; ".join(errors) or "nothing"))
 
 
-def _declare(lib):
+def _declare(lib: ctypes.CDLL) -> None:
     for name, (restype, argtypes) in _PROTOTYPES.items():
         fn = getattr(lib, name, None)
         if fn is None:
@@ -191,7 +216,7 @@ def _declare(lib):
         fn.argtypes = argtypes
 
 
-def _resolve(path):
+def _resolve(path: str) -> str:
     """The file a bare soname (found by the loader) was loaded from, if known."""
     if os.path.isabs(path):
         return path
@@ -207,12 +232,25 @@ def _resolve(path):
 
 
 _lock = threading.Lock()
-_loaded = None
+_loaded: Optional[Any] = None
+_path = ""
 
 
-def lib():
-    """The loaded library (loaded and checked on first use)."""
-    global _loaded
+def reset_lock_after_fork() -> None:
+    """In a forked child: a fresh lock (the parent's may be held forever)."""
+    global _lock
+    _lock = threading.Lock()
+
+
+def loaded() -> Optional[Any]:
+    """The library if it is loaded, else None (loads nothing)."""
+    return _loaded
+
+
+def lib() -> Any:
+    """The loaded library (loaded and checked on first use). Its functions
+    are declared with their C prototypes; typed as Any, as ctypes calls are."""
+    global _loaded, _path
     if _loaded is None:
         with _lock:
             if _loaded is None:
@@ -223,6 +261,12 @@ def lib():
                     raise OSError(
                         "clpad: %s is version %s; this package needs major version %d"
                         % (path, handle.clpad_version_string().decode(), ABI_MAJOR))
-                handle._clpad_path = _resolve(path)
+                _path = _resolve(path)
                 _loaded = handle
     return _loaded
+
+
+def path() -> str:
+    """The file the library was loaded from."""
+    lib()
+    return _path

@@ -1,5 +1,7 @@
-"""Shared fixtures: the clpad CLI (for cross-checks) and .npy round trips."""
+"""Shared fixtures: the clpad CLI (for cross-checks), .npy round trips, and
+optional packages (PyOpenCL, Dask, mypy) that CTest makes required."""
 
+import importlib
 import os
 import subprocess
 
@@ -56,3 +58,40 @@ def cli(tmp_path):
 
 def csv(values):
     return ",".join(str(int(v)) for v in values)
+
+
+def required(what):
+    """Whether CLPAD_TEST_REQUIRE (set by CTest, which installs these packages)
+    names `what`: then a missing package fails the test instead of skipping it."""
+    return what in os.environ.get("CLPAD_TEST_REQUIRE", "").split(",")
+
+
+def need(module, what):
+    """Import `module`, or skip (fail when `what` is required) with the reason."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as e:
+        if required(what):
+            pytest.fail("%s is required here (CLPAD_TEST_REQUIRE) but cannot be imported: %s"
+                        % (module, e))
+        pytest.skip("%s is not installed: %s" % (module, e))
+
+
+@pytest.fixture(scope="session")
+def cl_queue():
+    """A PyOpenCL command queue on the device clpad uses by default."""
+    cl = need("pyopencl", "pyopencl")
+    need("pyopencl.array", "pyopencl")
+    info = clpad.context_info()
+    if info["fallback"]:
+        pytest.skip("no OpenCL device for clpad: no PyOpenCL test")
+    try:
+        platforms = cl.get_platforms()
+    except cl.Error as e:
+        pytest.fail("clpad sees %s but PyOpenCL finds no platform: %s" % (info["device"], e))
+    for p in platforms:
+        for d in p.get_devices():
+            if d.name.strip() == info["device"].strip():
+                ctx = cl.Context([d])
+                return cl.CommandQueue(ctx)
+    pytest.fail("PyOpenCL does not list clpad's device %r" % info["device"])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import clpad
+from conftest import required
 
 
 def test_devices():
@@ -25,12 +26,12 @@ def test_devices():
 
 def test_context_is_created_once_and_reused():
     clpad.pad(np.zeros(2), 1, 1)
-    first = clpad._context(None)
+    first = clpad._context.context(None)
     clpad.pad(np.zeros(3), 1, 1)
-    assert clpad._context(None) is first
-    assert clpad._context("") is first
-    ref = clpad._context(clpad.REFERENCE)
-    assert ref is clpad._context("Reference") and ref is not first
+    assert clpad._context.context(None) is first
+    assert clpad._context.context("") is first
+    ref = clpad._context.context(clpad.REFERENCE)
+    assert ref is clpad._context.context("Reference") and ref is not first
     assert clpad.context_info(clpad.REFERENCE)["fallback"] is True
 
 
@@ -59,10 +60,31 @@ def run_python(code, **env_changes):
                           stderr=subprocess.STDOUT, text=True, timeout=60)
 
 
+def other_library():
+    """A library file other than the one loaded (CTest: the build tree's), for
+    the CLPAD_LIBRARY override tests."""
+    return os.environ.get("CLPAD_TEST_LIBRARY") or os.environ.get("CLPAD_LIBRARY")
+
+
+def test_library_inside_the_installed_package():
+    """Installed by pip: the package loads the library it carries, with no
+    environment variable."""
+    here = os.path.dirname(os.path.abspath(clpad.__file__))
+    bundled = [f for f in os.listdir(here) if f.startswith("libclpad")]
+    if not bundled:
+        if required("bundled"):
+            pytest.fail("no libclpad inside the installed package %s" % here)
+        pytest.skip("clpad runs from a source tree (no library inside the package)")
+    r = run_python("import clpad; print(clpad.library_path())", CLPAD_LIBRARY=None,
+                   LD_LIBRARY_PATH=None)
+    assert r.returncode == 0, r.stdout
+    assert os.path.dirname(r.stdout.strip()) == here
+
+
 def test_library_lookup_by_env_var():
-    lib = os.environ.get("CLPAD_LIBRARY")
+    lib = other_library()
     if not lib:
-        pytest.skip("CLPAD_LIBRARY not set")
+        pytest.skip("no CLPAD_TEST_LIBRARY / CLPAD_LIBRARY to load instead")
     code = "import clpad; print(clpad.library_path())"
     r = run_python(code, CLPAD_LIBRARY=os.path.dirname(os.path.abspath(lib)))
     assert r.returncode == 0, r.stdout
@@ -86,9 +108,9 @@ def test_every_dtype_round_trips(dtype):
 
 
 def test_library_next_to_the_package(tmp_path):
-    lib = os.environ.get("CLPAD_LIBRARY")
+    lib = other_library()
     if not lib or not os.path.isfile(lib):
-        pytest.skip("CLPAD_LIBRARY is not set to the library file")
+        pytest.skip("no CLPAD_TEST_LIBRARY / CLPAD_LIBRARY set to a library file")
     import shutil
 
     pkg = tmp_path / "clpad"
@@ -101,3 +123,38 @@ def test_library_next_to_the_package(tmp_path):
     assert r.returncode == 0, r.stdout
     mod, path = r.stdout.split()
     assert mod.startswith(str(tmp_path)) and path == str(pkg / "libclpad.so.0")
+
+
+def test_output_blocks_are_reused_only_once_free():
+    """Outputs of 1 MiB and more come from a cache of mapped blocks: a freed
+    output's block serves the next call of the same size, a live one never."""
+    import gc
+
+    x = np.arange(512 * 1024, dtype=np.float32).reshape(512, 1024)   # 2 MiB
+    y = clpad.pad(x, 1, "edge")
+    want = np.pad(x, 1, "edge")
+    addr = y.ctypes.data
+    z = clpad.pad(x * 2, 1, "edge")               # y is alive: another block
+    assert z.ctypes.data != addr
+    assert np.array_equal(y, want) and np.array_equal(z, np.pad(x * 2, 1, "edge"))
+    view = y[1:3]
+    del y
+    gc.collect()
+    w = clpad.pad(x, 1, "edge")                    # a view keeps the block in use
+    w_addr = w.ctypes.data
+    assert w_addr != addr and np.array_equal(view, want[1:3])
+    del view, w
+    gc.collect()
+    v = clpad.pad(x, 1, "edge")                    # both free now: one of them again
+    assert v.ctypes.data in (addr, w_addr) and v.ctypes.data != z.ctypes.data
+    assert np.array_equal(v, want) and np.array_equal(z, np.pad(x * 2, 1, "edge"))
+
+
+def test_output_cache_can_be_turned_off():
+    r = run_python("import gc, numpy as np, clpad\n"
+                   "x = np.zeros((512, 1024), np.float32)\n"
+                   "y = clpad.pad(x, 1); base = y.base; del y; gc.collect()\n"
+                   "print(type(base).__name__, len(clpad._memory._returned))\n",
+                   CLPAD_OUTPUT_CACHE_MB="0")
+    assert r.returncode == 0, r.stdout
+    assert r.stdout.split() == ["NoneType", "0"], r.stdout

@@ -1,0 +1,177 @@
+"""Argument checking shared by the operations: dtypes, per-axis integers,
+int64 arrays for the C calls, and pad values as the exact bytes of one element."""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import numbers
+import operator
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import _lib
+from ._errors import OVERFLOW, UNSUPPORTED, check, value_error
+
+MAX_RANK = _lib.MAX_RANK
+
+# clpad_dtype codes (include/clpad.h).
+BOOL, BF16 = 0, 10
+_BY_KIND = {
+    ("b", 1): 0,
+    ("i", 1): 1, ("u", 1): 2,
+    ("i", 2): 3, ("u", 2): 4,
+    ("i", 4): 5, ("u", 4): 6,
+    ("i", 8): 7, ("u", 8): 8,
+    ("f", 2): 9, ("f", 4): 11, ("f", 8): 12,
+}
+
+_BFLOAT16: Optional[np.dtype[Any]]
+try:  # optional: bfloat16 arrays, only if the user has ml_dtypes
+    import ml_dtypes as _ml_dtypes  # type: ignore[import-not-found, unused-ignore]
+
+    _BFLOAT16 = np.dtype(_ml_dtypes.bfloat16)
+except Exception:  # pragma: no cover - depends on the environment
+    _BFLOAT16 = None
+
+#: What a pad, block or crop argument may be: one int for every axis, or one per axis.
+Ints = Union[int, Sequence[int], "np.ndarray[Any, Any]"]
+
+
+def dtype_code(dt: Any) -> int:
+    """The clpad_dtype of a NumPy dtype, or ClpadValueError."""
+    dt = np.dtype(dt)
+    if _BFLOAT16 is not None and dt.newbyteorder("=") == _BFLOAT16:
+        return BF16
+    code = _BY_KIND.get((dt.kind, dt.itemsize))
+    if code is None or dt.fields is not None or dt.subdtype is not None:
+        raise value_error("unsupported dtype %s: clpad supports bool, int8..int64, "
+                          "uint8..uint64, float16, float32, float64%s"
+                          % (dt, ", bfloat16" if _BFLOAT16 is not None else
+                             " (and bfloat16 with ml_dtypes installed)"), UNSUPPORTED)
+    return code
+
+
+def prepare(x: Any) -> Tuple["np.ndarray[Any, Any]", int]:
+    """(C-contiguous native-endian array, clpad dtype code); never modifies x."""
+    x = np.asarray(x)
+    code = dtype_code(x.dtype)
+    if not x.dtype.isnative:
+        x = x.astype(x.dtype.newbyteorder("="))
+    if not x.flags.c_contiguous:
+        x = x.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
+    return x, code
+
+
+def whole(name: str, v: Any) -> int:
+    """v as a Python int (an int or a NumPy integer); TypeError for anything else."""
+    if isinstance(v, (bool, np.bool_)):
+        raise TypeError("%s must be integers, not %r" % (name, v))
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError("%s must be integers, not %r" % (name, v)) from None
+
+
+def axes(name: str, values: Any, n: int, default: Optional[int] = None,
+         broadcast_one: bool = False) -> List[int]:
+    """A list of n ints from an int (every axis), a sequence, or None (default)."""
+    if values is None:
+        if default is None:
+            raise value_error("%s is required" % name)
+        return [default] * n
+    if np.ndim(values) == 0:
+        return [whole(name, values)] * n
+    if isinstance(values, np.ndarray):
+        values = values.tolist()
+    seq = [whole(name, v) for v in values]
+    if broadcast_one and len(seq) == 1:
+        return seq * n
+    if len(seq) != n:
+        raise value_error("%s has %d value%s but %s" % (
+            name, len(seq), "" if len(seq) == 1 else "s",
+            "the array has %d axes" % n if not broadcast_one else "there are %d axes" % n))
+    return seq
+
+
+def i64(values: Sequence[int], min_len: int = 1) -> "ctypes.Array[ctypes.c_int64]":
+    """A C int64 array of `values` (at least min_len long, for rank 0)."""
+    arr = (ctypes.c_int64 * max(len(values), min_len))()
+    for i, v in enumerate(values):
+        if not -(1 << 63) <= v < (1 << 63):
+            raise value_error("%d does not fit in int64" % v, OVERFLOW)
+        arr[i] = v
+    return arr
+
+
+def shape_tuple(arr: "ctypes.Array[ctypes.c_int64]", n: int) -> Tuple[int, ...]:
+    return tuple(int(arr[i]) for i in range(n))
+
+
+def scalar_bytes(value: Any, dt: "np.dtype[Any]", code: int) -> bytes:
+    """The bytes of one element of dtype dt equal to value (see clpad.pad)."""
+    size = dt.itemsize
+    if value is None or (type(value) is int and value == 0):  # all-zero bits in every dtype
+        return bytes(size)
+    if isinstance(value, bytes):
+        value = value.decode()
+    if isinstance(value, str):
+        buf = ctypes.create_string_buffer(8)
+        check(_lib.lib().clpad_scalar_parse(code, value.encode(), buf))
+        return buf.raw[:size]
+    if isinstance(value, np.ndarray):
+        if value.ndim != 0:
+            raise value_error("value must be a scalar, not an array of shape %s"
+                              % (value.shape,))
+        value = value[()]
+    if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
+        raise value_error("value %r is complex; clpad pads real dtypes" % (value,))
+    if not isinstance(value, (numbers.Real, np.bool_)):
+        raise TypeError("value must be a number or a string, not %r" % (value,))
+
+    if code == BOOL:
+        if isinstance(value, (bool, np.bool_)) or value == 0 or value == 1:
+            return np.array(bool(value), dtype=dt).tobytes()
+        raise value_error("value %r does not fit in bool (0, 1, True, False)" % (value,))
+
+    if dt.kind in "iu":
+        if isinstance(value, (bool, np.bool_, numbers.Integral)):
+            iv = int(value)
+        else:
+            f = float(value)
+            if not math.isfinite(f) or not f.is_integer():
+                raise value_error("value %r is not an integer, as %s needs" % (value, dt))
+            iv = int(f)
+        info = np.iinfo(dt)
+        if not info.min <= iv <= info.max:
+            raise value_error("value %d does not fit in %s (%d..%d)"
+                              % (iv, dt, info.min, info.max))
+        return np.array(iv, dtype=dt).tobytes()
+
+    # floating point: numpy's rounding of the value to dt
+    try:
+        with np.errstate(all="ignore"):
+            arr = np.array(value, dtype=dt)
+    except OverflowError:
+        raise value_error("value %r overflows %s" % (value, dt)) from None
+    finite_in = True if isinstance(value, numbers.Integral) else math.isfinite(float(value))
+    if finite_in and not np.isfinite(arr.astype(np.float64)):
+        raise value_error("value %r overflows %s (rounds to infinity)" % (value, dt))
+    return arr.tobytes()
+
+
+def is_zero(value_bytes: bytes, dt: "np.dtype[Any]") -> bool:
+    """Whether one element's bytes are a zero of dt: 0, False, or +-0.0."""
+    return bool(np.frombuffer(value_bytes, dtype=dt, count=1)[0] == 0)
+
+
+def pad_mode(mode: Any) -> int:
+    """The clpad_pad_mode of a mode name (the library's parser and message)."""
+    if not isinstance(mode, str):
+        raise TypeError("mode must be a string, not %r" % (mode,))
+    out = ctypes.c_int()
+    check(_lib.lib().clpad_pad_mode_from_name(mode.encode(), ctypes.byref(out)))
+    return out.value
+
+

@@ -1,0 +1,69 @@
+"""clpad's exceptions and the translation of a clpad_status into one."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from . import _lib
+
+# clpad_status values (include/clpad.h) that are the caller's fault: ValueError.
+_VALUE_ERRORS = {
+    -1: "CLPAD_ERR_INVALID_ARGUMENT",
+    -2: "CLPAD_ERR_INVALID_SHAPE",
+    -3: "CLPAD_ERR_INVALID_PADS",
+    -4: "CLPAD_ERR_OVERFLOW",
+    -5: "CLPAD_ERR_BUFFER_TOO_SMALL",
+    -6: "CLPAD_ERR_UNSUPPORTED",
+    -13: "CLPAD_ERR_PARSE",
+}
+OUT_OF_MEMORY = -7
+UNSUPPORTED = -6
+OVERFLOW = -4
+NO_DEVICE = -8
+
+
+class ClpadError(Exception):
+    """Base of clpad's errors.
+
+    ``status`` is the clpad_status (a negative int), or None for an error found
+    on the Python side; ``status_name`` is its name (``"CLPAD_ERR_INVALID_PADS"``).
+    """
+
+    def __init__(self, message: str, status: Optional[int] = None,
+                 status_name: Optional[str] = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.status_name = status_name
+
+
+class ClpadValueError(ClpadError, ValueError):
+    """An invalid argument, shape, pads, dtype or value (CLPAD_ERR_INVALID_*,
+    OVERFLOW, PARSE, BUFFER_TOO_SMALL, UNSUPPORTED)."""
+
+
+class ClpadRuntimeError(ClpadError, RuntimeError):
+    """A device, OpenCL or memory failure (CLPAD_ERR_NO_DEVICE,
+    DEVICE_NOT_FOUND, BUILD_FAILED, DEVICE_OUT_OF_RESOURCES, OPENCL,
+    OUT_OF_MEMORY), including an output too large to allocate."""
+
+
+def check(status: int) -> int:
+    """`status` if it is not an error, else raise the matching ClpadError with
+    the library's message for this thread."""
+    if status >= 0:
+        return status
+    lib = _lib.lib()
+    message = (lib.clpad_last_error() or b"").decode("utf-8", "replace")
+    name = (lib.clpad_status_name(status) or b"").decode()
+    if not message:
+        message = (lib.clpad_status_string(status) or b"").decode()
+    cls = ClpadValueError if status in _VALUE_ERRORS else ClpadRuntimeError
+    raise cls(message, status, name)
+
+
+def value_error(message: str, status: Optional[int] = None) -> ClpadValueError:
+    """A ClpadValueError found on the Python side (status None unless given)."""
+    name = None
+    if status is not None:
+        name = _VALUE_ERRORS.get(status)
+    return ClpadValueError(message, status, name)

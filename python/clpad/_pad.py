@@ -1,0 +1,362 @@
+"""clpad.pad: numpy.pad's signature and OpenVINO Pad-12's, on one function."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Dict, List, Optional, Tuple, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _args, _context, _lib, _memory, _pyopencl
+from ._errors import UNSUPPORTED, check, value_error
+from ._types import DeviceArrayT, Ints, PadMode, PadWidth, Scalar
+from ._context import DeviceLike
+
+# numpy.pad's modes that clpad does not have.
+_NUMPY_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
+# The positional OpenVINO form of earlier versions: pad(x, pads_begin, pads_end,
+# mode, value, device, out).
+_POSITIONAL = ("pads_end", "mode", "value", "device", "out")
+
+_HOW = ("write clpad.pad(x, pad_width, mode) as numpy.pad, or "
+        "clpad.pad(x, pads_begin=..., pads_end=..., mode=...) as OpenVINO Pad")
+
+
+def host_output(out: Any, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
+                x: "np.ndarray[Any, Any]") -> "np.ndarray[Any, Any]":
+    """A new array for the result, or `out` once checked: an ndarray of exactly
+    that shape and (native) dtype, C-contiguous, writeable, and not sharing
+    memory with the input (which is never modified)."""
+    if out is None:
+        return _memory.empty(shape, dtype)
+    if _pyopencl.is_device_array(out):
+        raise TypeError("out is a pyopencl array but the input is not: pass a pyopencl "
+                        "array as the input to run on its device")
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
+    if out.shape != shape:
+        raise value_error("out has shape %s, but the result has shape %s" % (out.shape, shape))
+    if out.dtype != dtype:
+        raise value_error("out has dtype %s, but the result has dtype %s" % (out.dtype, dtype))
+    if not out.flags.c_contiguous:
+        raise value_error("out must be C-contiguous")
+    if not out.flags.writeable:
+        raise value_error("out is read-only")
+    if np.may_share_memory(out, x):
+        raise value_error("out shares memory with the input")
+    return out
+
+
+def _from_dict(pad_width: Dict[Any, Any], ndim: int) -> List[Any]:
+    """numpy.pad's {axis: width} form: unnamed axes get (0, 0)."""
+    seq: List[Any] = [(0, 0)] * ndim
+    for axis, width in pad_width.items():
+        i = _args.whole("pad_width's axis", axis)
+        if not -ndim <= i < ndim:
+            raise value_error("pad_width names axis %d, but the array has %d axes" % (i, ndim))
+        w = _tree(width)
+        if isinstance(w, list) and (len(w) != 2 or any(isinstance(e, list) for e in w)):
+            raise value_error("pad_width[%d] must be an int or (before, after), not %r"
+                              % (i, width))
+        seq[i] = (w, w) if not isinstance(w, list) else tuple(w)
+    return seq
+
+
+def _tree(v: Any, depth: int = 0) -> Any:
+    """pad_width as nested lists of ints (numbers checked)."""
+    if isinstance(v, np.ndarray) and v.ndim == 0:
+        v = v[()]
+    if not isinstance(v, (list, tuple, np.ndarray)):
+        return _args.whole("pad_width", v)
+    if depth >= 2:
+        raise value_error("pad_width has too many levels: give an int, (before, after), "
+                          "or one (before, after) per axis")
+    if isinstance(v, np.ndarray):
+        v = v.tolist()
+    return [_tree(e, depth + 1) for e in v]
+
+
+def pad_width_pairs(pad_width: Any, ndim: int) -> List[Tuple[int, int]]:
+    """numpy.pad's pad_width as one (before, after) per axis, broadcast as
+    numpy.pad does: an int or (n,) for every side, (before, after) for every
+    axis, ((before, after),) for every axis, one pair per axis, or a dict
+    {axis: n or (before, after)}."""
+    if isinstance(pad_width, dict):
+        pad_width = _from_dict(pad_width, ndim)
+    t = _tree(pad_width)
+    if not isinstance(t, list):
+        rows = [[t]]
+    elif all(not isinstance(e, list) for e in t):
+        rows = [t]
+    elif all(isinstance(e, list) for e in t):
+        rows = t
+    else:
+        raise value_error("pad_width mixes numbers and pairs: %r" % (pad_width,))
+    widths = {len(r) for r in rows}
+    if len(widths) > 1:
+        raise value_error("pad_width is ragged: %r" % (pad_width,))
+    k, m = len(rows), (widths.pop() if rows else 0)
+    flat = [v for r in rows for v in r]
+    if k * m == 1:
+        pairs = [(flat[0], flat[0])] * ndim
+    elif k * m == 2 and not (k == 2 and m == 1):
+        pairs = [(flat[0], flat[1])] * ndim
+    elif k in (1, ndim) and m in (1, 2):
+        rows = rows * ndim if k == 1 else rows
+        pairs = [(r[0], r[-1]) for r in rows]
+    else:
+        raise value_error(
+            "pad_width of shape (%d, %d) does not fit an array of %d axes: give an int, "
+            "(before, after), or one (before, after) per axis" % (k, m, ndim))
+    for i, (b, a) in enumerate(pairs):
+        if b < 0 or a < 0:
+            raise value_error(
+                "pad_width[%d] = (%d, %d) is negative: numpy.pad's form takes pads >= 0; "
+                "to crop, use pads_begin=/pads_end=, where negative values remove elements"
+                % (i, b, a))
+    return pairs
+
+
+def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...], mode: str) -> None:
+    """The limits of clpad's mirror modes, said in numpy.pad's terms."""
+    for i, ((b, a), d) in enumerate(zip(pairs, shape)):
+        p = max(b, a)
+        if p == 0:
+            continue
+        if d == 0 and mode != "constant":
+            raise value_error("pad_width[%d] = (%d, %d) pads an empty axis (shape[%d] = 0): "
+                              "only mode='constant' can" % (i, b, a, i), -3)
+        if mode == "reflect" and p > d - 1:
+            raise value_error(
+                "pad_width[%d] = (%d, %d) exceeds the reflect limit shape[%d] - 1 = %d: "
+                "clpad reflects once (pads <= D-1), where numpy.pad repeats the reflection"
+                % (i, b, a, i, d - 1), -3)
+        if mode == "symmetric" and p > d:
+            raise value_error(
+                "pad_width[%d] = (%d, %d) exceeds the symmetric limit shape[%d] = %d: "
+                "clpad mirrors once (pads <= D), where numpy.pad repeats the mirror"
+                % (i, b, a, i, d), -3)
+
+
+def _mode_name(mode: Any) -> str:
+    if callable(mode):
+        raise value_error("mode is a function: clpad pads with the modes 'constant', 'edge', "
+                          "'reflect', 'symmetric' and 'wrap' only", UNSUPPORTED)
+    if not isinstance(mode, str):
+        raise TypeError("mode must be a string, not %r" % (mode,))
+    if mode.lower() in _NUMPY_ONLY_MODES:
+        raise value_error("mode=%r is a numpy.pad mode that clpad does not have: clpad pads "
+                          "with 'constant', 'edge', 'reflect', 'symmetric' and 'wrap'"
+                          % mode, UNSUPPORTED)
+    return mode
+
+
+def _value_bytes(value: Any, dt: "np.dtype[Any]", code: int, name: str) -> bytes:
+    """One pad value's bytes; numpy's per-axis constant_values must all be equal."""
+    if value is None or isinstance(value, (str, bytes)) or np.ndim(value) == 0:
+        return _args.scalar_bytes(value, dt, code)
+    flat = np.asarray(value, dtype=object).ravel().tolist()
+    if not flat:
+        raise value_error("%s is empty" % name)
+    got = [_args.scalar_bytes(v, dt, code) for v in flat]
+    if any(g != got[0] for g in got):
+        raise value_error("%s=%r gives different values per axis or side: clpad pads "
+                          "every side with one value" % (name, value), UNSUPPORTED)
+    return got[0]
+
+
+@overload
+def pad(array: DeviceArrayT, pad_width: PadWidth, mode: PadMode = ..., *,
+        constant_values: Any = ..., reflect_type: Optional[str] = ..., queue: Any = ...,
+        out: Optional[DeviceArrayT] = ...) -> DeviceArrayT: ...
+@overload
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: PadMode = ..., *,
+        constant_values: Any = ..., reflect_type: Optional[str] = ...,
+        device: DeviceLike = ..., out: Optional["np.ndarray[Any, Any]"] = ...
+        ) -> "np.ndarray[Any, Any]": ...
+@overload
+def pad(array: DeviceArrayT, *, pads_begin: Ints = ..., pads_end: Ints = ...,
+        mode: PadMode = ..., value: Scalar = ..., queue: Any = ...,
+        out: Optional[DeviceArrayT] = ...) -> DeviceArrayT: ...
+@overload
+def pad(array: npt.ArrayLike, *, pads_begin: Ints = ..., pads_end: Ints = ...,
+        mode: PadMode = ..., value: Scalar = ..., device: DeviceLike = ...,
+        out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
+@overload
+def pad(array: npt.ArrayLike, pads_begin: Ints, pads_end: Ints, /, mode: PadMode = ...,
+        value: Scalar = ..., device: DeviceLike = ...,
+        out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
+
+
+def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = None,
+        constant_values: Any = None, reflect_type: Optional[str] = None,
+        pads_begin: Any = None, pads_end: Any = None, value: Any = None,
+        device: DeviceLike = None, queue: Any = None, out: Any = None) -> Any:
+    """Pad an array, or crop it with negative pads, on an OpenCL device.
+
+    Two forms, one function::
+
+        # numpy.pad's form: the same arguments, the same result, byte for byte
+        clpad.pad(x, 2, mode="reflect")                 # every side of every axis
+        clpad.pad(x, ((0, 0), (1, 2)), "constant", constant_values=7)
+
+        # OpenVINO Pad-12's form: per-axis begin/end pads; negative pads crop
+        clpad.pad(x, pads_begin=[0, 1], pads_end=[0, -2], mode="edge")
+        clpad.pad(x, pads_begin=[2, -1], pads_end=[-1, 3], mode="reflect", value=0)
+
+    Shapes: `x` has any rank 0..8; the result has x's dtype and, per axis,
+    ``max(before + D + after, 0)`` elements (D: the axis' size).
+
+    numpy.pad's form, ``pad(array, pad_width, mode="constant", *,
+    constant_values=0)``:
+        pad_width: an int (every side of every axis), ``(before, after)``
+            (every axis), ``((before, after),)``, one ``(before, after)`` per
+            axis, as numpy.pad broadcasts them, or ``{axis: n or (before,
+            after)}`` (other axes unpadded). Pads are integers >= 0.
+        constant_values: the pad value of mode "constant"; numpy's per-axis
+            forms are accepted when every value is the same.
+        reflect_type: "even" (numpy's default) only.
+
+    OpenVINO's form, ``pad(array, *, pads_begin, pads_end, mode, value)``:
+        pads_begin, pads_end: one int per axis, or one int for every axis
+            (the other defaults to 0): elements added before / after the data;
+            negative values remove elements. Mirrors and edges come from the
+            original input even where negative pads crop (OpenVINO and
+            PyTorch semantics). The positional form of earlier versions,
+            ``pad(x, pads_begin, pads_end, mode, value, device, out)``, is
+            still accepted.
+
+    (The signature's ``*args`` holds numpy.pad's positional mode, or the
+    positional OpenVINO form's pads_end, mode, value, device and out.)
+
+    mode (both forms): "constant" (the pad value), "edge" (repeat the edge
+        element), "reflect" (mirror without the edge; pads <= D-1),
+        "symmetric" (mirror with the edge; pads <= D) or "wrap" (periodic, any
+        size). numpy.pad's "linear_ramp", "maximum", "mean", "median",
+        "minimum" and "empty" are not clpad modes: ClpadValueError. Where
+        numpy.pad repeats a reflection beyond those limits, clpad raises.
+    value / constant_values (synonyms; give one): the exact bits of
+        ``np.array(value, dtype=x.dtype)``, except that an integer dtype
+        rejects values that do not fit or are not integers, bool takes only
+        0/1/True/False, and a finite value that rounds to infinity is
+        rejected. A string is parsed exactly ("9007199254740993", "-0.0",
+        "nan", "0x1p-3"). The other modes use no value: a zero (0, 0.0, -0.0,
+        False) is accepted and ignored, any other value raises, since it would
+        be silently ignored.
+    device: for a NumPy array (or anything numpy.asarray takes), where to
+        run: None (clpad's default device), "P:D", a device-name substring,
+        a :class:`clpad.Device`, or "reference" (the CPU path without OpenCL).
+    x may be a ``pyopencl.array.Array``: the pad runs on its queue (or
+        ``queue=``), on the device buffers, after the array's events, and
+        returns a pyopencl Array on the same queue whose events include the
+        pad's; ``out=`` may then be a pyopencl Array.
+    out: an array to write the result into (of the result's shape and x's
+        native dtype, C-contiguous, writeable, not sharing memory with x).
+
+    Returns a new array of x's dtype (or `out`); the input is never modified.
+    Raises ClpadValueError (a ValueError) for pads, shapes, values, dtypes
+    and modes, with clpad's message naming the argument (e.g. "pads_end[1] =
+    4 exceeds the reflect limit D-1 = 3"); ClpadRuntimeError (a RuntimeError)
+    for device failures and outputs that cannot be allocated; TypeError for a
+    call that mixes the two forms or gives an argument twice.
+
+    Semantics: OpenVINO's Pad-12 operation (plus "wrap", as ONNX Pad-18 and
+    numpy have it), computed bit-exactly on every device; for pads >= 0 within
+    the limits above the result equals numpy.pad's.
+    """
+    numpy_form = False
+    if args:
+        if isinstance(args[0], str) or callable(args[0]):  # pad(x, pad_width, mode)
+            if len(args) > 1:
+                raise TypeError("pad() takes at most 3 positional arguments in numpy.pad's "
+                                "form, pad(array, pad_width, mode); give the rest as keywords")
+            if mode is not None:
+                raise TypeError("pad() got mode twice (positionally and as mode=)")
+            mode = args[0]
+        else:  # pad(x, pads_begin, pads_end, mode, value, device, out)
+            if len(args) > len(_POSITIONAL):
+                raise TypeError("pad() takes at most 7 positional arguments")
+            given = {"pads_end": pads_end, "mode": mode, "value": value, "device": device,
+                     "out": out}
+            for name, v in zip(_POSITIONAL, args):
+                if given[name] is not None:
+                    raise TypeError("pad() got %s twice (positionally and as %s=)"
+                                    % (name, name))
+                given[name] = v
+            if pads_begin is not None:
+                raise TypeError("pad() got pads_begin twice (positionally and as "
+                                "pads_begin=)")
+            if constant_values is not None or reflect_type is not None:
+                raise TypeError("constant_values= and reflect_type= belong to numpy.pad's "
+                                "form; %s" % _HOW)
+            pads_begin, pad_width = pad_width, None
+            pads_end, mode, value = given["pads_end"], given["mode"], given["value"]
+            device, out = given["device"], given["out"]
+    if pad_width is not None:
+        if pads_begin is not None or pads_end is not None:
+            raise TypeError("pad() got pad_width together with pads_begin/pads_end: give "
+                            "one of them; " + _HOW)
+        numpy_form = True
+    elif pads_begin is None and pads_end is None:
+        raise TypeError("pad() needs the pads: " + _HOW)
+    if value is not None and constant_values is not None:
+        raise TypeError("value= and constant_values= name the same thing: give one")
+    if constant_values is not None:
+        value, value_name = constant_values, "constant_values"
+    else:
+        value_name = "value"
+    mode = _mode_name("constant" if mode is None else mode)
+    if reflect_type is not None:
+        if mode.lower() not in ("reflect", "symmetric"):
+            raise value_error("reflect_type applies to mode='reflect' and 'symmetric' only")
+        if reflect_type != "even":
+            raise value_error("reflect_type=%r: clpad mirrors the values themselves "
+                              "(numpy.pad's default 'even'); 'odd' is not supported"
+                              % (reflect_type,), UNSUPPORTED)
+
+    device_array = _pyopencl.is_device_array(array)
+    if device_array:
+        _pyopencl.fail_host_only("device", device)
+        code = _args.dtype_code(array.dtype)
+        shape = tuple(int(d) for d in array.shape)
+        dt = np.dtype(array.dtype)
+    else:
+        _pyopencl.fail_device_only(queue)
+        x, code = _args.prepare(array)
+        shape, dt = x.shape, x.dtype
+    rank = len(shape)
+    mode_code = _args.pad_mode(mode)
+    if numpy_form:
+        pairs = pad_width_pairs(pad_width, rank)
+        _numpy_limits(pairs, shape, mode.lower())
+        pb = [b for b, _ in pairs]
+        pe = [a for _, a in pairs]
+    else:
+        pb = _args.axes("pads_begin", pads_begin, rank, default=0)
+        pe = _args.axes("pads_end", pads_end, rank, default=0)
+    value_bytes = _value_bytes(value, dt, code, value_name)
+    if mode_code != 0 and not _args.is_zero(value_bytes, dt):
+        raise value_error("%s=%r is used only by mode='constant'; mode=%r takes no value "
+                          "(leave %s out)" % (value_name, value, mode, value_name))
+    value_buf = ctypes.create_string_buffer(value_bytes, 8)
+
+    lib = _lib.lib()
+    c_shape, c_pb, c_pe = _args.i64(shape), _args.i64(pb), _args.i64(pe)
+    c_out = _args.i64([0] * rank)
+    check(lib.clpad_pad_output_shape(rank, c_shape, c_pb, c_pe, mode_code, c_out))
+    out_shape = _args.shape_tuple(c_out, rank)
+
+    if device_array:
+        def enqueue(ctx: Any, src: Any, src_off: int, dst: Any, dst_off: int, q: Any,
+                    n: int, waits: Any, evt: Any) -> int:
+            return int(lib.clpad_enqueue_pad(ctx, code, rank, c_shape, src, src_off, c_pb,
+                                             c_pe, mode_code, value_buf, dst, dst_off, q, n,
+                                             waits, evt))
+        return _pyopencl.run(array, out_shape, out, queue, enqueue)
+
+    result = host_output(out, out_shape, dt, x)
+    ctx = _context.context(device)
+    check(lib.clpad_pad(ctx, code, rank, c_shape, x.ctypes.data, c_pb, c_pe, mode_code,
+                        value_buf, result.ctypes.data, result.nbytes, None))
+    return result

@@ -1,0 +1,58 @@
+"""Types of the public API, for annotations: clpad.PadMode, clpad.PadWidth,
+clpad.DeviceArray (what clpad needs of a pyopencl.array.Array)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Mapping, Sequence, Tuple, TypeVar, Union
+
+import numpy as np
+
+if sys.version_info >= (3, 8):
+    from typing import Literal, Protocol
+else:  # pragma: no cover
+    from typing_extensions import Literal, Protocol
+
+#: The pad modes: numpy.pad's names, which are also OpenVINO Pad-12's (plus wrap).
+PadMode = Literal["constant", "edge", "reflect", "symmetric", "wrap"]
+
+#: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
+#: or {axis: int or (before, after)}.
+PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",
+                 Mapping[int, Union[int, Tuple[int, int]]]]
+
+#: pads_begin / pads_end / block_shape / crops: an int for every axis, or one per axis.
+Ints = Union[int, Sequence[int], "np.ndarray[Any, Any]"]
+
+#: A pad value: a number, a NumPy scalar, or a string parsed exactly ("-0.0", "nan").
+Scalar = Union[int, float, bool, str, bytes, np.generic]
+
+
+class DeviceArray(Protocol):
+    """What clpad needs of a device array: the shape of ``pyopencl.array.Array``."""
+
+    @property
+    def shape(self) -> Tuple[int, ...]: ...
+
+    @property
+    def dtype(self) -> "np.dtype[Any]": ...
+
+    @property
+    def queue(self) -> Any: ...
+
+    @property
+    def context(self) -> Any: ...
+
+    @property
+    def base_data(self) -> Any: ...
+
+    @property
+    def offset(self) -> int: ...
+
+    @property
+    def events(self) -> Any: ...
+
+    def add_event(self, evt: Any) -> None: ...
+
+
+DeviceArrayT = TypeVar("DeviceArrayT", bound=DeviceArray)
