@@ -127,8 +127,10 @@ CLPAD_INLINE long pad_interior_nt(__global unit_t *restrict d, __global const un
         long n = (lim - u) / CLPAD_UNITS_PER_VEC;
         __global unit_vec_t *dv = (__global unit_vec_t *)(d + u);
         __global const unaligned_vec_t *sv = (__global const unaligned_vec_t *)(si + u);
-        for (long i = 0; i < n; i++)
-            __builtin_nontemporal_store(sv[i], dv + i);
+        for (long i = 0; i < n; i++) {
+            unit_vec_t v = sv[i]; /* the aligned type: the store's alignment is the value's */
+            __builtin_nontemporal_store(v, dv + i);
+        }
         clpad_nt_fence();
         u += n * CLPAD_UNITS_PER_VEC;
     }
@@ -165,30 +167,26 @@ CLPAD_INLINE void pad_lean_rows(__global unit_t *d, __global const unit_t *s, lo
                                 long i_stride, long ibytes, const long *bmap, unit_t value,
                                 const int half_bytes, const int one_each)
 {
-    __global uchar *dp = (__global uchar *)(d + ilo);
-    __global const uchar *sp = (__global const uchar *)(s + (ilo - in_lo));
-    long db = row_units * (long)sizeof(unit_t), sb = i_stride * (long)sizeof(unit_t);
     const int const_mode = PAD_MODE == CLPAD_COORD_CONSTANT;
+    long soff = ilo - in_lo; /* the interior's first source unit, from s */
     if (one_each) { /* then in_lo == 1 and in_hi == ihi */
         long b0 = const_mode ? 0 : bmap[0], b1 = const_mode ? 0 : bmap[PAD_BMAP_SIDE];
-        for (; run > 0; run--, dp += db, sp += sb) {
-            pad_lean_interior(dp, sp, ibytes, half_bytes);
+        for (; run > 0; run--, d += row_units, s += i_stride) {
+            pad_lean_interior((__global uchar *)(d + ilo), (__global const uchar *)(s + soff),
+                              ibytes, half_bytes);
             d[0] = const_mode ? value : s[b0];
             d[ihi] = const_mode ? value : s[b1];
-            d += row_units;
-            s += i_stride;
         }
     } else {
-        for (; run > 0; run--, dp += db, sp += sb) {
-            pad_lean_interior(dp, sp, ibytes, half_bytes);
+        for (; run > 0; run--, d += row_units, s += i_stride) {
+            pad_lean_interior((__global uchar *)(d + ilo), (__global const uchar *)(s + soff),
+                              ibytes, half_bytes);
             CLPAD_SHORT_LOOP
             for (long v = 0; v < ilo; v++)
                 d[v] = const_mode ? value : s[bmap[v]];
             CLPAD_SHORT_LOOP
             for (long v = ihi; v < row_units; v++)
                 d[v] = const_mode ? value : s[bmap[PAD_BMAP_SIDE + v - in_hi]];
-            d += row_units;
-            s += i_stride;
         }
     }
 }
