@@ -40,6 +40,9 @@
 
 /* Border units per side that CPU devices map once per work-item. */
 #define PAD_BMAP_SIDE 8
+/* Border elements of at least this many bytes are copied element by element
+ * in a plain loop (which vectorises) rather than unit by unit. */
+#define PAD_WIDE_ELEMENT_BYTES 64
 
 /* Source coordinate of padded coordinate c on an axis of size D
  * (kernels/coords.h); -1 for constant padding. */
@@ -62,8 +65,9 @@ CLPAD_INLINE void pad_outer_axis(long o_dim, long i_dim, long o_pb, long i_strid
  * element o = u / K. On CPU devices (lx == 1) the border is one stretch:
  * single-unit elements map the first and then step (clpad_coord_step),
  * wider ones map each element as the stretch reaches it (a stepped form of
- * that loop measured 0.58-0.78x); with lx > 1 each unit's element is mapped,
- * dividing only when u crosses into the next element. */
+ * that loop measured 0.58-0.78x), elements of PAD_WIDE_ELEMENT_BYTES or more
+ * as one copy loop each; with lx > 1 each unit's element is mapped, dividing
+ * only when u crosses into the next element. */
 CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t *restrict s,
                              long u, long lim, long lx, long K, long row_pb, long row_in,
                              unit_t value)
@@ -78,6 +82,15 @@ CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t 
             m += clpad_coord_step(PAD_MODE);
             if (PAD_MODE == CLPAD_COORD_WRAP && m == row_in)
                 m = 0;
+        }
+    } else if (lx == 1 && u < lim && K * (long)sizeof(unit_t) >= PAD_WIDE_ELEMENT_BYTES) {
+        /* Wide elements (e.g. whole rows of an NCHW plane padded on an
+         * outer axis): each element's units as one plain copy loop. */
+        for (long o = u / K; u < lim; o++) {
+            long e = min(lim, (o + 1) * K);
+            __global const unit_t *restrict se = s + (pad_map(o - row_pb, row_in) - o) * K;
+            for (; u < e; u++)
+                d[u] = se[u];
         }
     } else if (lx == 1 && u < lim) {
         long o = u / K, j = u - o * K;

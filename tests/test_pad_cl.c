@@ -242,6 +242,30 @@ static void test_image_like(void **state)
     }
 }
 
+/* Wide elements: pads only on outer axes, so that each padded element is a
+ * whole inner block (16 B to 8 KiB) copied as one loop; borders of many
+ * elements on both sides, crops, every mode and unit size. */
+static void test_wide_elements(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x3D1E;
+    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
+    int n = 0;
+    for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
+        for (size_t t = 0; t < sizeof dtypes / sizeof *dtypes; t++, n++) {
+            tu_pad_case c = {.dtype = dtypes[t], .mode = (clpad_pad_mode)m, .rank = 3};
+            c.shape[0] = tu_range(&rng, 6, 12);
+            c.shape[1] = tu_range(&rng, 1, 16);
+            c.shape[2] = tu_range(&rng, 1, 130);
+            int64_t lim = m == CLPAD_PAD_REFLECT ? c.shape[0] - 1 : c.shape[0];
+            c.pads_begin[0] = tu_range(&rng, -2, lim);
+            c.pads_end[0] = tu_range(&rng, -2, lim);
+            tu_fill(c.value, sizeof c.value, &rng);
+            diff_case(&c, &rng, n);
+        }
+    }
+}
+
 /* Every pad 0 becomes a buffer copy; an empty output launches nothing but
  * still returns an event that honours the wait list. */
 static void test_copy_and_empty(void **state)
@@ -527,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_many_short_rows),
         cmocka_unit_test(test_image_like),     cmocka_unit_test(test_short_rows),
+        cmocka_unit_test(test_wide_elements),
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),  cmocka_unit_test(test_unknown_variant_is_build_error),
