@@ -173,6 +173,10 @@ def _create(key: Optional[str]) -> ctypes.c_void_p:
 
 def context(device: DeviceLike = None) -> ctypes.c_void_p:
     """The context for `device` in this process, created on first use."""
+    if device is None:  # the common case, without the lock once created
+        ctx = _contexts.get(None)
+        if ctx is not None and _pid == os.getpid():
+            return ctx
     key = device_key(device)
     with _lock:
         _this_process()
