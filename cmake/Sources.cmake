@@ -14,6 +14,7 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/program.c
   ${CLPAD_ROOT}/host/disk_cache.c
   ${CLPAD_ROOT}/host/launch.c
+  ${CLPAD_ROOT}/host/pool.c
   ${CLPAD_ROOT}/host/pad_shape.c
   ${CLPAD_ROOT}/host/pad_cpu.c
   ${CLPAD_ROOT}/host/pad_cl.c

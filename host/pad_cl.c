@@ -209,7 +209,7 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
         return st;
     if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
         uint64_t t0 = clpad__now_ns();
-        st = clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
+        st = clpad__pad_cpu_threads(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
                            output, output_bytes);
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,

@@ -4,9 +4,11 @@
  * when that row has already been written. */
 #include "copy.h"
 #include "pad_plan.h"
+#include "pool.h"
 
 #include "coords.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* The innermost axis, derived once per call. Rows are often short (56 f16
@@ -378,4 +380,98 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     }
     pad_axis(&j, 0, input, output);
     return CLPAD_OK;
+}
+
+/* ---- The CPU path on several threads ------------------------------------- */
+
+/* One output split into independent pieces: the axes before `axis` fixed at
+ * one index each, `axis` cut into `per` ranges. A piece is a Pad of the whole
+ * input whose pads are shifted so that its output is exactly its part (the
+ * coordinate rule depends only on o - pads_begin), written at its offset. */
+typedef struct pieces {
+    clpad_dtype dtype;
+    int rank, axis;
+    const int64_t *shape, *pads_begin, *pads_end, *out_shape;
+    clpad_pad_mode mode;
+    const void *in, *value;
+    unsigned char *out;
+    int64_t per;
+    size_t block[CLPAD_MAX_RANK]; /* output bytes of one index of each axis */
+    _Atomic int failed;           /* the first failing piece's status */
+} pieces;
+
+static void run_piece(void *arg, int i)
+{
+    pieces *P = arg;
+    int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
+    memcpy(pb, P->pads_begin, (size_t)P->rank * sizeof *pb);
+    memcpy(pe, P->pads_end, (size_t)P->rank * sizeof *pe);
+    size_t off = 0;
+    int64_t combo = i / P->per, k = i % P->per;
+    for (int a = P->axis - 1; a >= 0; a--) { /* the fixed index of each outer axis */
+        int64_t O = P->out_shape[a], o = combo % O;
+        combo /= O;
+        pb[a] -= o;
+        pe[a] -= O - o - 1;
+        off += (size_t)o * P->block[a];
+    }
+    int64_t O = P->out_shape[P->axis];
+    int64_t lo = O * k / P->per, hi = O * (k + 1) / P->per;
+    pb[P->axis] -= lo;
+    pe[P->axis] -= O - hi;
+    off += (size_t)lo * P->block[P->axis];
+    size_t bytes = (size_t)(hi - lo) * P->block[P->axis];
+    if (!bytes)
+        return;
+    clpad_status st = clpad_pad_cpu(P->dtype, P->rank, P->shape, P->in, pb, pe, P->mode,
+                                    P->value, P->out + off, bytes);
+    int none = 0;
+    if (st)
+        atomic_compare_exchange_strong(&P->failed, &none, (int)st);
+}
+
+clpad_status clpad__pad_cpu_threads(clpad_dtype dtype, int rank, const int64_t *shape,
+                                    const void *input, const int64_t *pads_begin,
+                                    const int64_t *pads_end, clpad_pad_mode mode,
+                                    const void *pad_value, void *output, size_t output_bytes)
+{
+    int threads = clpad__pool_threads();
+    size_t in_bytes, out_bytes;
+    int64_t out_shape[CLPAD_MAX_RANK];
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, out_shape,
+                                       &in_bytes, &out_bytes);
+    if (st || threads <= 1 || rank == 0 || out_bytes < CLPAD_CPU_PIECE_MIN_BYTES * 2 ||
+        output_bytes < out_bytes || !output || (in_bytes && !input))
+        return clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
+                             output, output_bytes); /* (one thread; and its errors) */
+    pieces P = {.dtype = dtype, .rank = rank, .shape = shape, .pads_begin = pads_begin,
+                .pads_end = pads_end, .out_shape = out_shape, .mode = mode, .in = input,
+                .value = pad_value, .out = output};
+    /* A few pieces per thread (for balance), none below the minimum size: the
+     * first axis whose leading indices give that many, cut as needed. */
+    int64_t want = 4 * (int64_t)threads;
+    if ((int64_t)(out_bytes / CLPAD_CPU_PIECE_MIN_BYTES) < want)
+        want = (int64_t)(out_bytes / CLPAD_CPU_PIECE_MIN_BYTES);
+    size_t block = clpad_dtype_size(dtype);
+    for (int a = rank - 1; a >= 0; a--) {
+        P.block[a] = block;
+        block *= (size_t)out_shape[a];
+    }
+    int64_t lead = 1;
+    int a = 0;
+    while (a < rank - 1 && lead * out_shape[a] < want)
+        lead *= out_shape[a++];
+    P.axis = a;
+    P.per = (want + lead - 1) / lead;
+    if (P.per > out_shape[a])
+        P.per = out_shape[a];
+    if (P.per < 1 || lead * P.per > INT32_MAX)
+        return clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
+                             output, output_bytes);
+    clpad__parallel_for((int)(lead * P.per), run_piece, &P);
+    clpad__clear_error();
+    st = (clpad_status)atomic_load(&P.failed);
+    return st ? clpad__fail(st, "pad: a piece of the CPU path failed (%s)",
+                            clpad_status_name(st))
+              : CLPAD_OK;
 }

@@ -42,4 +42,15 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
  * (the program cache's key: warmup and enqueue must agree). */
 void clpad__pad_options(clpad_pad_mode mode, size_t unit_bytes, char *options, size_t size);
 
+/* Outputs of at least twice this many bytes run the CPU path on several
+ * threads (host/pool.c), in pieces of at least this size. */
+#define CLPAD_CPU_PIECE_MIN_BYTES ((size_t)64 << 10)
+
+/* clpad_pad_cpu on the pool's threads: the output in independent pieces
+ * (host/pad_cpu.c). The same arguments, results and errors. */
+clpad_status clpad__pad_cpu_threads(clpad_dtype dtype, int rank, const int64_t *shape,
+                                    const void *input, const int64_t *pads_begin,
+                                    const int64_t *pads_end, clpad_pad_mode mode,
+                                    const void *pad_value, void *output, size_t output_bytes);
+
 #endif /* CLPAD_PAD_PLAN_H */

@@ -426,9 +426,17 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
  * call that moves at most the context's small-call threshold (bytes read +
  * written; by default 8 MiB x 2 / compute units, measured on such devices
  * with `clpad bench`; $CLPAD_SMALL_CALL_BYTES sets it, 0 turns it off) runs
- * the CPU path in the calling thread instead, with the same result byte for
- * byte; info->used_opencl then reads 0. A GPU or accelerator never does,
- * nor a context created with CLPAD_CONTEXT_DEVICE_ONLY.
+ * the CPU path instead, with the same result byte for byte; info->used_opencl
+ * then reads 0. A GPU or accelerator never does, nor a context created with
+ * CLPAD_CONTEXT_DEVICE_ONLY.
+ *
+ * The CPU path of this function (small calls, fallback contexts) splits
+ * outputs of 128 KiB or more into pieces that clpad's worker threads and the
+ * calling thread pad at once ($CLPAD_THREADS: how many threads, 1 for none;
+ * by default the CPUs the process may use, at most 16). The workers are
+ * started on first use and shared by the process; a call made while the
+ * workers serve another thread's call runs alone. clpad_pad_cpu() always
+ * runs in the calling thread only.
  *
  * Outputs larger than the device's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
  * are written in pieces (the input must fit in one buffer).

@@ -98,11 +98,69 @@ static void test_threads_share_a_context(void **state)
     assert_int_equal(total, THREADS * OPS);
 }
 
+/* Threads calling the CPU path at once: a context without OpenCL runs
+ * outputs of 128 KiB and more on the shared worker pool, one caller at a
+ * time (the others run theirs alone); every result equals the single-thread
+ * CPU path. Run under ThreadSanitizer in CI with the rest of this file. */
+typedef struct cpu_worker {
+    int id, done;
+    clpad_context *ctx;
+    char failure[256];
+} cpu_worker;
+
+static void *cpu_work(void *arg)
+{
+    cpu_worker *w = arg;
+    int64_t shape[3] = {3, 160 + w->id, 96}, pb[3] = {1, 2, 3}, pe[3] = {2, 1, 0};
+    size_t nin = (size_t)3 * (size_t)shape[1] * 96 * 4;
+    size_t nout = (size_t)6 * (size_t)(shape[1] + 3) * 99 * 4;
+    unsigned char *in = malloc(nin), *got = malloc(nout), *want = malloc(nout);
+    uint64_t rng = g_seed ^ (uint64_t)(w->id + 77);
+    for (int i = 0; i < 40 && !w->failure[0]; i++) {
+        tu_fill(in, nin, &rng);
+        clpad_pad_mode mode = (clpad_pad_mode)(i % CLPAD_PAD_MODE_COUNT);
+        clpad_pad_cpu(CLPAD_F32, 3, shape, in, pb, pe, mode, NULL, want, nout);
+        clpad_status st = clpad_pad(w->ctx, CLPAD_F32, 3, shape, in, pb, pe, mode, NULL, got,
+                                    nout, NULL);
+        if (st || memcmp(got, want, nout))
+            snprintf(w->failure, sizeof w->failure, "CPU-path thread %d op %d: %s", w->id, i,
+                     st ? clpad_last_error() : "differs");
+        w->done++;
+    }
+    free(in);
+    free(got);
+    free(want);
+    return NULL;
+}
+
+static void test_threads_share_the_cpu_pool(void **state)
+{
+    (void)state;
+    clpad_context *ctx = NULL;
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    pthread_t th[THREADS];
+    cpu_worker ws[THREADS];
+    memset(ws, 0, sizeof ws);
+    for (int t = 0; t < THREADS; t++) {
+        ws[t].id = t;
+        ws[t].ctx = ctx;
+        assert_int_equal(pthread_create(&th[t], NULL, cpu_work, &ws[t]), 0);
+    }
+    for (int t = 0; t < THREADS; t++) {
+        pthread_join(th[t], NULL);
+        if (ws[t].failure[0])
+            fail_msg("%s", ws[t].failure);
+        assert_int_equal(ws[t].done, 40);
+    }
+    clpad_context_destroy(ctx);
+}
+
 int main(void)
 {
     g_seed = tu_seed();
     g_ctx = tu_device_context();
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_threads_share_a_context)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_threads_share_a_context),
+                                       cmocka_unit_test(test_threads_share_the_cpu_pool)};
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);
     return rc;

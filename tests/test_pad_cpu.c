@@ -433,6 +433,54 @@ static void test_long_runs_vs_oracle(void **state)
     printf("%d long-run cases equal the oracle\n", n);
 }
 
+/* The CPU path on several threads (a context without OpenCL runs its host
+ * calls there): outputs of 128 KiB to a few MiB, cut into pieces along
+ * whichever axis gives enough of them, against the oracle, with a guard band. */
+static void test_threaded_cpu_path_vs_oracle(void **state)
+{
+    (void)state;
+    clpad_context *ctx = NULL;
+    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    uint64_t rng = tu_seed() ^ 0x7EAD;
+    char buf[512];
+    int ranks[] = {1, 2, 3, 4, 5};
+    int done = 0;
+    for (int i = 0; done < 40 && i < 2000; i++) {
+        tu_pad_case c;
+        tu_random_pad_case(&rng, ranks, 5, 1 << 20, &c);
+        /* grow one axis so that the output reaches the threaded sizes */
+        int a = (int)tu_range(&rng, 0, c.rank - 1);
+        c.shape[a] *= tu_range(&rng, 8, 64);
+        int64_t os[CLPAD_MAX_RANK];
+        if (clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os))
+            continue;
+        size_t es = clpad_dtype_size(c.dtype);
+        size_t nin = (size_t)tu_elems(c.rank, c.shape) * es;
+        size_t nout = (size_t)tu_elems(c.rank, os) * es;
+        if (nout < ((size_t)128 << 10) || nout > ((size_t)8 << 20))
+            continue;
+        unsigned char *in = malloc(nin + 1), *got = malloc(nout + 64), *want = malloc(nout);
+        tu_fill(in, nin, &rng);
+        memset(got, 0xCD, nout + 64);
+        tu_pad_naive(&c, in, want);
+        TU_ASSERT_OK(clpad_pad(ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                               c.mode, c.value, got, nout, NULL));
+        if (memcmp(got, want, nout))
+            fail_msg("threaded CPU path differs from the oracle: %s",
+                     tu_pad_case_str(&c, buf, sizeof buf));
+        for (size_t k = nout; k < nout + 64; k++)
+            if (got[k] != 0xCD)
+                fail_msg("wrote past the output: %s", tu_pad_case_str(&c, buf, sizeof buf));
+        free(in);
+        free(got);
+        free(want);
+        done++;
+    }
+    printf("%d threaded CPU-path cases equal the oracle\n", done);
+    assert_true(done >= 20);
+    clpad_context_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,7 +488,7 @@ int main(void)
         cmocka_unit_test(test_limits),           cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_pad_value_bits),   cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_vs_oracle), cmocka_unit_test(test_short_rows_vs_oracle),
-        cmocka_unit_test(test_long_runs_vs_oracle),
+        cmocka_unit_test(test_long_runs_vs_oracle), cmocka_unit_test(test_threaded_cpu_path_vs_oracle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
