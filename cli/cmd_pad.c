@@ -50,7 +50,7 @@ static void pad_usage(FILE *f)
 
 /* One Pad call, for cli_run_op. */
 typedef struct pad_op {
-    const cli_tensor *in;
+    const tio_tensor *in;
     const int64_t *pads_begin, *pads_end;
     clpad_pad_mode mode;
     const void *value;
@@ -175,7 +175,7 @@ int cmd_pad(int argc, char **argv)
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
 
-    cli_tensor in = {0}, out = {0};
+    tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {

@@ -79,7 +79,7 @@ static void space_usage(const space_cmd *sc, FILE *f)
 /* One SpaceToBatch / BatchToSpace call, for cli_run_op. */
 typedef struct space_op {
     const space_cmd *sc;
-    const cli_tensor *in;
+    const tio_tensor *in;
     const int64_t *block, *begin, *end;
 } space_op;
 
@@ -87,7 +87,7 @@ static clpad_status run_space_op(clpad_context *ctx, const void *op, void *out, 
                                  clpad_run_info *info)
 {
     const space_op *o = op;
-    const cli_tensor *in = o->in;
+    const tio_tensor *in = o->in;
     if (o->sc->s2b)
         return clpad_space_to_batch(ctx, in->dtype, in->rank, in->shape, in->data, o->block,
                                     o->begin, o->end, out, out_bytes, info);
@@ -96,7 +96,7 @@ static clpad_status run_space_op(clpad_context *ctx, const void *op, void *out, 
 }
 
 /* An image is HxWxC: give it a batch axis of one. */
-static void add_batch_axis(cli_tensor *t)
+static void add_batch_axis(tio_tensor *t)
 {
     for (int i = t->rank; i > 0; i--)
         t->shape[i] = t->shape[i - 1];
@@ -193,7 +193,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
 
-    cli_tensor in = {0}, out = {0};
+    tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
@@ -225,7 +225,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         goto done;
     }
     /* What is saved: an image output drops a batch axis of one. */
-    cli_tensor saved = out;
+    tio_tensor saved = out;
     if (strcmp(out_fmt, "npy") != 0 && out.rank == 4 && out.shape[0] == 1) {
         saved.rank = 3;
         memmove(saved.shape, saved.shape + 1, 3 * sizeof *saved.shape);

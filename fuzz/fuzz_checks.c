@@ -242,9 +242,9 @@ static fz_count fz_count_of(int rank, const i128 *dims, size_t esize)
 /* .npy                                                                      */
 /* ------------------------------------------------------------------------- */
 
-static bool tensor_zeroed(const cli_tensor *t)
+static bool tensor_zeroed(const tio_tensor *t)
 {
-    cli_tensor z;
+    tio_tensor z;
     memset(&z, 0, sizeof z);
     return memcmp(t, &z, sizeof z) == 0;
 }
@@ -264,7 +264,7 @@ const char *fz_check_npy(const uint8_t *data, size_t size)
 {
     const char *msg = NULL;
     char err[512] = "";
-    cli_tensor t, u;
+    tio_tensor t, u;
     unsigned char *saved = NULL;
     size_t saved_len = 0;
     memset(&u, 0, sizeof u);
@@ -451,7 +451,7 @@ const char *fz_check_image(const uint8_t *data, size_t size)
 {
     const char *msg = NULL;
     char err[512] = "";
-    cli_tensor t;
+    tio_tensor t;
     int rc = tio_load_image_mem(data, size, "fuzz.img", FZ_IMAGE_MAX_BYTES, &t, err, sizeof err);
     CHECK(rc == 0 || rc == 1, "tio_load_image_mem returned %d", rc);
     if (rc) {

@@ -51,7 +51,7 @@ static int run(const char *env, const char *fmt, ...)
 static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
                  const void *data)
 {
-    cli_tensor t = {.dtype = dt, .rank = rank};
+    tio_tensor t = {.dtype = dt, .rank = rank};
     if (rank > 0)
         memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
     t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
@@ -62,7 +62,7 @@ static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shap
         fail_msg("%s", err);
 }
 
-static void load(const char *name, cli_tensor *t)
+static void load(const char *name, tio_tensor *t)
 {
     char path[512], err[512];
     snprintf(path, sizeof path, "%s/%s", g_dir, name);
@@ -96,7 +96,7 @@ static void test_seed_mixed_reflect_npy(void **state)
     assert_non_null(strstr(g_stderr, "output: [4, 6] i32"));
     assert_non_null(strstr(g_stderr, "GB/s"));
     assert_non_null(strstr(g_stderr, "verify: identical"));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("out.npy", &t);
     assert_int_equal(t.rank, 2);
     assert_int_equal(t.shape[0], 4);
@@ -132,7 +132,7 @@ static void test_npy_modes_dtypes(void **state)
             size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
             TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
                                        want, n));
-            cli_tensor t = {0};
+            tio_tensor t = {0};
             load("out.npy", &t);
             assert_int_equal(t.dtype, dts[d]);
             assert_int_equal(t.nbytes, n);
@@ -150,7 +150,7 @@ static void test_image_round_trip(void **state)
     assert_non_null(src);
     char in_path[512];
     snprintf(in_path, sizeof in_path, "%s/data/astronaut.png", src);
-    cli_tensor in = {0};
+    tio_tensor in = {0};
     char err[512];
     if (tio_load(in_path, &in, err, sizeof err))
         fail_msg("%s", err);
@@ -166,7 +166,7 @@ static void test_image_round_trip(void **state)
     unsigned char *want = malloc(n);
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
                                want, n));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("out.png", &t);
     assert_int_equal(t.nbytes, n);
     assert_memory_equal(t.data, want, n);
@@ -188,7 +188,7 @@ static void test_exact_value(void **state)
     int64_t shape[1] = {2}, data[2] = {1, 2};
     save("i64.npy", CLPAD_I64, 1, shape, data);
     assert_int_equal(run(NULL, "pad -q -v 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("o.npy", &t);
     int64_t got[4];
     memcpy(got, t.data, sizeof got);
@@ -231,7 +231,7 @@ static void test_usage_errors(void **state)
     double scalar = 2.5;
     save("scalar.npy", CLPAD_F64, 0, NULL, &scalar);
     assert_int_equal(run(NULL, "pad -q -m reflect -b '' -e '' scalar.npy s_out.npy"), 0);
-    cli_tensor t0 = {0};
+    tio_tensor t0 = {0};
     load("s_out.npy", &t0);
     assert_int_equal(t0.rank, 0);
     assert_true(*(double *)t0.data == 2.5);
@@ -312,7 +312,7 @@ static void test_no_device_fallback(void **state)
     if (rc != 0)
         fail_msg("exit %d: %s", rc, g_stderr);
     assert_non_null(strstr(g_stderr, "using the CPU reference path"));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("fb.npy", &t);
     assert_memory_equal(t.data, seed_cases[11].expect, 24 * 4);
     tio_free(&t);
@@ -366,7 +366,7 @@ static void test_pad_same_as(void **state)
     int rc = run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME nchw.npy same.npy");
     if (rc != 0)
         fail_msg("exit %d: %s", rc, g_stderr);
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("same.npy", &t);
     assert_int_equal(t.shape[2], 10); /* 7 + 1 + 2 */
     assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
@@ -404,7 +404,7 @@ static void test_space_batch_cli(void **state)
     TU_ASSERT_OK(clpad_space_to_batch_cpu(CLPAD_F32, 5, shape, x, (int64_t[]){1, 2, 4, 3, 1},
                                           (int64_t[]){0, 0, 1, 0, 0}, (int64_t[]){0, 0, 1, 0, 0},
                                           want, sizeof want));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("s.npy", &t);
     assert_int_equal(t.nbytes, sizeof want);
     assert_memory_equal(t.data, want, sizeof want);

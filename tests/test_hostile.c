@@ -132,7 +132,7 @@ static void file_agrees(const char *target, const unsigned char *data, size_t n,
         return;
     const char *path = scratch(npy ? "replay.npy" : "replay.png");
     write_file(path, data, n);
-    cli_tensor a, b;
+    tio_tensor a, b;
     char ea[512] = "", eb[512] = "";
     int ra = tio_load(path, &a, ea, sizeof ea);
     int rb = npy ? tio_load_npy_mem(data, n, path, &b, eb, sizeof eb)
@@ -739,7 +739,7 @@ static void test_window_layouts_hostile(void **state)
 
 static void expect_load_error(const char *path, const char *want)
 {
-    cli_tensor t;
+    tio_tensor t;
     memset(&t, 0x5a, sizeof t);
     char err[512] = "";
     if (tio_load(path, &t, err, sizeof err) != 1)
@@ -751,7 +751,7 @@ static void expect_load_error(const char *path, const char *want)
     assert_int_equal(t.rank, 0);
 }
 
-static void load_ok(const char *path, cli_tensor *t)
+static void load_ok(const char *path, tio_tensor *t)
 {
     char err[512];
     if (tio_load(path, t, err, sizeof err))
@@ -829,7 +829,7 @@ static void test_npy_hostile(void **state)
     write_npy(p, 1,
               "{'descr': '<f8', 'fortran_order': False, 'shape': (0, 9223372036854775807, 2)}",
               NULL, 0);
-    cli_tensor t;
+    tio_tensor t;
     load_ok(p, &t);
     assert_int_equal(t.nbytes, 0);
     assert_non_null(t.data);
@@ -907,7 +907,7 @@ static size_t make_png(unsigned char *out, uint32_t w, uint32_t h, int ctype,
 static void test_image_hostile(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     /* Formats stb_image knows but tensor_io does not claim: refused by signature. */
     WRITE_LIT(scratch("g.png"), "GIF89a\x01\x00\x01\x00\x00\x00\x00;");

@@ -1,5 +1,5 @@
 /*
- * Tests of the CLI's tensor file I/O (cli/tensor_io.c): .npy round trips and
+ * Tests of the CLI's tensor file I/O (io/, the clpad_io library): .npy round trips and
  * byte-exact headers, hand-written version 2.0 / 3.0 files, strict rejection
  * of malformed .npy files, image round trips (PNG, PPM, PGM, PNM, BMP/JPEG in),
  * the real photo data/astronaut.png, and the atomicity of saves.
@@ -128,7 +128,7 @@ static int dir_entries(const char *dir)
     return n;
 }
 
-static void make_tensor(cli_tensor *t, clpad_dtype dtype, int rank, const int64_t *shape)
+static void make_tensor(tio_tensor *t, clpad_dtype dtype, int rank, const int64_t *shape)
 {
     memset(t, 0, sizeof *t);
     t->dtype = dtype;
@@ -147,7 +147,7 @@ static void make_tensor(cli_tensor *t, clpad_dtype dtype, int rank, const int64_
             ((unsigned char *)t->data)[i] &= 1;
 }
 
-static void assert_same_tensor(const cli_tensor *a, const cli_tensor *b)
+static void assert_same_tensor(const tio_tensor *a, const tio_tensor *b)
 {
     assert_int_equal(a->dtype, b->dtype);
     assert_int_equal(a->rank, b->rank);
@@ -162,7 +162,7 @@ static void assert_same_tensor(const cli_tensor *a, const cli_tensor *b)
 /* Assert that loading `path` fails with a message naming the file and holding `want`. */
 static void expect_load_error(const char *path, const char *want)
 {
-    cli_tensor t;
+    tio_tensor t;
     memset(&t, 0x5a, sizeof t);
     char err[512] = "";
     int rc = tio_load(path, &t, err, sizeof err);
@@ -178,7 +178,7 @@ static void expect_load_error(const char *path, const char *want)
 }
 
 /* Assert that saving fails with a message holding `want`. */
-static void expect_save_error(const char *path, const cli_tensor *t, const char *want)
+static void expect_save_error(const char *path, const tio_tensor *t, const char *want)
 {
     char err[512] = "";
     if (tio_save(path, t, err, sizeof err) != 1)
@@ -275,7 +275,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
             int64_t shape[CLPAD_MAX_RANK];
             for (int i = 0; i < rank; i++)
                 shape[i] = rank == 8 ? tu_range(&g_rng, 1, 3) : tu_range(&g_rng, 1, 7);
-            cli_tensor a, b;
+            tio_tensor a, b;
             make_tensor(&a, npy_dtypes[d], rank, shape);
             const char *path = scratch("rt.npy");
             char err[512] = "";
@@ -298,7 +298,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
     }
     /* Empty tensors are fine for .npy. */
     int64_t empty[2] = {0, 5};
-    cli_tensor a, b;
+    tio_tensor a, b;
     make_tensor(&a, CLPAD_F32, 2, empty);
     char err[512];
     assert_int_equal(tio_save(scratch("empty.npy"), &a, err, sizeof err), 0);
@@ -313,7 +313,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
 static void check_header(clpad_dtype dtype, int rank, const int64_t *shape, const char *want,
                          size_t want_len)
 {
-    cli_tensor a;
+    tio_tensor a;
     make_tensor(&a, dtype, rank, shape);
     char err[512];
     const char *path = scratch("hdr.npy");
@@ -384,7 +384,7 @@ static void test_npy_header_matches_numpy(void **state)
                   {CLPAD_I32, "'<i4'"}, {CLPAD_U32, "'<u4'"}, {CLPAD_U64, "'<u8'"},
                   {CLPAD_F16, "'<f2'"}};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
-        cli_tensor a;
+        tio_tensor a;
         make_tensor(&a, descrs[i].dtype, 1, (const int64_t[]){2});
         char err[256];
         assert_int_equal(tio_save(scratch("d.npy"), &a, err, sizeof err), 0);
@@ -402,7 +402,7 @@ static void test_npy_versions_by_hand(void **state)
 {
     (void)state;
     const float data[6] = {1.0f, -2.5f, 3.0f, 0.0f, 1e30f, -0.0f};
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
 
     /* Version 2.0: 4-byte header length. */
@@ -594,7 +594,7 @@ static void test_memory_io_matches_files(void **state)
     (void)state;
     char err[512];
     for (size_t k = 0; k < sizeof npy_dtypes / sizeof npy_dtypes[0]; k++) {
-        cli_tensor t, a, b;
+        tio_tensor t, a, b;
         make_tensor(&t, npy_dtypes[k], 3, (const int64_t[]){2, 1, 3});
         const char *path = scratch("mem.npy");
         assert_int_equal(tio_save(path, &t, err, sizeof err), 0);
@@ -615,7 +615,7 @@ static void test_memory_io_matches_files(void **state)
         unlink(path);
     }
     /* Errors name the given name, and leave the tensor zeroed. */
-    cli_tensor t;
+    tio_tensor t;
     memset(&t, 0x5a, sizeof t);
     assert_int_equal(tio_load_npy_mem("\x93NUMPY", 6, "buf.npy", &t, err, sizeof err), 1);
     assert_non_null(strstr(err, "buf.npy: truncated"));
@@ -624,7 +624,7 @@ static void test_memory_io_matches_files(void **state)
     assert_non_null(strstr(err, "buf.png: cannot decode the image: GIF"));
     assert_null(t.data);
     /* A PNG in memory and from its file. */
-    cli_tensor img, a;
+    tio_tensor img, a;
     make_tensor(&img, CLPAD_U8, 3, (const int64_t[]){5, 7, 3});
     const char *png = scratch("mem.png");
     assert_int_equal(tio_save(png, &img, err, sizeof err), 0);
@@ -648,7 +648,7 @@ static void test_memory_io_matches_files(void **state)
 static void test_npy_bf16_save_error(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_BF16, 2, (const int64_t[]){2, 2});
     int before = dir_entries(g_dir);
     const char *path = scratch("bf16.npy");
@@ -667,7 +667,7 @@ static void test_png_roundtrip(void **state)
 {
     (void)state;
     for (int c = 1; c <= 4; c++) {
-        cli_tensor a, b, d;
+        tio_tensor a, b, d;
         make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){7, 13, c});
         char err[512];
         if (tio_save(scratch("a.png"), &a, err, sizeof err))
@@ -689,7 +689,7 @@ static void test_png_roundtrip(void **state)
         tio_free(&d);
     }
     /* Rank 2 is a grayscale image; it loads back as HxWx1. */
-    cli_tensor g, h;
+    tio_tensor g, h;
     make_tensor(&g, CLPAD_U8, 2, (const int64_t[]){5, 3});
     char err[512];
     assert_int_equal(tio_save(scratch("g.png"), &g, err, sizeof err), 0);
@@ -716,7 +716,7 @@ static void test_ppm_pgm_roundtrip(void **state)
         {"b.pnm", 3, 1, "P5\n6 4\n255\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cli_tensor a, b;
+        tio_tensor a, b;
         make_tensor(&a, CLPAD_U8, cases[i].rank, (const int64_t[]){4, 6, cases[i].c});
         char err[512];
         const char *path = scratch(cases[i].name);
@@ -737,7 +737,7 @@ static void test_ppm_pgm_roundtrip(void **state)
         assert_int_equal(b.shape[2], cases[i].c);
         assert_memory_equal(a.data, b.data, a.nbytes);
         /* and back out as PNG, and in again */
-        cli_tensor d;
+        tio_tensor d;
         assert_int_equal(tio_save(scratch("c.png"), &b, err, sizeof err), 0);
         assert_int_equal(tio_load(scratch("c.png"), &d, err, sizeof err), 0);
         assert_same_tensor(&b, &d);
@@ -756,7 +756,7 @@ static void test_bmp_jpeg_load(void **state)
         px[i] = (unsigned char)(i % 3 == 0 ? 200 : i % 3 == 1 ? 100 : 50);
     assert_true(stbi_write_bmp(scratch("a.bmp"), 8, 6, 3, px));
     assert_true(stbi_write_jpg(scratch("a.JPG"), 8, 6, 3, px, 95));
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(scratch("a.bmp"), &t, err, sizeof err))
         fail_msg("%s", err);
@@ -817,7 +817,7 @@ static void test_jpeg_grey_and_cmyk(void **state)
     for (size_t i = 0; i < sizeof grey; i++)
         grey[i] = (unsigned char)(40 + 10 * i);
     write_jpeg(scratch("g.jpg"), 5, 3, 1, JCS_GRAYSCALE, grey);
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(scratch("g.jpg"), &t, err, sizeof err))
         fail_msg("%s", err);
@@ -867,7 +867,7 @@ static void test_astronaut(void **state)
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/data/astronaut.png", src);
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(path, &t, err, sizeof err))
         fail_msg("%s", err);
@@ -887,7 +887,7 @@ static void test_astronaut(void **state)
     }
     assert_true(hi - lo > 128);
     /* PNG -> tensor -> PNG -> tensor is lossless. */
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_save(scratch("astro.png"), &t, err, sizeof err), 0);
     assert_int_equal(tio_load(scratch("astro.png"), &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
@@ -906,7 +906,7 @@ static void test_image_save_errors(void **state)
 {
     (void)state;
     int before = dir_entries(g_dir);
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 4, (const int64_t[]){1, 3, 5, 5});
     expect_save_error(scratch("x.png"), &t,
                       "cannot write a [1, 3, 5, 5] f32 tensor as PNG: PNG needs a u8 HxWxC "
@@ -1013,7 +1013,7 @@ static void test_load_file_errors(void **state)
     expect_load_error(scratch("trunc.ppm"), "needs 6 bytes, the file holds 5");
     /* The same with all its bytes (and comments in the header) loads. */
     WRITE_LIT(scratch("ok.pgm"), "P5 # c\n3 2\n# comment\n255\n\x01\x02\x03\x04\x05\x06");
-    cli_tensor g;
+    tio_tensor g;
     char gerr[256];
     if (tio_load(scratch("ok.pgm"), &g, gerr, sizeof gerr))
         fail_msg("%s", gerr);
@@ -1024,7 +1024,7 @@ static void test_load_file_errors(void **state)
     tio_free(&g);
     unlink(scratch("ok.pgm"));
     /* A PNG cut short. */
-    cli_tensor a;
+    tio_tensor a;
     make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){16, 16, 3});
     char err[256];
     assert_int_equal(tio_save(scratch("cut.png"), &a, err, sizeof err), 0);
@@ -1051,7 +1051,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
     const char old[] = "previous contents, not even a PNG";
     write_bytes(path, old, sizeof old);
 
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 4, (const int64_t[]){1, 3, 5, 5});
     expect_save_error(path, &t, "PNG needs");
     tio_free(&t);
@@ -1067,7 +1067,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
     char err[256];
     assert_int_equal(tio_save(path, &t, err, sizeof err), 0);
     assert_int_equal(dir_entries(sub), 1);
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_load(path, &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
     tio_free(&b);
@@ -1099,7 +1099,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
 static void test_save_nonexistent_dir(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 1, (const int64_t[]){3});
     const char *path = scratch("no/such/dir/out.npy");
     expect_save_error(path, &t, path);
@@ -1115,7 +1115,7 @@ static void test_save_nonexistent_dir(void **state)
 static void test_save_file_mode(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_U8, 1, (const int64_t[]){8});
     char err[256];
     const mode_t masks[] = {022, 077, 002, 0};
@@ -1136,7 +1136,7 @@ static void test_save_file_mode(void **state)
     assert_int_equal(chdir(g_dir), 0);
     int before = dir_entries(".");
     assert_int_equal(tio_save("rel.npy", &t, err, sizeof err), 0);
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_load("rel.npy", &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
     tio_free(&b);

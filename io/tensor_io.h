@@ -1,5 +1,6 @@
 /*
- * Tensor file I/O for the clpad CLI: NumPy .npy files (read and write) and
+ * Tensor file I/O, the clpad_io library (io/; the clpad program, the tests and
+ * the fuzz targets link it): NumPy .npy files (read and write) and
  * images (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm through stb_image; write
  * .png through stb_image_write and .ppm/.pgm/.pnm directly).
  *
@@ -20,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct cli_tensor {
+typedef struct tio_tensor {
     clpad_dtype dtype;
     int rank;
     int64_t shape[CLPAD_MAX_RANK];
@@ -28,20 +29,20 @@ typedef struct cli_tensor {
                       (never NULL after a successful load, even for an empty tensor) */
     size_t nbytes;
     bool is_image; /* loaded from an image file: HWC u8, rank 3 */
-} cli_tensor;
+} tio_tensor;
 
 /* Load .npy or an image, chosen by the file extension (case-insensitive).
  * Returns 0 on success; on failure returns 1, leaves *t zeroed (tio_free is
  * still safe) and writes a one-line message naming the file and the problem
  * into err. */
-int tio_load(const char *path, cli_tensor *t, char *err, size_t errlen);
+int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
 
 /* Save atomically: write a temporary file in the same directory (mkstemp),
  * fsync, rename over `path`. On any failure the temporary is removed and an
  * existing `path` is untouched. The file mode is 0666 & ~umask, like a
  * normally created file (a symlink at `path` is replaced, not followed).
  * Returns 0, or 1 with err set. */
-int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen);
+int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
 
 /* Largest decoded image (H*W*C bytes) tio_load accepts: a small file that
  * declares a huge image is refused before anything is decoded. */
@@ -51,7 +52,7 @@ int tio_save(const char *path, const cli_tensor *t, char *err, size_t errlen);
  * len is 0), exactly as tio_load parses a file. `name` stands for the file in
  * messages (NULL: "<memory>"). The tensor gets its own copy of the data.
  * Returns 0, or 1 with err set and *t zeroed. */
-int tio_load_npy_mem(const void *data, size_t len, const char *name, cli_tensor *t, char *err,
+int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor *t, char *err,
                      size_t errlen);
 
 /* Decode an image held in memory into a u8 HxWxC tensor (is_image set), as
@@ -64,15 +65,15 @@ int tio_load_npy_mem(const void *data, size_t len, const char *name, cli_tensor 
  * before it is decoded (tio_load uses TIO_IMAGE_MAX_BYTES).
  * Returns 0, or 1 with err set and *t zeroed. */
 int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
-                       cli_tensor *t, char *err, size_t errlen);
+                       tio_tensor *t, char *err, size_t errlen);
 
 /* The bytes tio_save writes for a .npy file, in a malloc'd buffer (*out, *len;
  * free() it). Returns 0, or 1 with err set (*out NULL). */
-int tio_save_npy_mem(const cli_tensor *t, unsigned char **out, size_t *len, char *err,
+int tio_save_npy_mem(const tio_tensor *t, unsigned char **out, size_t *len, char *err,
                      size_t errlen);
 
 /* Free the data and zero the struct. NULL and zeroed structs are fine. */
-void tio_free(cli_tensor *t);
+void tio_free(tio_tensor *t);
 
 /* The format a path means by its extension (case-insensitive): "npy", "png",
  * "jpeg" (.jpg and .jpeg), "bmp", "ppm", "pgm", "pnm"; NULL when the

@@ -1,0 +1,89 @@
+/*
+ * Internals shared by the files of the tensor I/O library (io/); nothing
+ * here is part of tensor_io.h. Every name starts with tio__.
+ */
+#ifndef CLPAD_IO_INTERNAL_H
+#define CLPAD_IO_INTERNAL_H
+
+#include "tensor_io.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the tensor I/O library assumes a little-endian host (npy '<' data is used as is)"
+#endif
+
+/* util.c ------------------------------------------------------------------ */
+
+/* Write the message into err (if any; one line) and return 1. */
+int tio__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* clpad_dtype_name, or "invalid-dtype". */
+const char *tio__dtype_name(clpad_dtype dtype);
+/* "[2, 3]" into buf. */
+const char *tio__shape_str(int rank, const int64_t *shape, char *buf, size_t len);
+/* Element count times elem_size; a zero dimension makes the tensor empty
+ * whatever the others are (as in numpy). False on overflow. */
+bool tio__shape_bytes(int rank, const int64_t *shape, size_t elem_size, size_t *nbytes);
+
+/* formats.c --------------------------------------------------------------- */
+
+struct tio__format {
+    const char *ext;  /* lower-case extension without the dot */
+    const char *name; /* format name returned by tio_format */
+    bool load, save;
+};
+
+/* The extension of the last path component ("" when there is none). */
+const char *tio__path_ext(const char *path);
+const struct tio__format *tio__find_format(const char *path);
+int tio__unknown_format(const char *path, const char *list, const char *verb, char *err,
+                        size_t errlen);
+/* What tio_save and tio_save_npy_mem check first: the format of `name`
+ * takes this dtype and shape, and the data holds exactly the tensor's bytes
+ * (*bytes). */
+int tio__check_saveable(const char *name, const tio_tensor *t, size_t *bytes, char *err,
+                        size_t errlen);
+/* Image geometry of a rank-2 (H, W: one channel) or rank-3 tensor. */
+void tio__image_geometry(int rank, const int64_t *shape, int64_t *h, int64_t *w, int64_t *c);
+
+/* npy.c ------------------------------------------------------------------- */
+
+extern const unsigned char tio__npy_magic[6];
+/* A one-byte buffer that stands for a NULL pointer with no bytes. */
+extern const unsigned char tio__empty_buffer[1];
+/* The descr numpy writes for a dtype; NULL when numpy has none (bf16). */
+const char *tio__npy_descr_of(clpad_dtype dtype);
+/* Parse a whole .npy file held in buf[0..len). On success fills t (data left
+ * NULL) and *data_off. */
+int tio__npy_parse(const char *path, const unsigned char *buf, size_t len, tio_tensor *t,
+                   size_t *data_off, char *err, size_t errlen);
+/* The .npy prefix and header numpy.save writes for t; the length written
+ * to out (0 if cap, at least 512, is too small). */
+size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap);
+
+/* image_read.c ------------------------------------------------------------ */
+
+/* Decode an image held in memory into t (zeroed by the caller). */
+int tio__decode_image(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
+                      tio_tensor *t, char *err, size_t errlen);
+
+/* atomic_file.c ----------------------------------------------------------- */
+
+typedef struct tio__atomic_file {
+    char *tmp; /* temporary path (malloc'd) */
+    int fd;
+    int werr;  /* first write errno, 0 if none */
+} tio__atomic_file;
+
+/* Create "<dir>/.<base>.XXXXXX" next to path. */
+int tio__af_open(tio__atomic_file *af, const char *path, char *err, size_t errlen);
+/* Write (the first error is kept in werr). */
+void tio__af_write(tio__atomic_file *af, const void *data, size_t n);
+/* Close and remove the temporary. */
+void tio__af_abort(tio__atomic_file *af);
+/* fsync, close and rename over path; removes the temporary on any failure. */
+int tio__af_commit(tio__atomic_file *af, const char *path, char *err, size_t errlen);
+
+#endif
