@@ -49,6 +49,7 @@ endfunction()
 # CLI, the tests and the fuzz targets.
 set(CLPAD_IO_SOURCES
   ${CLPAD_ROOT}/io/util.c
+  ${CLPAD_ROOT}/io/reader.c
   ${CLPAD_ROOT}/io/formats.c
   ${CLPAD_ROOT}/io/npy.c
   ${CLPAD_ROOT}/io/image_read.c

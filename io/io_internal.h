@@ -27,6 +27,45 @@ const char *tio__shape_str(int rank, const int64_t *shape, char *buf, size_t len
  * whatever the others are (as in numpy). False on overflow. */
 bool tio__shape_bytes(int rank, const int64_t *shape, size_t elem_size, size_t *nbytes);
 
+/* reader.c ---------------------------------------------------------------- */
+
+/* An input read front to back: a file descriptor, or bytes in memory. */
+typedef struct tio__reader {
+    const char *name;          /* for messages */
+    int fd;                    /* the file, or -1: read mem */
+    const unsigned char *mem;
+    size_t mem_len, mem_pos;
+    bool sized;                /* size is known (a regular file, memory); else a stream */
+    uint64_t size;             /* bytes in the whole input, when sized */
+    uint64_t pos;              /* bytes read so far */
+} tio__reader;
+
+/* Bytes in memory as an input; sized = false reads them as a stream (as a
+ * pipe would deliver them: the tests and fuzz targets use that). */
+void tio__reader_mem(tio__reader *r, const char *name, const void *data, size_t len, bool sized);
+
+#define TIO__READ_ERROR ((size_t)-1)
+/* Read up to n bytes; fewer only at the end of the input. Returns the count,
+ * or TIO__READ_ERROR with err set. */
+size_t tio__read(tio__reader *r, void *buf, size_t n, char *err, size_t errlen);
+
+/* The bytes of an input read so far, from its start or from where the
+ * reader stood when the buffer was started. */
+typedef struct tio__buf {
+    unsigned char *data; /* malloc'd */
+    size_t len, cap;
+    bool eof;            /* the input ended */
+} tio__buf;
+
+/* Read until b holds `want` bytes or the input ends (then b->eof). Memory
+ * grows with the bytes that arrive, not with `want`. 0, or 1 with err set. */
+int tio__buf_fill(tio__buf *b, tio__reader *r, size_t want, char *err, size_t errlen);
+void tio__buf_free(tio__buf *b);
+
+/* The machine's physical memory in bytes (0 if unknown): a stream whose
+ * header promises more is refused before it is read. */
+uint64_t tio__memory_bytes(void);
+
 /* formats.c --------------------------------------------------------------- */
 
 struct tio__format {
@@ -55,19 +94,27 @@ extern const unsigned char tio__npy_magic[6];
 extern const unsigned char tio__empty_buffer[1];
 /* The descr numpy writes for a dtype; NULL when numpy has none (bf16). */
 const char *tio__npy_descr_of(clpad_dtype dtype);
-/* Parse a whole .npy file held in buf[0..len). On success fills t (data left
- * NULL) and *data_off. */
-int tio__npy_parse(const char *path, const unsigned char *buf, size_t len, tio_tensor *t,
-                   size_t *data_off, char *err, size_t errlen);
+/* Headers longer than this are refused (numpy writes a few hundred bytes). */
+#define TIO__NPY_MAX_HEADER ((size_t)1 << 20)
+/* Read a .npy file from r: the magic and the header first, then exactly the
+ * bytes the header promises; a file must end there, a stream is left there
+ * (as numpy.load leaves a file object). Fills t
+ * (t->data malloc'd, never NULL). 0, or 1 with err set (t partly filled:
+ * the caller frees and zeroes it). */
+int tio__load_npy(tio__reader *r, tio_tensor *t, char *err, size_t errlen);
 /* The .npy prefix and header numpy.save writes for t; the length written
  * to out (0 if cap, at least 512, is too small). */
 size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap);
 
 /* image_read.c ------------------------------------------------------------ */
 
-/* Decode an image held in memory into t (zeroed by the caller). */
-int tio__decode_image(const char *name, const unsigned char *b, size_t n, size_t max_bytes,
-                      tio_tensor *t, char *err, size_t errlen);
+/* Bytes of metadata an image file may hold beyond what its pixels can need
+ * (ICC profiles, EXIF, text chunks): the bound on what is read of a PNG or
+ * JPEG is twice the decoded size plus this. */
+#define TIO__IMAGE_SLACK ((size_t)16 << 20)
+/* Read an image from r, no further than its header says the file goes, and
+ * decode it into t (zeroed by the caller). 0, or 1 with err set. */
+int tio__load_image(tio__reader *r, size_t max_bytes, tio_tensor *t, char *err, size_t errlen);
 
 /* atomic_file.c ----------------------------------------------------------- */
 

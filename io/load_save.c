@@ -2,52 +2,44 @@
 #include "io_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <stb/stb_image_write.h>
 
-static int read_all(const char *path, FILE *f, const struct stat *st, unsigned char **out,
-                    size_t *outlen, char *err, size_t errlen)
+int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen)
 {
-    size_t cap = 65536;
-    if (S_ISREG(st->st_mode) && st->st_size >= 0 && (uint64_t)st->st_size < SIZE_MAX - 1)
-        cap = (size_t)st->st_size + 1; /* +1 to see EOF without growing */
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return tio__fail(err, errlen, "%s: out of memory reading %zu bytes", path, cap);
-    size_t len = 0;
-    for (;;) {
-        if (len == cap) {
-            size_t ncap;
-            if (__builtin_mul_overflow(cap, (size_t)2, &ncap)) {
-                free(buf);
-                return tio__fail(err, errlen, "%s: file too large", path);
-            }
-            unsigned char *nb = realloc(buf, ncap);
-            if (!nb) {
-                free(buf);
-                return tio__fail(err, errlen, "%s: out of memory reading the file", path);
-            }
-            buf = nb;
-            cap = ncap;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                int e = errno;
-                free(buf);
-                return tio__fail(err, errlen, "%s: read error: %s", path, strerror(e));
-            }
-            break;
-        }
+    if (t)
+        memset(t, 0, sizeof *t);
+    if (!t)
+        return tio__fail(err, errlen, "tio_load_fd: no tensor given");
+    if (tio_check_load_path(name, err, errlen))
+        return 1;
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return tio__fail(err, errlen, "%s: cannot stat: %s", name, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return tio__fail(err, errlen, "%s: is a directory", name);
+    /* A regular file has a size to check the header against; anything else
+     * (a pipe, a character device) is read as a stream, only as far as the
+     * header says. */
+    tio__reader r = {.name = name, .fd = fd};
+    if (S_ISREG(st.st_mode) && st.st_size >= 0) {
+        r.sized = true;
+        r.size = (uint64_t)st.st_size;
     }
-    *out = buf;
-    *outlen = len;
-    return 0;
+    int rc = strcmp(tio__find_format(name)->name, "npy") == 0
+                 ? tio__load_npy(&r, t, err, errlen)
+                 : tio__load_image(&r, TIO_IMAGE_MAX_BYTES, t, err, errlen);
+    if (rc) {
+        free(t->data);
+        memset(t, 0, sizeof *t);
+    }
+    return rc;
 }
 
 int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen)
@@ -58,45 +50,11 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen)
         return tio__fail(err, errlen, "tio_load: no tensor given");
     if (tio_check_load_path(path, err, errlen))
         return 1;
-    const struct tio__format *fmt = tio__find_format(path);
-
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
         return tio__fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
-        int e = errno;
-        fclose(f);
-        return tio__fail(err, errlen, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return tio__fail(err, errlen, "%s: is a directory", path);
-    }
-    unsigned char *buf = NULL;
-    size_t len = 0;
-    int rc = read_all(path, f, &st, &buf, &len, err, errlen);
-    fclose(f);
-    if (rc)
-        return 1;
-    if (strcmp(fmt->name, "npy") == 0) {
-        size_t off = 0;
-        rc = tio__npy_parse(path, buf, len, t, &off, err, errlen);
-        if (!rc) {
-            /* Move the data to the front and shrink the buffer to it. */
-            memmove(buf, buf + off, t->nbytes);
-            unsigned char *data = realloc(buf, t->nbytes ? t->nbytes : 1);
-            t->data = data ? data : buf;
-            return 0;
-        }
-    } else {
-        rc = tio__decode_image(path, buf, len, TIO_IMAGE_MAX_BYTES, t, err, errlen);
-    }
-    free(buf);
-    if (rc) {
-        free(t->data);
-        memset(t, 0, sizeof *t);
-    }
+    int rc = tio_load_fd(fd, path, t, err, errlen);
+    close(fd);
     return rc;
 }
 

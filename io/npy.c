@@ -347,53 +347,129 @@ static uint32_t le32(const unsigned char *b)
 
 const unsigned char tio__npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
-/* Parse a whole .npy file held in buf[0..len). On success fills t (data left
- * NULL) and *data_off. */
-int tio__npy_parse(const char *path, const unsigned char *buf, size_t len, tio_tensor *t,
-                     size_t *data_off, char *err, size_t errlen)
+int tio__load_npy(tio__reader *r, tio_tensor *t, char *err, size_t errlen)
 {
-    size_t m = len < sizeof tio__npy_magic ? len : sizeof tio__npy_magic;
-    if (memcmp(buf, tio__npy_magic, m) != 0)
+    const char *path = r->name;
+    /* The magic, the version and the header length: nothing else is read
+     * before they check out (/dev/zero named .npy fails after 10 bytes). */
+    unsigned char pre[12];
+    size_t got = tio__read(r, pre, 10, err, errlen);
+    if (got == TIO__READ_ERROR)
+        return 1;
+    size_t m = got < sizeof tio__npy_magic ? got : sizeof tio__npy_magic;
+    if (memcmp(pre, tio__npy_magic, m) != 0)
         return tio__fail(err, errlen, "%s: not a .npy file (bad magic)", path);
-    if (len < 8)
-        return tio__fail(err, errlen, "%s: truncated .npy file (%zu bytes)", path, len);
-    unsigned major = buf[6], minor = buf[7];
+    if (got < 8)
+        return tio__fail(err, errlen, "%s: truncated .npy file (%zu bytes)", path, got);
+    unsigned major = pre[6], minor = pre[7];
     if (major < 1 || major > 3 || minor != 0)
-        return tio__fail(err, errlen, "%s: unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)",
-                    path, major, minor);
-    size_t prefix = major == 1 ? 10 : 12;
-    if (len < prefix)
-        return tio__fail(err, errlen, "%s: truncated .npy header (%zu bytes)", path, len);
-    size_t hlen = major == 1 ? le16(buf + 8) : le32(buf + 8);
-    if (hlen > len - prefix)
         return tio__fail(err, errlen,
-                    "%s: .npy header length %zu goes beyond the end of the file (%zu bytes)", path,
-                    hlen, len);
-    if (npy_parse_header(path, (const char *)buf + prefix, hlen, t, err, errlen))
+                         "%s: unsupported .npy format version %u.%u (supported: 1.0, 2.0, 3.0)",
+                         path, major, minor);
+    size_t prefix = major == 1 ? 10 : 12;
+    if (got == 10 && prefix == 12) {
+        size_t more = tio__read(r, pre + 10, 2, err, errlen);
+        if (more == TIO__READ_ERROR)
+            return 1;
+        got += more;
+    }
+    if (got < prefix)
+        return tio__fail(err, errlen, "%s: truncated .npy header (%zu bytes)", path, got);
+    size_t hlen = major == 1 ? le16(pre + 8) : le32(pre + 8);
+    if (r->sized && (r->size < prefix || hlen > r->size - prefix))
+        return tio__fail(err, errlen,
+                         "%s: .npy header length %zu goes beyond the end of the file (%llu bytes)",
+                         path, hlen, (unsigned long long)r->size);
+    if (hlen > TIO__NPY_MAX_HEADER)
+        return tio__fail(err, errlen,
+                         "%s: .npy header length %zu is larger than %zu bytes (numpy writes a "
+                         "few hundred); not read",
+                         path, hlen, TIO__NPY_MAX_HEADER);
+    tio__buf h = {0};
+    if (tio__buf_fill(&h, r, hlen, err, errlen)) {
+        tio__buf_free(&h);
+        return 1;
+    }
+    if (h.len < hlen) {
+        size_t total = prefix + h.len;
+        tio__buf_free(&h);
+        return tio__fail(err, errlen,
+                         "%s: .npy header length %zu goes beyond the end of the file (%zu bytes)",
+                         path, hlen, total);
+    }
+    int rc = npy_parse_header(path, h.data ? (const char *)h.data : "", hlen, t, err, errlen);
+    tio__buf_free(&h);
+    if (rc)
         return 1;
 
+    /* The data: exactly the bytes the header promises. A file's size is
+     * checked before anything is allocated; a stream's buffer grows only
+     * with the bytes that arrive. */
     char sbuf[256];
     size_t need;
     if (!tio__shape_bytes(t->rank, t->shape, clpad_dtype_size(t->dtype), &need))
-        return tio__fail(err, errlen, "%s: .npy shape %s of %s is too large (size overflows)", path,
-                    tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf), tio__dtype_name(t->dtype));
-    size_t have = len - prefix - hlen;
-    if (have < need)
+        return tio__fail(err, errlen, "%s: .npy shape %s of %s is too large (size overflows)",
+                         path, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                         tio__dtype_name(t->dtype));
+    if (r->sized) {
+        uint64_t have = r->size - prefix - hlen; /* (hlen <= size - prefix, above) */
+        if (have < need)
+            return tio__fail(err, errlen,
+                             "%s: .npy data is truncated: shape %s of %s needs %zu bytes, the "
+                             "file holds %llu",
+                             path, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                             tio__dtype_name(t->dtype), need, (unsigned long long)have);
+        if (have > need)
+            return tio__fail(err, errlen,
+                             "%s: .npy file has %llu trailing bytes after the data (shape %s of "
+                             "%s needs %zu bytes)",
+                             path, (unsigned long long)(have - need),
+                             tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                             tio__dtype_name(t->dtype), need);
+    }
+    uint64_t ram = tio__memory_bytes();
+    if (!r->sized && ram && need > ram)
         return tio__fail(err, errlen,
-                    "%s: .npy data is truncated: shape %s of %s needs %zu bytes, the file holds %zu",
-                    path, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf), tio__dtype_name(t->dtype),
-                    need, have);
-    if (have > need)
+                         "%s: the .npy header promises %zu bytes of data (shape %s of %s), more "
+                         "than this machine's %llu bytes of memory; not read",
+                         path, need, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                         tio__dtype_name(t->dtype), (unsigned long long)ram);
+    tio__buf d = {0};
+    if (tio__buf_fill(&d, r, need, err, errlen)) {
+        tio__buf_free(&d);
+        return 1;
+    }
+    if (d.len < need) {
+        size_t have = d.len;
+        tio__buf_free(&d);
         return tio__fail(err, errlen,
-                    "%s: .npy file has %zu trailing bytes after the data (shape %s of %s needs %zu "
-                    "bytes)",
-                    path, have - need, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
-                    tio__dtype_name(t->dtype), need);
+                         "%s: .npy data is truncated: shape %s of %s needs %zu bytes, the file "
+                         "holds %zu",
+                         path, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                         tio__dtype_name(t->dtype), need, have);
+    }
+    /* A file must end with the data (its size was checked above; this sees
+     * one that grew). A stream is left where the data ends, as numpy.load
+     * leaves a file object: the writer need not close it, and what follows
+     * is not read. */
+    unsigned char extra;
+    got = r->sized ? tio__read(r, &extra, 1, err, errlen) : 0;
+    if (got == TIO__READ_ERROR || got == 1) {
+        tio__buf_free(&d);
+        if (got == 1)
+            tio__fail(err, errlen,
+                      "%s: .npy file has trailing bytes after the data (shape %s of %s needs "
+                      "%zu bytes)",
+                      path, tio__shape_str(t->rank, t->shape, sbuf, sizeof sbuf),
+                      tio__dtype_name(t->dtype), need);
+        return 1;
+    }
+    t->data = d.data ? d.data : malloc(1);
     t->nbytes = need;
-    *data_off = prefix + hlen;
+    if (!t->data)
+        return tio__fail(err, errlen, "%s: out of memory", path);
     return 0;
 }
-
 
 #define NPY_ALIGN 64
 #define NPY_GROWTH_AXIS_MAX_DIGITS 21
@@ -448,9 +524,6 @@ size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap)
     return total;
 }
 
-/* What a NULL pointer with no bytes stands for. */
-const unsigned char tio__empty_buffer[1];
-
 int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor *t, char *err,
                      size_t errlen)
 {
@@ -462,20 +535,13 @@ int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor 
         return tio__fail(err, errlen, "%s: no tensor given", name);
     if (!data && len)
         return tio__fail(err, errlen, "%s: no data given (NULL with %zu bytes)", name, len);
-    const unsigned char *b = data ? data : tio__empty_buffer;
-    size_t off = 0;
-    if (tio__npy_parse(name, b, len, t, &off, err, errlen)) {
+    tio__reader r;
+    tio__reader_mem(&r, name, data, len, true);
+    if (tio__load_npy(&r, t, err, errlen)) {
+        free(t->data);
         memset(t, 0, sizeof *t);
         return 1;
     }
-    t->data = malloc(t->nbytes ? t->nbytes : 1);
-    if (!t->data) {
-        size_t nb = t->nbytes;
-        memset(t, 0, sizeof *t);
-        return tio__fail(err, errlen, "%s: out of memory (%zu bytes)", name, nb);
-    }
-    if (t->nbytes)
-        memcpy(t->data, b + off, t->nbytes);
     return 0;
 }
 

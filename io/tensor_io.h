@@ -1,11 +1,17 @@
 /*
  * Tensor file I/O, the clpad_io library (io/; the clpad program, the tests and
- * the fuzz targets link it): NumPy .npy files (read and write) and
- * images (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm through stb_image; write
- * .png through stb_image_write and .ppm/.pgm/.pnm directly).
+ * the fuzz targets link it): NumPy .npy files (read and write) and images
+ * (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm; write .png through
+ * stb_image_write and .ppm/.pgm/.pnm directly).
  *
- * Images: PNG, JPEG and BMP are recognized by their signature and decoded by
- * stb_image; binary PNM is decoded here (see tio_load_image_mem).
+ * Images: PNG and BMP are recognized by their signature and decoded by
+ * stb_image, JPEG by libjpeg-turbo; binary PNM is decoded here (see
+ * tio_load_image_mem).
+ *
+ * Reads are bounded: the magic or signature first, then the header, then no
+ * more than the header says the input holds; a file's size is checked
+ * against it before the data is read (an endless input such as /dev/zero
+ * named .npy fails after its first bytes).
  *
  * Every function reports failure as a return value of 1 and a one-line
  * message in `err` that names the file and the problem; nothing is printed.
@@ -28,14 +34,27 @@ typedef struct tio_tensor {
     void *data;    /* product(shape) * clpad_dtype_size(dtype) bytes, C order; malloc'd
                       (never NULL after a successful load, even for an empty tensor) */
     size_t nbytes;
-    bool is_image; /* loaded from an image file: HWC u8, rank 3 */
+    bool is_image; /* loaded from an image file: HWC, rank 3, u8 (u16: 16-bit PNG, PNM) */
 } tio_tensor;
 
-/* Load .npy or an image, chosen by the file extension (case-insensitive).
- * Returns 0 on success; on failure returns 1, leaves *t zeroed (tio_free is
+/* Load .npy or an image, chosen by the file extension (case-insensitive). A
+ * path that is not a regular file (a FIFO, a character device) is read as a
+ * stream (see tio_load_fd); a directory is an error. Returns 0 on success; on failure returns 1, leaves *t zeroed (tio_free is
  * still safe) and writes a one-line message naming the file and the problem
  * into err. */
 int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
+
+/* tio_load from an open file descriptor (read from where it stands, not
+ * closed); `name` gives the format by its extension and names the input in
+ * messages. A regular file's size is checked against the header before the
+ * data is read, and a .npy file must end with its data. A pipe or a
+ * character device is read as a stream, as far as the header says and no
+ * further: a .npy stream is left where its data ends (as numpy.load leaves a
+ * file object), and one whose header promises more than the machine's
+ * memory is refused; a PNG stream ends at IEND, a BMP or PNM stream at its
+ * last pixel row; a JPEG stream is read to its end (at most the bound of
+ * tio_load_image_mem). Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen);
 
 /* Save atomically: write a temporary file in the same directory (mkstemp),
  * fsync, rename over `path`. On any failure the temporary is removed and an
@@ -44,8 +63,9 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
  * Returns 0, or 1 with err set. */
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
 
-/* Largest decoded image (H*W*C bytes) tio_load accepts: a small file that
- * declares a huge image is refused before anything is decoded. */
+/* Largest decoded image (H*W*C bytes times the sample size) tio_load accepts:
+ * a small file that declares a huge image is refused before anything is
+ * decoded. */
 #define TIO_IMAGE_MAX_BYTES ((size_t)1 << 30)
 
 /* Parse a whole .npy file held in memory, data[0..len) (data may be NULL when
@@ -55,14 +75,19 @@ int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
 int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor *t, char *err,
                      size_t errlen);
 
-/* Decode an image held in memory into a u8 HxWxC tensor (is_image set), as
- * tio_load does for an image file. The format is recognized by its signature,
- * whatever the name says: PNG, JPEG and BMP (decoded by stb_image) and binary
- * PNM, P5/P6 (decoded here; 16-bit samples keep their high byte). Formats
- * stb_image also knows (GIF, PSD, TGA, HDR, PIC) are refused. A grey or RGB
- * PNG with a tRNS colour key gets an alpha channel. An image of more than
+/* Decode an image held in memory into an HxWxC tensor (is_image set), as
+ * tio_load does for an image file: u8, or u16 for a 16-bit PNG and a PNM of
+ * maxval above 255 (samples as stored, not scaled). The format is recognized
+ * by its signature, whatever the name says: PNG and BMP (decoded by
+ * stb_image), JPEG (libjpeg-turbo) and binary PNM, P5/P6 (decoded here).
+ * Formats stb_image also knows (GIF, PSD, TGA, HDR, PIC) are refused. A grey
+ * or RGB PNG with a tRNS colour key gets an alpha channel. A top-down BMP
+ * (negative height) loads; a BMP or PNM missing pixel rows, and a palette
+ * index beyond the palette (PNG, BMP), are errors. An image of more than
  * `max_bytes` decoded bytes, or more than 2^24 pixels on a side, is refused
- * before it is decoded (tio_load uses TIO_IMAGE_MAX_BYTES).
+ * before its pixels are read (tio_load uses TIO_IMAGE_MAX_BYTES); a PNG or
+ * JPEG is read no further than twice its decoded size plus 16 MiB of
+ * metadata, a PNG no further than its IEND chunk.
  * Returns 0, or 1 with err set and *t zeroed. */
 int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
                        tio_tensor *t, char *err, size_t errlen);
