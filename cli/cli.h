@@ -21,6 +21,9 @@ void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2,
  * ("1,,2"), junk, overflow: error message printed, returns false. */
 bool cli_parse_i64_list(const char *text, const char *opt, int64_t *out, int cap, int *count);
 
+/* --quality Q: a JPEG quality, 1..100 (error message printed, false). */
+bool cli_parse_quality(const char *text, int *quality);
+
 /* "[1, 3, 224, 224]" into buf. */
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len);
 

@@ -72,3 +72,16 @@ const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len)
         snprintf(buf + used, len - used, "]");
     return buf;
 }
+
+bool cli_parse_quality(const char *text, int *quality)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || errno || v < 1 || v > 100) {
+        cli_error(CLI_USAGE, "--quality: '%s' is not a JPEG quality from 1 to 100", text);
+        return false;
+    }
+    *quality = (int)v;
+    return true;
+}

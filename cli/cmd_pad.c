@@ -29,6 +29,7 @@ static void pad_usage(FILE *f)
             "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
@@ -73,13 +74,15 @@ int cmd_pad(int argc, char **argv)
         {"device", required_argument, NULL, 'd'}, {"cpu", no_argument, NULL, 'C'},
         {"verify", no_argument, NULL, 'Y'},       {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"same-as", required_argument, NULL, 'S'},
-        {"layout", required_argument, NULL, 'L'}, CLI_WINDOW_OPTIONS,
+        {"layout", required_argument, NULL, 'L'}, {"quality", required_argument, NULL, 'Q'},
+        CLI_WINDOW_OPTIONS,
         {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
     bool cpu = false, verify = false, quiet = false;
+    int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
     cli_window_init(&win);
@@ -111,6 +114,10 @@ int cmd_pad(int argc, char **argv)
             break;
         case 'Y':
             verify = true;
+            break;
+        case 'Q':
+            if (!cli_parse_quality(optarg, &quality))
+                return CLI_USAGE;
             break;
         case 'q':
             quiet = true;
@@ -174,6 +181,12 @@ int cmd_pad(int argc, char **argv)
     if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
+    if (quality && strcmp(tio_format(out_path), "jpeg"))
+        return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
+    /* OUTPUT can be written (directory, permissions, what its links name)
+     * before the input is read and padded. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
 
     tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
@@ -246,7 +259,8 @@ int cmd_pad(int argc, char **argv)
     pad_op op = {&in, pb, pe, mode, value};
     if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
         goto done;
-    if (tio_save(out_path, &out, err, sizeof err)) {
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(out_path, &out, &save_opts, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }

@@ -64,6 +64,7 @@ static void space_usage(const space_cmd *sc, FILE *f)
             "                          (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu               use the CPU reference path, no OpenCL\n"
             "      --verify            also run the CPU path and compare byte for byte\n"
+            "      --quality Q         JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet             print nothing but errors\n"
             "  -h, --help              show this help\n"
             "\n"
@@ -119,17 +120,18 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         {"pads-end", required_argument, NULL, 'e'},    {"device", required_argument, NULL, 'd'},
         {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     static const struct option b2s_opts[] = {
         {"block-shape", required_argument, NULL, 'B'}, {"crops-begin", required_argument, NULL, 'b'},
         {"crops-end", required_argument, NULL, 'e'},   {"device", required_argument, NULL, 'd'},
         {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
     int nblock = -1, nbegin = -1, nend = -1;
     const char *device = NULL;
     bool cpu = false, verify = false, quiet = false;
+    int quality = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -156,6 +158,10 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
             break;
         case 'Y':
             verify = true;
+            break;
+        case 'Q':
+            if (!cli_parse_quality(optarg, &quality))
+                return CLI_USAGE;
             break;
         case 'q':
             quiet = true;
@@ -192,6 +198,13 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     if (!out_fmt || !tio_format_can_save(out_fmt))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
+    if (quality && strcmp(out_fmt, "jpeg"))
+        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
+                         sc->name);
+    /* OUTPUT can be written (directory, permissions, what its links name)
+     * before the input is read and moved. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
 
     tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
@@ -248,7 +261,8 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         goto done;
     saved.data = out.data;
     saved.nbytes = out.nbytes;
-    if (tio_save(out_path, &saved, err, sizeof err)) {
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(out_path, &saved, &save_opts, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }

@@ -53,5 +53,6 @@ set(CLPAD_IO_SOURCES
   ${CLPAD_ROOT}/io/formats.c
   ${CLPAD_ROOT}/io/npy.c
   ${CLPAD_ROOT}/io/image_read.c
+  ${CLPAD_ROOT}/io/image_write.c
   ${CLPAD_ROOT}/io/atomic_file.c
   ${CLPAD_ROOT}/io/load_save.c)

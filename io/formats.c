@@ -9,7 +9,7 @@
 
 static const struct tio__format formats[] = {
     {"npy", "npy", true, true},    {"png", "png", true, true},
-    {"jpg", "jpeg", true, false},  {"jpeg", "jpeg", true, false},
+    {"jpg", "jpeg", true, true},   {"jpeg", "jpeg", true, true},
     {"bmp", "bmp", true, false},   {"ppm", "ppm", true, true},
     {"pgm", "pgm", true, true},    {"pnm", "pnm", true, true},
 };
@@ -22,7 +22,7 @@ const char *tio_load_extensions(void)
 
 const char *tio_save_extensions(void)
 {
-    return ".npy, .png, .ppm, .pgm, .pnm";
+    return ".npy, .png, .jpg, .jpeg, .ppm, .pgm, .pnm";
 }
 
 /* The extension of the last path component ("" when there is none). */
@@ -124,51 +124,67 @@ int tio_check_save(const char *path, clpad_dtype dtype, int rank, const int64_t 
         return 0;
     }
 
-    /* Image formats: u8 only, HxW or HxWxC. */
+    /* Image formats: HxW or HxWxC of u8 (PNM: also u16). */
     const char *up, *need;
-    bool ok_c1 = false, ok_c3 = false, ok_c24 = false, ok_rank2 = true;
+    bool ok_c1 = false, ok_c3 = false, ok_c24 = false, ok_rank2 = true, ok_u16 = false;
+    int64_t max_side = INT_MAX;
     if (strcmp(fmt->name, "png") == 0) {
         up = "PNG";
         need = "a u8 HxWxC tensor with C in 1..4 (or HxW)";
         ok_c1 = ok_c3 = ok_c24 = true;
+    } else if (strcmp(fmt->name, "jpeg") == 0) {
+        up = "JPEG";
+        need = "a u8 HxW, HxWx1 or HxWx3 tensor (JPEG has no alpha channel: use .png)";
+        ok_c1 = ok_c3 = true;
+        max_side = TIO__JPEG_MAX_SIDE;
     } else if (strcmp(fmt->name, "ppm") == 0) {
         up = "PPM";
-        need = "a u8 HxWx3 tensor";
-        ok_c3 = true;
+        need = "a u8 HxWx3 tensor (or u16)";
+        ok_c3 = ok_u16 = true;
         ok_rank2 = false;
     } else if (strcmp(fmt->name, "pgm") == 0) {
         up = "PGM";
-        need = "a u8 HxW or HxWx1 tensor";
-        ok_c1 = true;
+        need = "a u8 HxW or HxWx1 tensor (or u16)";
+        ok_c1 = ok_u16 = true;
     } else {
         up = "PNM";
-        need = "a u8 HxW, HxWx1 or HxWx3 tensor";
-        ok_c1 = ok_c3 = true;
+        need = "a u8 HxW, HxWx1 or HxWx3 tensor (or u16)";
+        ok_c1 = ok_c3 = ok_u16 = true;
     }
-    bool ok = dtype == CLPAD_U8 && (rank == 3 || (rank == 2 && ok_rank2));
+    const char *shape_text = tio__shape_str(rank, shape, sbuf, sizeof sbuf);
+    if (dtype == CLPAD_U16 && strcmp(fmt->name, "png") == 0)
+        return tio__fail(err, errlen,
+                         "%s: cannot write a %s u16 tensor as PNG: stb_image_write writes 8-bit "
+                         "PNG only; write .npy, or .pgm/.ppm, which keep 16 bits",
+                         path, shape_text);
+    bool ok = (dtype == CLPAD_U8 || (dtype == CLPAD_U16 && ok_u16)) &&
+              (rank == 3 || (rank == 2 && ok_rank2));
     if (ok) {
         int64_t h, w, c;
         tio__image_geometry(rank, shape, &h, &w, &c);
         ok = (c == 1 && ok_c1) || (c == 3 && ok_c3) || ((c == 2 || c == 4) && ok_c24);
         if (ok && (h == 0 || w == 0))
             return tio__fail(err, errlen,
-                        "%s: cannot write a %s %s tensor as %s: the image is empty (H or W is "
-                        "0); use .npy",
-                        path, tio__shape_str(rank, shape, sbuf, sizeof sbuf), tio__dtype_name(dtype), up);
+                             "%s: cannot write a %s %s tensor as %s: the image is empty (H or W "
+                             "is 0); use .npy",
+                             path, shape_text, tio__dtype_name(dtype), up);
         /* stb_image_write takes int sizes and an int row stride, and the PNG
-         * encoder's buffers of (W*C + 1) * H bytes are sized in int too. */
-        bool too_big = ok && (h > INT_MAX || w > INT_MAX / c);
+         * encoder's buffers of (W*C + 1) * H bytes are sized in int too;
+         * libjpeg takes at most 65500 pixels on a side. */
+        bool too_big = ok && (h > max_side || w > max_side || w > INT_MAX / c);
         if (ok && !too_big && strcmp(fmt->name, "png") == 0)
             too_big = h > 0 && (w * c + 1) > (INT_MAX / 2) / h;
         if (too_big)
-            return tio__fail(err, errlen, "%s: cannot write a %s %s tensor as %s: the image is too "
-                        "large; use .npy",
-                        path, tio__shape_str(rank, shape, sbuf, sizeof sbuf), tio__dtype_name(dtype), up);
+            return tio__fail(err, errlen,
+                             "%s: cannot write a %s %s tensor as %s: the image is too large%s; "
+                             "use .npy",
+                             path, shape_text, tio__dtype_name(dtype), up,
+                             max_side < INT_MAX ? " (JPEG: at most 65500 pixels on a side)" : "");
     }
     if (!ok)
-        return tio__fail(err, errlen, "%s: cannot write a %s %s tensor as %s: %s needs %s; use .npy",
-                    path, tio__shape_str(rank, shape, sbuf, sizeof sbuf), tio__dtype_name(dtype), up, up,
-                    need);
+        return tio__fail(err, errlen,
+                         "%s: cannot write a %s %s tensor as %s: %s needs %s; use .npy", path,
+                         shape_text, tio__dtype_name(dtype), up, up, need);
     return 0;
 }
 

@@ -84,6 +84,8 @@ int tio__unknown_format(const char *path, const char *list, const char *verb, ch
  * (*bytes). */
 int tio__check_saveable(const char *name, const tio_tensor *t, size_t *bytes, char *err,
                         size_t errlen);
+/* libjpeg's JPEG_MAX_DIMENSION. */
+#define TIO__JPEG_MAX_SIDE 65500
 /* Image geometry of a rank-2 (H, W: one channel) or rank-3 tensor. */
 void tio__image_geometry(int rank, const int64_t *shape, int64_t *h, int64_t *w, int64_t *c);
 
@@ -116,7 +118,29 @@ size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap);
  * decode it into t (zeroed by the caller). 0, or 1 with err set. */
 int tio__load_image(tio__reader *r, size_t max_bytes, tio_tensor *t, char *err, size_t errlen);
 
+/* image_write.c ----------------------------------------------------------- */
+
+struct tio__atomic_file;
+/* Encode a checked image tensor in `format` ("png", "jpeg", "ppm", "pgm",
+ * "pnm") into af. 0, or 1 with err set. */
+int tio__encode_image(const char *path, const char *format, const tio_tensor *t, int quality,
+                      struct tio__atomic_file *af, char *err, size_t errlen);
+
 /* atomic_file.c ----------------------------------------------------------- */
+
+/* Where an output path leads (the file itself, or what its symbolic links
+ * name) and what the replaced file had. */
+typedef struct tio__output {
+    char *target;       /* malloc'd */
+    bool exists;
+    unsigned mode;      /* permission bits of the existing file */
+    unsigned uid, gid;  /* its owner and group */
+} tio__output;
+
+/* Resolve and check an output path (the rules at the top of atomic_file.c).
+ * 0 (free o with tio__output_free), or 1 with err set. */
+int tio__resolve_output(const char *path, tio__output *o, char *err, size_t errlen);
+void tio__output_free(tio__output *o);
 
 typedef struct tio__atomic_file {
     char *tmp; /* temporary path (malloc'd) */
@@ -124,13 +148,18 @@ typedef struct tio__atomic_file {
     int werr;  /* first write errno, 0 if none */
 } tio__atomic_file;
 
-/* Create "<dir>/.<base>.XXXXXX" next to path. */
-int tio__af_open(tio__atomic_file *af, const char *path, char *err, size_t errlen);
+/* Create "<dir>/.<base>.XXXXXX" beside o->target, with the mode (and owner)
+ * the output will have; SIGINT, SIGTERM and SIGHUP remove it until it is
+ * committed or aborted. `path` names the output in messages. */
+int tio__af_open(tio__atomic_file *af, const tio__output *o, const char *path, char *err,
+                 size_t errlen);
 /* Write (the first error is kept in werr). */
 void tio__af_write(tio__atomic_file *af, const void *data, size_t n);
 /* Close and remove the temporary. */
 void tio__af_abort(tio__atomic_file *af);
-/* fsync, close and rename over path; removes the temporary on any failure. */
-int tio__af_commit(tio__atomic_file *af, const char *path, char *err, size_t errlen);
+/* fsync, close and rename over o->target; removes the temporary on any
+ * failure. */
+int tio__af_commit(tio__atomic_file *af, const tio__output *o, const char *path, char *err,
+                   size_t errlen);
 
 #endif

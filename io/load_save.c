@@ -9,8 +9,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <stb/stb_image_write.h>
-
 int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen)
 {
     if (t)
@@ -66,52 +64,47 @@ void tio_free(tio_tensor *t)
     memset(t, 0, sizeof *t);
 }
 
-static void png_write_cb(void *ctx, void *data, int size)
+int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                  char *err, size_t errlen)
 {
-    if (size > 0)
-        tio__af_write(ctx, data, (size_t)size);
+    if (!t)
+        return tio__fail(err, errlen, "tio_save: no tensor given");
+    int quality = opts && opts->jpeg_quality ? opts->jpeg_quality : TIO_JPEG_QUALITY_DEFAULT;
+    if (quality < 1 || quality > 100)
+        return tio__fail(err, errlen, "%s: JPEG quality %d is not in 1..100", path, quality);
+    size_t need;
+    if (tio__check_saveable(path, t, &need, err, errlen))
+        return 1;
+    tio__output o;
+    if (tio__resolve_output(path, &o, err, errlen))
+        return 1;
+    tio__atomic_file af;
+    if (tio__af_open(&af, &o, path, err, errlen)) {
+        tio__output_free(&o);
+        return 1;
+    }
+    const char *format = tio_format(path);
+    int rc;
+    if (strcmp(format, "npy") == 0) {
+        unsigned char hdr[512];
+        size_t hn = tio__npy_header(t, hdr, sizeof hdr);
+        rc = hn == 0 ? tio__fail(err, errlen, "%s: internal error: .npy header too long", path) : 0;
+        if (!rc) {
+            tio__af_write(&af, hdr, hn);
+            tio__af_write(&af, t->data, t->nbytes);
+        }
+    } else {
+        rc = tio__encode_image(path, format, t, quality, &af, err, errlen);
+    }
+    if (rc)
+        tio__af_abort(&af);
+    else
+        rc = tio__af_commit(&af, &o, path, err, errlen);
+    tio__output_free(&o);
+    return rc;
 }
 
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen)
 {
-    if (!t)
-        return tio__fail(err, errlen, "tio_save: no tensor given");
-    size_t need;
-    if (tio__check_saveable(path, t, &need, err, errlen))
-        return 1;
-
-    const char *format = tio_format(path);
-    tio__atomic_file af;
-    if (tio__af_open(&af, path, err, errlen))
-        return 1;
-
-    if (strcmp(format, "npy") == 0) {
-        unsigned char hdr[512];
-        size_t hn = tio__npy_header(t, hdr, sizeof hdr);
-        if (hn == 0) {
-            tio__af_abort(&af);
-            return tio__fail(err, errlen, "%s: internal error: .npy header too long", path);
-        }
-        tio__af_write(&af, hdr, hn);
-        tio__af_write(&af, t->data, t->nbytes);
-    } else {
-        int64_t h, w, c;
-        tio__image_geometry(t->rank, t->shape, &h, &w, &c);
-        if (strcmp(format, "png") == 0) {
-            if (!stbi_write_png_to_func(png_write_cb, &af, (int)w, (int)h, (int)c, t->data,
-                                        (int)(w * c)) &&
-                af.werr == 0) {
-                tio__af_abort(&af);
-                return tio__fail(err, errlen, "%s: PNG encoding failed (out of memory?)", path);
-            }
-        } else {
-            /* ppm/pgm/pnm: binary P6 (3 channels) or P5 (1 channel), maxval 255. */
-            char hdr[96];
-            int hn = snprintf(hdr, sizeof hdr, "P%d\n%lld %lld\n255\n", c == 3 ? 6 : 5,
-                              (long long)w, (long long)h);
-            tio__af_write(&af, hdr, (size_t)hn);
-            tio__af_write(&af, t->data, t->nbytes);
-        }
-    }
-    return tio__af_commit(&af, path, err, errlen);
+    return tio_save_with(path, t, NULL, err, errlen);
 }

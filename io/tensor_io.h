@@ -56,12 +56,45 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
  * tio_load_image_mem). Returns 0, or 1 with err set and *t zeroed. */
 int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen);
 
-/* Save atomically: write a temporary file in the same directory (mkstemp),
- * fsync, rename over `path`. On any failure the temporary is removed and an
- * existing `path` is untouched. The file mode is 0666 & ~umask, like a
- * normally created file (a symlink at `path` is replaced, not followed).
- * Returns 0, or 1 with err set. */
+/* Save atomically: write a temporary file beside the destination (mkstemp),
+ * fsync, rename over it. On any failure (and when SIGINT, SIGTERM or SIGHUP
+ * stops the process: see below) the temporary is removed and an existing
+ * file is untouched. The format comes from the extension; a tensor the
+ * format cannot hold is refused first (tio_check_save).
+ *  - A new file gets 0666 & ~umask, as open(2) gives it. A replaced file
+ *    keeps its permission bits, and its owner and group where the caller
+ *    may give them (root; the group if the caller is in it).
+ *  - An existing file the caller may not write is refused, as cp refuses
+ *    it: the rename would replace it, since a directory's permission, not
+ *    the file's, governs a rename.
+ *  - A symbolic link is written through: the file it names is replaced
+ *    (atomically, beside itself) and the link stays a link, as cp and shell
+ *    redirection write through one. A link to nothing is refused, as GNU cp
+ *    refuses it. Only regular files are written: a directory, FIFO, device
+ *    or socket at the path (or at the end of its links) is refused.
+ *  - While the temporary exists, SIGINT, SIGTERM and SIGHUP, when their
+ *    action is the default, remove it and then end the process as the
+ *    signal would have (ignored signals stay ignored; a program's own
+ *    handlers are left alone). One save at a time per process.
+ * A file with other hard links is replaced by a new one: the other names
+ * keep the old contents. Returns 0, or 1 with err set. */
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
+
+/* How tio_save_with encodes; zero fields mean the defaults. */
+typedef struct tio_save_options {
+    int jpeg_quality; /* 1..100; 0: TIO_JPEG_QUALITY_DEFAULT */
+} tio_save_options;
+#define TIO_JPEG_QUALITY_DEFAULT 95
+
+/* tio_save with options (NULL: the defaults). */
+int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                  char *err, size_t errlen);
+
+/* Check, before any work, that `path` can take an output: the rules of
+ * tio_save (a regular file or a new name, writable by the caller, through
+ * its symbolic links; its directory exists and takes a new file). Returns
+ * 0, or 1 with err set. tio_save checks again when it writes. */
+int tio_check_output(const char *path, char *err, size_t errlen);
 
 /* Largest decoded image (H*W*C bytes times the sample size) tio_load accepts:
  * a small file that declares a huge image is refused before anything is
@@ -118,9 +151,11 @@ int tio_check_load_path(const char *path, char *err, size_t errlen);
 
 /* Check, before doing any work, that a tensor of this dtype and shape can be
  * saved to `path` (known writable format; npy: dtype numpy can name, rank
- * 0..8; png: u8 HxW or HxWxC with C in 1..4; ppm: u8 HxWx3; pgm: u8 HxW or
- * HxWx1; pnm: u8 with C 1 or 3; images non-empty). tio_save performs the same
- * check. Returns 0, or 1 with err set. */
+ * 0..8; png: u8 HxW or HxWxC with C in 1..4 (stb_image_write writes 8-bit
+ * PNG only); jpeg (.jpg, .jpeg): u8 HxW, HxWx1 or HxWx3, at most 65500 on a
+ * side; ppm: u8 or u16 HxWx3; pgm: u8 or u16 HxW or HxWx1; pnm: u8 or u16
+ * with C 1 or 3; images non-empty). tio_save performs the same check.
+ * Returns 0, or 1 with err set. */
 int tio_check_save(const char *path, clpad_dtype dtype, int rank, const int64_t *shape,
                    char *err, size_t errlen);
 

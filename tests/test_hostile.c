@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The checks of the fuzz targets (the clpad_fuzz_checks library). */
@@ -1158,6 +1159,173 @@ static void test_image_headers(void **state)
     unlink(scratch("w.png"));
 }
 
+/* ------------------------------------------------------------------------- */
+/* Outputs: what may be replaced, and how                                    */
+/* ------------------------------------------------------------------------- */
+
+static void save_u8(const char *path, int rc_want, const char *msg_want)
+{
+    tio_tensor t = {.dtype = CLPAD_U8, .rank = 1, .shape = {3}, .nbytes = 3};
+    t.data = (void *)"\x01\x02\x03";
+    char err[512] = "";
+    int rc = tio_save(path, &t, err, sizeof err);
+    if (rc != rc_want || (msg_want && !strstr(err, msg_want)))
+        fail_msg("tio_save(%s): %d (%s), expected %d with \"%s\"", path, rc, err, rc_want,
+                 msg_want ? msg_want : "");
+}
+
+static bool is_npy_u8_123(const char *path)
+{
+    tio_tensor t;
+    char err[512];
+    bool ok = tio_load(path, &t, err, sizeof err) == 0 && t.nbytes == 3 &&
+              !memcmp(t.data, "\x01\x02\x03", 3);
+    tio_free(&t);
+    return ok;
+}
+
+static int hidden_files(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return n;
+}
+
+/* As an unprivileged user (nobody, when the tests run as root): a file the
+ * user may not write is refused, and left as it was (it was renamed over
+ * and came out 0644); a writable one is replaced and keeps its mode. */
+static void unprivileged_rules(const char *dir)
+{
+    char ro[700], rw[700];
+    snprintf(ro, sizeof ro, "%s/ro.npy", dir);
+    snprintf(rw, sizeof rw, "%s/rw.npy", dir);
+    write_file(ro, "old", 3);
+    assert_int_equal(chmod(ro, 0444), 0);
+    char err[512] = "";
+    tio_tensor t = {.dtype = CLPAD_U8, .rank = 1, .shape = {3}, .nbytes = 3};
+    t.data = (void *)"\x01\x02\x03";
+    if (tio_save(ro, &t, err, sizeof err) != 1 || !strstr(err, "permission denied"))
+        _exit(10);
+    if (tio_check_output(ro, err, sizeof err) != 1)
+        _exit(11);
+    size_t n;
+    unsigned char *b = read_file(ro, &n);
+    struct stat st;
+    if (n != 3 || memcmp(b, "old", 3) || stat(ro, &st) || (st.st_mode & 07777) != 0444)
+        _exit(12);
+    free(b);
+    write_file(rw, "old", 3);
+    assert_int_equal(chmod(rw, 0640), 0);
+    if (tio_save(rw, &t, err, sizeof err) || stat(rw, &st) || (st.st_mode & 07777) != 0640 ||
+        st.st_uid != geteuid())
+        _exit(13);
+    if (hidden_files(dir))
+        _exit(14);
+    _exit(0);
+}
+
+static void test_output_rules(void **state)
+{
+    (void)state;
+    struct stat st;
+    /* A replaced file keeps its permission bits (it got 0666 & ~umask). */
+    const char *p = scratch("mode.npy");
+    write_file(p, "old", 3);
+    assert_int_equal(chmod(p, 0600), 0);
+    save_u8(p, 0, NULL);
+    assert_int_equal(stat(p, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0600);
+    assert_true(is_npy_u8_123(p));
+    if (geteuid() == 0) { /* root may write a 0444 file, as cp may: it stays 0444 */
+        assert_int_equal(chmod(p, 0444), 0);
+        save_u8(p, 0, NULL);
+        assert_int_equal(stat(p, &st), 0);
+        assert_int_equal(st.st_mode & 07777, 0444);
+    }
+    unlink(p);
+
+    /* Read-only files, as a user who may not write them. */
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/users", g_dir);
+    assert_int_equal(mkdir(dir, 0777), 0);
+    assert_int_equal(chmod(dir, 0777), 0);
+    assert_int_equal(chmod(g_dir, 0711), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+            _exit(20);
+        unprivileged_rules(dir);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the unprivileged save rules failed (child status %d: 10-12 the read-only file "
+                 "was replaced or reported wrongly, 13 the mode or owner of a replaced file, "
+                 "14 a temporary left)",
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    assert_int_equal(chmod(g_dir, 0700), 0);
+    char f[700];
+    snprintf(f, sizeof f, "%s/ro.npy", dir);
+    unlink(f);
+    snprintf(f, sizeof f, "%s/rw.npy", dir);
+    unlink(f);
+    rmdir(dir);
+
+    /* A symbolic link is written through, from another directory: the
+     * target is replaced (keeping its mode) and the link stays a link; no
+     * temporary is left beside the link or the target. */
+    char sub[600], target[700];
+    snprintf(sub, sizeof sub, "%s/sub", g_dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(target, sizeof target, "%s/target.npy", sub);
+    write_file(target, "old", 3);
+    assert_int_equal(chmod(target, 0640), 0);
+    const char *link = scratch("link.npy");
+    assert_int_equal(symlink("sub/target.npy", link), 0);
+    save_u8(link, 0, NULL);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_true(is_npy_u8_123(target));
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    assert_int_equal(hidden_files(g_dir), 0);
+    assert_int_equal(hidden_files(sub), 0);
+    unlink(link);
+    unlink(target);
+    rmdir(sub);
+    /* A link to nothing is refused (as GNU cp refuses it) and stays. */
+    assert_int_equal(symlink("nowhere.npy", link), 0);
+    save_u8(link, 1, "does not exist");
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(access(scratch("nowhere.npy"), F_OK), -1);
+    unlink(link);
+    /* Only regular files are written: a FIFO was renamed over. */
+    const char *fifo = scratch("fifo.npy");
+    assert_int_equal(mkfifo(fifo, 0644), 0);
+    save_u8(fifo, 1, "is a FIFO");
+    assert_int_equal(lstat(fifo, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(fifo);
+    const char *d = scratch("dir.npy");
+    assert_int_equal(mkdir(d, 0755), 0);
+    save_u8(d, 1, "is a directory");
+    rmdir(d);
+    /* A missing directory is found by tio_check_output, before any work. */
+    char err[512];
+    assert_int_equal(tio_check_output(scratch("no/such/o.npy"), err, sizeof err), 1);
+    assert_non_null(strstr(err, "No such file or directory"));
+    assert_int_equal(tio_check_output(scratch("fine.npy"), err, sizeof err), 0);
+    assert_int_equal(access(scratch("fine.npy"), F_OK), -1);
+    assert_int_equal(hidden_files(g_dir), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1174,6 +1342,7 @@ int main(void)
         cmocka_unit_test(test_image_hostile),
         cmocka_unit_test(test_bounded_reads),
         cmocka_unit_test(test_image_headers),
+        cmocka_unit_test(test_output_rules),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -238,7 +238,7 @@ static void test_formats(void **state)
     assert_null(tio_format("dir.npy/noext"));
     assert_null(tio_format(NULL));
     assert_true(tio_format_can_load("jpeg"));
-    assert_false(tio_format_can_save("jpeg"));
+    assert_true(tio_format_can_save("jpeg")); /* through libjpeg-turbo */
     assert_false(tio_format_can_save("bmp"));
     assert_true(tio_format_can_save("png"));
     assert_true(tio_format_can_save("npy"));
@@ -252,8 +252,13 @@ static void test_formats(void **state)
     int64_t shape[3] = {4, 5, 3};
     assert_int_equal(tio_check_save("o.png", CLPAD_U8, 3, shape, err, sizeof err), 0);
     assert_int_equal(tio_check_save("o.ppm", CLPAD_U8, 3, shape, err, sizeof err), 0);
-    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, shape, err, sizeof err), 1);
-    assert_non_null(strstr(err, "cannot write jpeg"));
+    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, shape, err, sizeof err), 0);
+    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, (const int64_t[]){4, 5, 4}, err,
+                                    sizeof err),
+                     1);
+    assert_non_null(strstr(err, "JPEG has no alpha channel"));
+    assert_int_equal(tio_check_save("o.bmp", CLPAD_U8, 3, shape, err, sizeof err), 1);
+    assert_non_null(strstr(err, "cannot write bmp"));
     assert_int_equal(tio_check_save("o.npy", CLPAD_BF16, 3, shape, err, sizeof err), 1);
 }
 
@@ -747,7 +752,89 @@ static void test_ppm_pgm_roundtrip(void **state)
     }
 }
 
-/* BMP and JPEG are read-only formats here; write them with stb directly. */
+/* 16-bit images: PGM/PPM keep 16 bits both ways (maxval 65535, big-endian
+ * samples); PNG is refused with a pointer to what keeps them. */
+static void test_16bit_images(void **state)
+{
+    (void)state;
+    char err[512];
+    for (int c = 1; c <= 3; c += 2) {
+        tio_tensor a, b;
+        make_tensor(&a, CLPAD_U16, 3, (const int64_t[]){3, 5, c});
+        const char *path = scratch(c == 1 ? "w.pgm" : "w.ppm");
+        if (tio_save(path, &a, err, sizeof err))
+            fail_msg("%s", err);
+        size_t n;
+        unsigned char *raw = read_bytes(path, &n);
+        const char *magic = c == 1 ? "P5\n5 3\n65535\n" : "P6\n5 3\n65535\n";
+        assert_int_equal(n, strlen(magic) + a.nbytes);
+        assert_memory_equal(raw, magic, strlen(magic));
+        uint16_t first;
+        memcpy(&first, a.data, 2);
+        assert_int_equal(raw[strlen(magic)], first >> 8); /* big-endian */
+        assert_int_equal(raw[strlen(magic) + 1], first & 0xff);
+        free(raw);
+        if (tio_load(path, &b, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(b.dtype, CLPAD_U16);
+        assert_same_tensor(&a, &b);
+        expect_save_error(scratch("w.png"), &a, "writes 8-bit PNG only; write .npy, or .pgm/.ppm");
+        tio_free(&a);
+        tio_free(&b);
+        unlink(path);
+    }
+}
+
+/* JPEG output through libjpeg-turbo: grey and RGB, read back within the
+ * quality's error; the quality is used (a lower one gives a smaller file);
+ * no alpha channel. */
+static void test_jpeg_save(void **state)
+{
+    (void)state;
+    char err[512];
+    for (int c = 1; c <= 3; c += 2) {
+        tio_tensor a, b;
+        make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){16, 24, c});
+        unsigned char *px = a.data;
+        for (size_t i = 0; i < a.nbytes; i++) /* smooth, so that JPEG keeps it closely */
+            px[i] = (unsigned char)(40 + (i / (size_t)c) % 24 * 4 + (i % (size_t)c) * 30);
+        if (tio_save(scratch("o.jpg"), &a, err, sizeof err))
+            fail_msg("%s", err);
+        size_t n95, n20;
+        free(read_bytes(scratch("o.jpg"), &n95));
+        if (tio_load(scratch("o.jpg"), &b, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(b.dtype, CLPAD_U8);
+        assert_int_equal(b.shape[0], 16);
+        assert_int_equal(b.shape[1], 24);
+        assert_int_equal(b.shape[2], c);
+        int worst = 0;
+        for (size_t i = 0; i < a.nbytes; i++) {
+            int d = abs((int)((unsigned char *)b.data)[i] - (int)px[i]);
+            worst = d > worst ? d : worst;
+        }
+        if (worst > 12)
+            fail_msg("%d-channel JPEG at the default quality: a sample is off by %d", c, worst);
+        tio_free(&b);
+        tio_save_options low = {.jpeg_quality = 20};
+        assert_int_equal(tio_save_with(scratch("o.JPEG"), &a, &low, err, sizeof err), 0);
+        free(read_bytes(scratch("o.JPEG"), &n20));
+        assert_true(n20 < n95);
+        tio_save_options bad = {.jpeg_quality = 101};
+        assert_int_equal(tio_save_with(scratch("x.jpg"), &a, &bad, err, sizeof err), 1);
+        assert_non_null(strstr(err, "quality 101"));
+        tio_free(&a);
+        unlink(scratch("o.jpg"));
+        unlink(scratch("o.JPEG"));
+    }
+    tio_tensor a;
+    make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){4, 4, 4});
+    expect_save_error(scratch("x.jpg"), &a, "JPEG has no alpha channel");
+    tio_free(&a);
+    assert_int_equal(access(scratch("x.jpg"), F_OK), -1);
+}
+
+/* BMP is a read-only format here; write it (and a reference JPEG) with stb directly. */
 static void test_bmp_jpeg_load(void **state)
 {
     (void)state;
@@ -938,7 +1025,6 @@ static void test_image_save_errors(void **state)
     tio_free(&t);
     make_tensor(&t, CLPAD_U8, 3, (const int64_t[]){4, 4, 3});
     expect_save_error(scratch("x.pgm"), &t, "PGM needs a u8 HxW or HxWx1 tensor");
-    expect_save_error(scratch("x.jpg"), &t, "cannot write jpeg");
     expect_save_error(scratch("x.bmp"), &t, "cannot write bmp");
     expect_save_error(scratch("x.tiff"), &t, "unknown file type '.tiff'");
     expect_save_error(scratch("x"), &t, "no file extension");
@@ -1166,6 +1252,8 @@ int main(void)
         cmocka_unit_test(test_atomic_failed_save_keeps_file),
         cmocka_unit_test(test_save_nonexistent_dir),
         cmocka_unit_test(test_save_file_mode),
+        cmocka_unit_test(test_16bit_images),
+        cmocka_unit_test(test_jpeg_save),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
