@@ -173,11 +173,24 @@ int cmd_pad(int argc, char **argv)
     if (value_text && mode != CLPAD_PAD_CONSTANT)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
+    if (value_text && !cli_value_text_valid(value_text))
+        return cli_error(CLI_USAGE,
+                         "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
+                         "inf, true or false)",
+                         value_text);
     if (cpu && device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);
+    /* An image is HWC, channels last (a batch of one, as NHWC without N):
+     * --layout NHWC names its H and W, NCHW contradicts it. */
+    bool image_in = strcmp(tio_format(in_path), "npy") != 0;
+    if (same_as && image_in && layout && strcasecmp(layout, "NHWC"))
+        return cli_error(CLI_USAGE,
+                         "--layout %s: INPUT '%s' is an image, HWC (channels last); use --layout "
+                         "NHWC or none, or a .npy for a channels-first tensor",
+                         layout, in_path);
     if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
@@ -197,10 +210,10 @@ int cmd_pad(int argc, char **argv)
     }
     if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */
         bool nhwc = layout && !strcasecmp(layout, "NHWC");
-        int first = in.is_image && !layout ? 0 : nhwc ? 1 : 2;
-        int naxes = in.is_image && !layout ? 2 : in.rank - 2;
+        int first = in.is_image ? 0 : nhwc ? 1 : 2; /* an image: H, W of HWC */
+        int naxes = in.is_image ? 2 : in.rank - 2;
         if (naxes < 1 || first + naxes > in.rank) {
-            rc = cli_error(CLI_USAGE, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
+            rc = cli_error(CLI_FAIL, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
                            in.rank, layout ? layout : "NCHW");
             goto done;
         }
@@ -228,13 +241,13 @@ int cmd_pad(int argc, char **argv)
         npb = npe = 3;
     }
     if (npb != in.rank) {
-        rc = cli_error(CLI_USAGE, "--pads-begin/--pads-end have %d values but %s has rank %d%s",
+        rc = cli_error(CLI_FAIL, "--pads-begin/--pads-end have %d values but %s has rank %d%s",
                        npb, in_path, in.rank, in.is_image ? " (an image: give 2 or 3)" : "");
         goto done;
     }
     unsigned char value[8] = {0};
     if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
-        rc = cli_error(CLI_USAGE, "--value: %s", clpad_last_error());
+        rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
         goto done;
     }
     out.dtype = in.dtype;

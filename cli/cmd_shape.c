@@ -40,6 +40,7 @@ void cli_window_set_input(struct cli_window_opts *w, int naxes, const int64_t *s
         naxes = CLPAD_MAX_RANK;
     memcpy(w->input.v, sizes, (size_t)naxes * sizeof *sizes);
     w->input.n = naxes;
+    w->input_from_tensor = true;
 }
 
 static const char *option_name(int opt)
@@ -169,8 +170,22 @@ int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
     }
 }
 
+/* A list whose length does not match the spatial axes: a usage error when
+ * --input gave them, an error of the input when its tensor did. */
+static int axes_mismatch(const struct cli_window_opts *w, const char *name, int n, int naxes)
+{
+    if (w->input_from_tensor)
+        return cli_error(CLI_FAIL, "%s has %d value%s; INPUT has %d spatial axes (give %d "
+                                   "values, or 1 for all)",
+                         name, n, n == 1 ? "" : "s", naxes, naxes);
+    return cli_error(CLI_USAGE, "%s has %d value%s; --input has %d axes (give %d values, or 1 "
+                                "for all)",
+                     name, n, n == 1 ? "" : "s", naxes, naxes);
+}
+
 /* Expand a list to naxes values: n == naxes as is, n == 1 broadcast. */
-static int expand(const char *name, const struct cli_window_list *l, int naxes, int64_t *out)
+static int expand(const struct cli_window_opts *w, const char *name,
+                  const struct cli_window_list *l, int naxes, int64_t *out)
 {
     if (l->n == naxes) {
         memcpy(out, l->v, (size_t)naxes * sizeof *out);
@@ -181,19 +196,18 @@ static int expand(const char *name, const struct cli_window_list *l, int naxes, 
             out[i] = l->v[0];
         return CLI_OK;
     }
-    return cli_error(CLI_USAGE, "%s has %d value%s; --input has %d axes (give %d values, or 1 "
-                                "for all)",
-                     name, l->n, l->n == 1 ? "" : "s", naxes, naxes);
+    return axes_mismatch(w, name, l->n, naxes);
 }
 
 /* Expand an optional list: NULL when not given. */
-static int expand_opt(const char *name, const struct cli_window_list *l, int naxes,
-                      int64_t *buf, const int64_t **out)
+static int expand_opt(const struct cli_window_opts *w, const char *name,
+                      const struct cli_window_list *l, int naxes, int64_t *buf,
+                      const int64_t **out)
 {
     *out = NULL;
     if (l->n == 0)
         return CLI_OK;
-    int rc = expand(name, l, naxes, buf);
+    int rc = expand(w, name, l, naxes, buf);
     if (rc == CLI_OK)
         *out = buf;
     return rc;
@@ -265,21 +279,22 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
     int64_t opbuf[CLPAD_MAX_RANK], osbuf[CLPAD_MAX_RANK], onnx[2 * CLPAD_MAX_RANK];
     const int64_t *stride, *dilation, *pb, *pe, *tp, *outpad, *outshape, *onnx_pads = NULL;
     int rc;
-    if ((rc = expand("--kernel", &w->kernel, naxes, kernel)) != CLI_OK ||
-        (rc = expand_opt("--stride", &w->stride, naxes, sbuf, &stride)) != CLI_OK ||
-        (rc = expand_opt("--dilation", &w->dilation, naxes, dbuf, &dilation)) != CLI_OK ||
-        (rc = expand_opt("--pads-begin", &w->pads_begin, naxes, bbuf, &pb)) != CLI_OK ||
-        (rc = expand_opt("--pads-end", &w->pads_end, naxes, ebuf, &pe)) != CLI_OK ||
-        (rc = expand_opt("--torch", &w->torch_pads, naxes, tbuf, &tp)) != CLI_OK ||
-        (rc = expand_opt("--output-padding", &w->output_padding, naxes, opbuf, &outpad)) !=
+    if ((rc = expand(w, "--kernel", &w->kernel, naxes, kernel)) != CLI_OK ||
+        (rc = expand_opt(w, "--stride", &w->stride, naxes, sbuf, &stride)) != CLI_OK ||
+        (rc = expand_opt(w, "--dilation", &w->dilation, naxes, dbuf, &dilation)) != CLI_OK ||
+        (rc = expand_opt(w, "--pads-begin", &w->pads_begin, naxes, bbuf, &pb)) != CLI_OK ||
+        (rc = expand_opt(w, "--pads-end", &w->pads_end, naxes, ebuf, &pe)) != CLI_OK ||
+        (rc = expand_opt(w, "--torch", &w->torch_pads, naxes, tbuf, &tp)) != CLI_OK ||
+        (rc = expand_opt(w, "--output-padding", &w->output_padding, naxes, opbuf, &outpad)) !=
             CLI_OK ||
-        (rc = expand_opt("--output-shape", &w->output_shape, naxes, osbuf, &outshape)) !=
+        (rc = expand_opt(w, "--output-shape", &w->output_shape, naxes, osbuf, &outshape)) !=
             CLI_OK)
         return rc;
     if (w->onnx_pads.n) {
         if (w->onnx_pads.n != 2 * naxes)
-            return cli_error(CLI_USAGE, "--pads has %d values; ONNX pads need 2 x %d "
-                                        "(x1_begin, x2_begin, ..., x1_end, x2_end)",
+            return cli_error(w->input_from_tensor ? CLI_FAIL : CLI_USAGE,
+                             "--onnx-pads has %d values; ONNX pads need 2 x %d "
+                             "(x1_begin, x2_begin, ..., x1_end, x2_end)",
                              w->onnx_pads.n, naxes);
         onnx_pads = w->onnx_pads.v;
     } else if (w->conv == CLI_WIN_ONNX && (pb || pe)) {
@@ -297,7 +312,7 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
                                    stride, dilation, pb, pe, r);
         break;
     case CLI_WIN_TF:
-        if (w->mode == CLPAD_TF_EXPLICIT && !pb && !pe)
+        if (w->mode == CLPAD_TF_EXPLICIT && (!pb || !pe))
             return cli_error(CLI_USAGE, "--tf EXPLICIT needs --pads-begin and --pads-end");
         st = clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, kernel, stride,
                              dilation, pb, pe, outshape, r);

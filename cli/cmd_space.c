@@ -223,7 +223,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         }
     }
     if (nblock != in.rank) {
-        rc = cli_error(CLI_USAGE, "--block-shape has %d values but %s has rank %d%s", nblock,
+        rc = cli_error(CLI_FAIL, "--block-shape has %d values but %s has rank %d%s", nblock,
                        in_path, in.rank,
                        in.is_image ? " (an image, as [1, H, W, C]: give 2 or 4)" : "");
         goto done;

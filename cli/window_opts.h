@@ -108,6 +108,7 @@ struct cli_window_opts {
     const char *conv_option; /* the option that chose it, for messages ("--tf") */
     int mode;
     struct cli_window_list input, kernel, stride, dilation;
+    bool input_from_tensor; /* input set by cli_window_set_input, not --input */
     struct cli_window_list pads_begin, pads_end, onnx_pads, torch_pads;
     struct cli_window_list output_padding, output_shape;
     bool ceil_mode;
@@ -122,7 +123,9 @@ void cli_window_init(struct cli_window_opts *w);
  * usage error and returns CLI_USAGE for an unknown name. */
 int cli_window_set_op(struct cli_window_opts *w, const char *name);
 
-/* Set the spatial input sizes (when they come from a tensor, not --input). */
+/* Set the spatial input sizes (when they come from a tensor, not --input):
+ * then a list that does not match them is an error of the input (CLI_FAIL),
+ * not of the command line. */
 void cli_window_set_input(struct cli_window_opts *w, int naxes, const int64_t *sizes);
 
 /* Handle one getopt_long code with its argument: CLI_OK when taken,

@@ -1599,6 +1599,8 @@ static void exp_tf(const wcall *c, wexp *e)
     bool ok = w_common(c, e, CLPAD_TF_PADDING_COUNT, true, false);
     if (c->mode != CLPAD_TF_EXPLICIT && (c->pb || c->pe))
         e->bad |= S_ARG;
+    if (c->mode == CLPAD_TF_EXPLICIT && (!c->pb || !c->pe)) /* explicit_paddings required */
+        e->bad |= S_ARG;
     if (c->oshape && c->op != CLPAD_WINDOW_DECONV)
         e->bad |= S_ARG;
     for (int i = 0; i < c->nax && c->naxes >= 1 && c->naxes <= CLPAD_MAX_RANK; i++) {

@@ -248,6 +248,97 @@ static void test_endless_input(void **state)
     unlink(scratch("z.png"));
 }
 
+/* ------------------------------------------------------------------------- */
+/* Command lines that contradict themselves or their input                    */
+/* ------------------------------------------------------------------------- */
+
+/* A tiny binary PGM of H x W x 1 (an image: HWC). */
+static void write_pgm(const char *name, int h, int w)
+{
+    char hdr[64];
+    int n = snprintf(hdr, sizeof hdr, "P5\n%d %d\n255\n", w, h);
+    unsigned char b[256];
+    memcpy(b, hdr, (size_t)n);
+    for (int i = 0; i < h * w; i++)
+        b[n + i] = (unsigned char)(i + 1);
+    write_file(scratch(name), b, (size_t)n + (size_t)(h * w));
+}
+
+/* Read back the shape of a .npy the CLI wrote (its header's shape tuple). */
+static void npy_shape(const char *name, char *out, size_t len)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    char buf[256];
+    slurp(p, buf, sizeof buf);
+    /* (the header text starts at byte 10, after the magic's NUL byte) */
+    const char *a = strlen(buf) == 7 ? strstr(buf + 10, "'shape': (") : NULL;
+    const char *b = a ? strchr(a, ')') : NULL;
+    snprintf(out, len, "%.*s", a && b ? (int)(b - a - 10) : 0, a ? a + 10 : "");
+}
+
+/* --same-as on an image: an image is HWC. --layout NHWC names its H and W
+ * (as a batch of one); NCHW contradicts it (it padded the wrong axes:
+ * NHWC took H as the batch, NCHW padded the channels). */
+static void test_same_as_image_layout(void **state)
+{
+    (void)state;
+    write_pgm("img.pgm", 5, 7);
+    char shape[64];
+    const char *win = "--same-as conv --kernel 3 --stride 1 --tf SAME";
+    assert_int_equal(run("pad -q %s img.pgm plain.npy", win), 0);
+    npy_shape("plain.npy", shape, sizeof shape);
+    assert_string_equal(shape, "7, 9, 1");
+    assert_int_equal(run("pad -q %s --layout NHWC img.pgm nhwc.npy", win), 0);
+    npy_shape("nhwc.npy", shape, sizeof shape);
+    assert_string_equal(shape, "7, 9, 1");
+    expect_error(run("pad %s --layout NCHW img.pgm o.npy", win), 2, "HWC (channels last)");
+    assert_int_equal(access(scratch("o.npy"), F_OK), -1);
+}
+
+/* Exit status 2 only for what the command line alone shows; what depends
+ * on the input is 1. */
+static void test_exit_status(void **state)
+{
+    (void)state;
+    write_npy_u8("u8.npy", 2, (const int64_t[]){2, 3});
+    write_npy_u8("u8_3d.npy", 3, (const int64_t[]){1, 2, 3});
+    expect_error(run("pad -b 1,1,1 -e 1,1,1 u8.npy o.npy"), 1, "has rank 2");
+    expect_error(run("pad --value 300 -b 1,1 -e 1,1 u8.npy o.npy"), 1, "out of range for u8");
+    expect_error(run("pad --value 3oo -b 1,1 -e 1,1 u8.npy o.npy"), 2, "not a value of any dtype");
+    expect_error(run("space-to-batch -B 1,1,1 u8.npy o.npy"), 1, "has rank 2");
+    expect_error(run("pad --same-as conv --kernel 3 --tf SAME u8.npy o.npy"), 1, "rank >= 3");
+    /* the window's lists against the input's spatial axes */
+    expect_error(run("pad --same-as conv --kernel 3,3,3 --tf SAME u8_3d.npy o.npy"), 1,
+                 "INPUT has 1 spatial axes");
+    expect_error(run("shape conv --input 5,5 --kernel 3,3,3 --tf SAME"), 2, "--input has 2 axes");
+    expect_error(run("pad -b 1,1 u8.npy o.npy"), 2, "--pads-end are required");
+    expect_error(run("pad -b 1,1 -e 1,1 u8.npy o.bmp"), 2, "o.bmp");
+    /* `clpad devices` errors in clpad's form (it printed getopt's) */
+    expect_error(run("devices --json"), 2, "devices: unknown option '--json'");
+    assert_int_equal(access(scratch("o.npy"), F_OK), -1);
+}
+
+/* Spaces around list values: accepted before and after alike (" 1,2" was
+ * accepted, "1,2 " refused). */
+static void test_list_spaces(void **state)
+{
+    (void)state;
+    write_npy_u8("u8.npy", 2, (const int64_t[]){2, 3});
+    char shape[64];
+    const char *lists[] = {"' 1,2'", "'1,2 '", "' 1 , 2 '", "'1,\t2'"};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+        int rc = run("pad -q -b %s -e 0,0 u8.npy s.npy", lists[i]);
+        if (rc)
+            fail_msg("-b %s: exit %d: %s", lists[i], rc, g_err);
+        npy_shape("s.npy", shape, sizeof shape);
+        assert_string_equal(shape, "3, 5");
+    }
+    expect_error(run("pad -b '1,,2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+    expect_error(run("pad -b '1 2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+    expect_error(run("pad -b '1, ' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+}
+
 int main(void)
 {
     g_cli = getenv("CLPAD_CLI");
@@ -259,6 +350,9 @@ int main(void)
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_output_checked_first),
         cmocka_unit_test(test_endless_input),
+        cmocka_unit_test(test_same_as_image_layout),
+        cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_list_spaces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     char cmd[600];

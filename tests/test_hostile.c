@@ -984,6 +984,47 @@ static void test_image_hostile(void **state)
 }
 
 /* ------------------------------------------------------------------------- */
+/* API arguments that were accepted                                          */
+/* ------------------------------------------------------------------------- */
+
+static void test_api_arguments(void **state)
+{
+    (void)state;
+    const int64_t I[2] = {7, 8}, F[2] = {4, 4}, S[2] = {3, 3}, P[2] = {1, 1};
+    clpad_window_result r, before;
+    memset(&r, 0x5a, sizeof r);
+    before = r;
+    /* TensorFlow EXPLICIT without its explicit_paddings (NULL pads read as
+     * zeros): refused, naming the NULL one, the result untouched. */
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_EXPLICIT, 2, I, F, S, NULL, NULL, NULL,
+                           NULL, &r),
+           CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "pads_begin"));
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_EXPLICIT, 2, I, F, S, NULL, P, NULL,
+                           NULL, &r),
+           CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "pads_end is NULL"));
+    assert_memory_equal(&r, &before, sizeof r);
+    EXPECT(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_EXPLICIT, 2, I, F, S, NULL, P, P, NULL,
+                           &r),
+           CLPAD_OK);
+    assert_int_equal(r.output[0], 2);
+    /* Unknown context flag bits: refused, named (they were ignored). */
+    clpad_context *ctx = (clpad_context *)&r;
+    EXPECT(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY | (1u << 7), &ctx),
+           CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "0x80"));
+    assert_ptr_equal(ctx, (clpad_context *)&r);
+    EXPECT(clpad_context_create(NULL, 0xffffffffu, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    EXPECT(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY | CLPAD_CONTEXT_QUIET |
+                                          CLPAD_CONTEXT_VERBOSE | CLPAD_CONTEXT_NO_FALLBACK |
+                                          CLPAD_CONTEXT_DEVICE_ONLY,
+                                &ctx),
+           CLPAD_OK);
+    clpad_context_destroy(ctx);
+}
+
+/* ------------------------------------------------------------------------- */
 /* Bounded reads: an input is read only as far as its header says           */
 /* ------------------------------------------------------------------------- */
 
@@ -1343,6 +1384,7 @@ int main(void)
         cmocka_unit_test(test_bounded_reads),
         cmocka_unit_test(test_image_headers),
         cmocka_unit_test(test_output_rules),
+        cmocka_unit_test(test_api_arguments),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
