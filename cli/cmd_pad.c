@@ -23,7 +23,7 @@ static void pad_usage(FILE *f)
             "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
-            "  -v, --value V          pad_value for constant mode, parsed exactly in the\n"
+            "      --value V          pad_value for constant mode, parsed exactly in the\n"
             "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
@@ -33,20 +33,28 @@ static void pad_usage(FILE *f)
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "Padding for a window instead of --pads-begin/--pads-end (SPEC section 4):\n"
+            "Padding for a window instead of --pads-begin/--pads-end (docs/spec.md, section 4):\n"
             "      --same-as conv|pool  compute the pads of that window's convention (one of\n"
             "                         --tf, --onnx, --openvino, --torch, --trt) on INPUT's\n"
             "                         spatial axes and pad with zeros (or --value), so that\n"
             "                         a VALID window on OUTPUT equals the framework's window\n"
-            "      --layout L         NCHW (default for .npy) or NHWC; images are HWC\n"
+            "      --layout L         NCHW (default for .npy) or NHWC; an image is HWC:\n"
+            "                         NHWC (a batch of one) or no --layout pads its H and W,\n"
+            "                         NCHW is refused\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order, little-endian)\n"
             "or an image, read as an HxWxC u8 tensor; for an image, two pad values\n"
             "mean H,W and leave the channels alone. OUTPUT: %s.\n"
-            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            "OUTPUT is replaced atomically: a read-only file is refused, a symbolic link is\n"
+            "written through to its file, a replaced file keeps its mode; SIGINT, SIGTERM\n"
+            "and SIGHUP leave no temporary file.\n"
+            "Exit status: 0 success, 1 failure (including what depends on INPUT: its rank,\n"
+            "its dtype's range), 2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
     fprintf(f, "\nWindow options (with --same-as):\n");
     cli_window_usage(f, false);
+    fprintf(f, "\nDeprecated (accepted for one more release, with a warning):\n"
+               "  -v V                   use --value V (-v is --verbose in most tools)\n");
 }
 
 /* One Pad call, for cli_run_op. */
@@ -70,7 +78,7 @@ int cmd_pad(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"mode", required_argument, NULL, 'm'},   {"pads-begin", required_argument, NULL, 'b'},
-        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'v'},
+        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'V'},
         {"device", required_argument, NULL, 'd'}, {"cpu", no_argument, NULL, 'C'},
         {"verify", no_argument, NULL, 'Y'},       {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"same-as", required_argument, NULL, 'S'},
@@ -81,7 +89,7 @@ int cmd_pad(int argc, char **argv)
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    bool cpu = false, verify = false, quiet = false, deprecated_v = false;
     int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
@@ -103,7 +111,11 @@ int cmd_pad(int argc, char **argv)
             if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
                 return CLI_USAGE;
             break;
-        case 'v':
+        case 'v': /* deprecated short spelling of --value */
+            deprecated_v = true;
+            value_text = optarg;
+            break;
+        case 'V':
             value_text = optarg;
             break;
         case 'd':
@@ -147,6 +159,8 @@ int cmd_pad(int argc, char **argv)
         }
         }
     }
+    if (deprecated_v && !quiet)
+        cli_deprecated("pad", "-v", "--value");
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");

@@ -15,11 +15,13 @@
  *     clpad_window_result r;
  *     int rc = cli_window_compute(&w, &r);      (prints its own error message)
  *
- * CLI_WINDOW_OPTIONS names no option that `clpad pad` uses (--mode, --pads-begin
- * and --pads-end mean the pad mode and pads there): TensorRT's mode is --trt,
- * and explicit window pads are --window-pads-begin / --window-pads-end /
- * --onnx-pads. CLI_WINDOW_SHAPE_OPTIONS adds `clpad shape`'s own spellings:
- * --input, --mode (= --trt), --pads-begin, --pads-end, --pads (= --onnx-pads).
+ * One spelling for each idea in every subcommand: TensorRT's mode is --trt
+ * (--mode is the pad mode of `clpad pad`), explicit window pads are
+ * --window-pads-begin / --window-pads-end (--pads-begin / --pads-end are the
+ * Pad's own pads there), ONNX's flat pads --onnx-pads.
+ * CLI_WINDOW_SHAPE_OPTIONS adds `clpad shape`'s --input, and its old
+ * spellings, kept one release with a warning: --mode (= --trt),
+ * --pads-begin, --pads-end, --pads (= --onnx-pads).
  * Every option value is a long-only code >= CLI_WOPT_BASE, so it cannot clash
  * with a short option character.
  */
@@ -53,6 +55,10 @@ enum {
     CLI_WOPT_ROUNDING,
     CLI_WOPT_OUTPUT_PADDING,
     CLI_WOPT_OUTPUT_SHAPE,
+    CLI_WOPT_OLD_MODE, /* deprecated spellings of `clpad shape` */
+    CLI_WOPT_OLD_PADS_BEGIN,
+    CLI_WOPT_OLD_PADS_END,
+    CLI_WOPT_OLD_PADS,
     CLI_WOPT_END
 };
 
@@ -80,10 +86,10 @@ enum {
 
 #define CLI_WINDOW_SHAPE_OPTIONS                                                  \
     {"input", required_argument, NULL, CLI_WOPT_INPUT},                           \
-        {"mode", required_argument, NULL, CLI_WOPT_TRT},                          \
-        {"pads-begin", required_argument, NULL, CLI_WOPT_PADS_BEGIN},             \
-        {"pads-end", required_argument, NULL, CLI_WOPT_PADS_END},                 \
-        {"pads", required_argument, NULL, CLI_WOPT_ONNX_PADS}
+        {"mode", required_argument, NULL, CLI_WOPT_OLD_MODE},                     \
+        {"pads-begin", required_argument, NULL, CLI_WOPT_OLD_PADS_BEGIN},         \
+        {"pads-end", required_argument, NULL, CLI_WOPT_OLD_PADS_END},             \
+        {"pads", required_argument, NULL, CLI_WOPT_OLD_PADS}
 
 /* Which convention an option chose. */
 enum cli_window_convention {

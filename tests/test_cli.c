@@ -187,7 +187,7 @@ static void test_exact_value(void **state)
     (void)state;
     int64_t shape[1] = {2}, data[2] = {1, 2};
     save("i64.npy", CLPAD_I64, 1, shape, data);
-    assert_int_equal(run(NULL, "pad -q -v 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
+    assert_int_equal(run(NULL, "pad -q --value 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
     tio_tensor t = {0};
     load("o.npy", &t);
     int64_t got[4];
@@ -208,13 +208,13 @@ static void test_exact_value(void **state)
     memcpy(g16, t.data, sizeof g16);
     assert_int_equal(g16[2], 0x7E00);
     tio_free(&t);
-    expect_error(run(NULL, "pad -v 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
+    expect_error(run(NULL, "pad --value 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
     uint8_t u[2] = {1, 2};
     save("u8.npy", CLPAD_U8, 1, shape, u);
     /* out of range for this input's dtype: the input decides (1); not a
      * value of any dtype: the command line alone is wrong (2) */
-    expect_error(run(NULL, "pad -v 256 -b 1 -e 1 u8.npy o.npy"), 1, "out of range for u8");
-    expect_error(run(NULL, "pad -v 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
+    expect_error(run(NULL, "pad --value 256 -b 1 -e 1 u8.npy o.npy"), 1, "out of range for u8");
+    expect_error(run(NULL, "pad --value 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
 }
 
 static void test_usage_errors(void **state)
@@ -241,7 +241,7 @@ static void test_usage_errors(void **state)
     tio_free(&t0);
     expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 1, "rank 2"); /* the input's */
     expect_error(run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
-    expect_error(run(NULL, "pad -m edge -v 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
+    expect_error(run(NULL, "pad -m edge --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
     expect_error(run(NULL, "pad --cpu -d 0:0 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--cpu");
     expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy"), 2, "INPUT and OUTPUT");
     expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy o.xyz"), 2, "o.xyz");
@@ -334,16 +334,16 @@ static void test_shape(void **state)
     static const struct {
         const char *args, *json;
     } pool[] = {
-        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 2,2",
+        {"--trt explicit-round-down --window-pads-begin 3,3 --window-pads-end 2,2",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 2,2",
+        {"--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 2,2",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
-        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 3,3",
+        {"--trt explicit-round-down --window-pads-begin 3,3 --window-pads-end 3,3",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
+        {"--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3",
          "{\"output\":[6,6],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
-        {"--mode same-upper", "{\"output\":[3,3],\"pads_begin\":[0,0],\"pads_end\":[1,1]}\n"},
-        {"--mode same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
+        {"--trt same-upper", "{\"output\":[3,3],\"pads_begin\":[0,0],\"pads_end\":[1,1]}\n"},
+        {"--trt same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
     };
     for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
         int rc = run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json", pool[i].args);
@@ -355,6 +355,74 @@ static void test_shape(void **state)
     expect_error(run(NULL, "shape conv --input 7,8 --stride 3 --tf SAME"), 2, "--kernel");
     expect_error(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 0 --tf SAME"), 1, "stride");
     expect_error(run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
+    /* The convention's rules are the library's: its message, exit status 1. */
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx NOTSET --ceil-mode"), 1,
+                 "clpad_window_onnx: ceil_mode applies to pooling only");
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx SAME_UPPER --onnx-pads 1,1"),
+                 1, "clpad_window_onnx: pads must be NULL unless auto_pad is NOTSET");
+    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf EXPLICIT --window-pads-begin 1"),
+                 1, "clpad_window_tf: padding EXPLICIT needs pads_begin and pads_end");
+    /* An option the convention has no parameter for: a usage error (2). */
+    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf SAME --ceil-mode"), 2,
+                 "--ceil-mode does not apply to --tf");
+    /* Pads the convention ignores (TensorRT SAME, OpenVINO valid): refused,
+     * as the library shows them to make no difference. */
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --stride 2 --trt same-upper "
+                           "--window-pads-begin 5 --window-pads-end 5"),
+                 2, "ignores explicit window pads");
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --openvino valid "
+                           "--window-pads-begin 1 --window-pads-end 0"),
+                 2, "ignores explicit window pads");
+    assert_int_equal(run(NULL, "shape conv --input 9 --kernel 3 --openvino explicit "
+                               "--window-pads-begin 1 --window-pads-end 0 --json"),
+                     0);
+    assert_string_equal(g_stdout, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
+}
+
+/* One spelling per idea across subcommands; the old ones work one release
+ * more, with a warning on stderr (none with --quiet). */
+static void test_deprecated_spellings(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3"},
+        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+                             pairs[i][1]),
+                         0);
+        char want[sizeof g_stdout];
+        memcpy(want, g_stdout, sizeof want);
+        assert_string_equal(g_stderr, "");
+        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+                             pairs[i][0]),
+                         0);
+        assert_string_equal(g_stdout, want);
+        assert_non_null(strstr(g_stderr, "clpad: warning: `clpad shape --"));
+        assert_non_null(strstr(g_stderr, "is deprecated"));
+    }
+    int64_t shape[1] = {2};
+    uint8_t u[2] = {1, 2};
+    save("u8d.npy", CLPAD_U8, 1, shape, u);
+    assert_int_equal(run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_non_null(strstr(g_stderr, "`clpad pad -v` is deprecated and goes in the next release; "
+                                     "use --value"));
+    tio_tensor t = {0};
+    load("d.npy", &t);
+    assert_memory_equal(t.data, "\x07\x01\x02", 3);
+    tio_free(&t);
+    assert_int_equal(run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_string_equal(g_stderr, "");
+    /* the help names the new spellings and lists the old ones as deprecated */
+    assert_int_equal(run(NULL, "shape --help"), 0);
+    assert_non_null(strstr(g_stdout, "--trt MODE"));
+    assert_non_null(strstr(g_stdout, "--window-pads-begin"));
+    assert_non_null(strstr(g_stdout, "Deprecated"));
+    assert_int_equal(run(NULL, "pad --help"), 0);
+    assert_null(strstr(g_stdout, "-v, --value"));
+    assert_non_null(strstr(g_stdout, "--value V"));
 }
 
 /* `clpad pad --same-as`: TF SAME conv pads on NCHW, zeros. */
@@ -472,6 +540,7 @@ int main(void)
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
+        cmocka_unit_test(test_deprecated_spellings),
         cmocka_unit_test(test_pad_same_as),
         cmocka_unit_test(test_space_batch_cli),
     };
