@@ -1,7 +1,7 @@
 /* `clpad shape`: output size and padding of a convolution, deconvolution or
  * pooling window in the TensorRT, TensorFlow, ONNX, OpenVINO or PyTorch
- * convention (SPEC §4, include/clpad_window.h). Also the window options shared
- * with other subcommands (cli/window_opts.h). */
+ * convention (docs/spec.md section 4, include/clpad_window.h). Also the
+ * window options shared with other subcommands (cli/window_opts.h). */
 #include "cli.h"
 #include "window_opts.h"
 

@@ -69,10 +69,13 @@ static void space_usage(const space_cmd *sc, FILE *f)
             "  -h, --help              show this help\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order,\n"
-            "little-endian) or an image, read as a 1xHxWxC u8 tensor; for an image, two\n"
-            "values per list mean H,W and leave the batch and channels alone.\n"
+            "little-endian) or an image, read as a 1xHxWxC u8 tensor (u16: a 16-bit PNG or\n"
+            "PNM); for an image, two values per list mean H,W and leave the batch and\n"
+            "channels alone.\n"
             "OUTPUT: %s; an image takes a batch of one, [1, H, W, C].\n"
-            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            "OUTPUT is replaced atomically, as `clpad pad --help` says.\n"
+            "Exit status: 0 success, 1 failure (including what depends on INPUT),\n"
+            "2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
 }
 

@@ -1,5 +1,6 @@
-/* Window-geometry options of the clpad command line (SPEC §4), shared by
- * `clpad shape` and any subcommand that pads "the same as" a conv / pool window.
+/* Window-geometry options of the clpad command line (docs/spec.md section 4),
+ * shared by `clpad shape` and any subcommand that pads "the same as" a conv /
+ * pool window.
  *
  * Use:
  *     struct cli_window_opts w;
@@ -146,8 +147,8 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r);
 /* "conv, tf SAME", "pool, onnx NOTSET ceil_mode", "pool, openvino explicit rounding=ceil"... */
 const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size_t len);
 
-/* Help lines for the options in CLI_WINDOW_OPTIONS (shape = also the
- * CLI_WINDOW_SHAPE_OPTIONS spellings). */
+/* Help lines for the options in CLI_WINDOW_OPTIONS (shape: also --input;
+ * the deprecated spellings are listed by `clpad shape --help` itself). */
 void cli_window_usage(FILE *f, bool shape);
 
 #endif
