@@ -23,34 +23,43 @@ static void pad_usage(FILE *f)
             "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
-            "  -v, --value V          pad_value for constant mode, parsed exactly in the\n"
+            "      --value V          pad_value for constant mode, parsed exactly in the\n"
             "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "Padding for a window instead of --pads-begin/--pads-end (SPEC section 4):\n"
+            "Padding for a window instead of --pads-begin/--pads-end (docs/spec.md, section 4):\n"
             "      --same-as conv|pool  compute the pads of that window's convention (one of\n"
             "                         --tf, --onnx, --openvino, --torch, --trt) on INPUT's\n"
             "                         spatial axes and pad with zeros (or --value), so that\n"
             "                         a VALID window on OUTPUT equals the framework's window\n"
-            "      --layout L         NCHW (default for .npy) or NHWC; images are HWC\n"
+            "      --layout L         NCHW (default for .npy) or NHWC; an image is HWC:\n"
+            "                         NHWC (a batch of one) or no --layout pads its H and W,\n"
+            "                         NCHW is refused\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order, little-endian)\n"
-            "or an image, read as an HxWxC u8 tensor; for an image, two pad values\n"
-            "mean H,W and leave the channels alone. OUTPUT: %s.\n"
-            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            "or an image, read as an HxWxC u8 tensor (u16: a 16-bit PNG or PNM); for an\n"
+            "image, two pad values mean H,W and leave the channels alone. OUTPUT: %s.\n"
+            "OUTPUT is replaced atomically: a read-only file is refused, a symbolic link is\n"
+            "written through to its file, a replaced file keeps its mode; SIGINT, SIGTERM\n"
+            "and SIGHUP leave no temporary file.\n"
+            "Exit status: 0 success, 1 failure (including what depends on INPUT: its rank,\n"
+            "its dtype's range), 2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
     fprintf(f, "\nWindow options (with --same-as):\n");
     cli_window_usage(f, false);
+    fprintf(f, "\nDeprecated (accepted for one more release, with a warning):\n"
+               "  -v V                   use --value V (-v is --verbose in most tools)\n");
 }
 
 /* One Pad call, for cli_run_op. */
 typedef struct pad_op {
-    const cli_tensor *in;
+    const tio_tensor *in;
     const int64_t *pads_begin, *pads_end;
     clpad_pad_mode mode;
     const void *value;
@@ -69,17 +78,19 @@ int cmd_pad(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"mode", required_argument, NULL, 'm'},   {"pads-begin", required_argument, NULL, 'b'},
-        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'v'},
+        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'V'},
         {"device", required_argument, NULL, 'd'}, {"cpu", no_argument, NULL, 'C'},
         {"verify", no_argument, NULL, 'Y'},       {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"same-as", required_argument, NULL, 'S'},
-        {"layout", required_argument, NULL, 'L'}, CLI_WINDOW_OPTIONS,
+        {"layout", required_argument, NULL, 'L'}, {"quality", required_argument, NULL, 'Q'},
+        CLI_WINDOW_OPTIONS,
         {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    bool cpu = false, verify = false, quiet = false, deprecated_v = false;
+    int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
     cli_window_init(&win);
@@ -100,7 +111,11 @@ int cmd_pad(int argc, char **argv)
             if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
                 return CLI_USAGE;
             break;
-        case 'v':
+        case 'v': /* deprecated short spelling of --value */
+            deprecated_v = true;
+            value_text = optarg;
+            break;
+        case 'V':
             value_text = optarg;
             break;
         case 'd':
@@ -111,6 +126,10 @@ int cmd_pad(int argc, char **argv)
             break;
         case 'Y':
             verify = true;
+            break;
+        case 'Q':
+            if (!cli_parse_quality(optarg, &quality))
+                return CLI_USAGE;
             break;
         case 'q':
             quiet = true;
@@ -140,6 +159,8 @@ int cmd_pad(int argc, char **argv)
         }
         }
     }
+    if (deprecated_v && !quiet)
+        cli_deprecated("pad", "-v", "--value");
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");
@@ -166,16 +187,35 @@ int cmd_pad(int argc, char **argv)
     if (value_text && mode != CLPAD_PAD_CONSTANT)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
+    if (value_text && !cli_value_text_valid(value_text))
+        return cli_error(CLI_USAGE,
+                         "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
+                         "inf, true or false)",
+                         value_text);
     if (cpu && device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);
+    /* An image is HWC, channels last (a batch of one, as NHWC without N):
+     * --layout NHWC names its H and W, NCHW contradicts it. */
+    bool image_in = strcmp(tio_format(in_path), "npy") != 0;
+    if (same_as && image_in && layout && strcasecmp(layout, "NHWC"))
+        return cli_error(CLI_USAGE,
+                         "--layout %s: INPUT '%s' is an image, HWC (channels last); use --layout "
+                         "NHWC or none, or a .npy for a channels-first tensor",
+                         layout, in_path);
     if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
+    if (quality && strcmp(tio_format(out_path), "jpeg"))
+        return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
+    /* OUTPUT can be written (directory, permissions, what its links name)
+     * before the input is read and padded. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
 
-    cli_tensor in = {0}, out = {0};
+    tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
@@ -184,10 +224,10 @@ int cmd_pad(int argc, char **argv)
     }
     if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */
         bool nhwc = layout && !strcasecmp(layout, "NHWC");
-        int first = in.is_image && !layout ? 0 : nhwc ? 1 : 2;
-        int naxes = in.is_image && !layout ? 2 : in.rank - 2;
+        int first = in.is_image ? 0 : nhwc ? 1 : 2; /* an image: H, W of HWC */
+        int naxes = in.is_image ? 2 : in.rank - 2;
         if (naxes < 1 || first + naxes > in.rank) {
-            rc = cli_error(CLI_USAGE, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
+            rc = cli_error(CLI_FAIL, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
                            in.rank, layout ? layout : "NCHW");
             goto done;
         }
@@ -215,13 +255,13 @@ int cmd_pad(int argc, char **argv)
         npb = npe = 3;
     }
     if (npb != in.rank) {
-        rc = cli_error(CLI_USAGE, "--pads-begin/--pads-end have %d values but %s has rank %d%s",
+        rc = cli_error(CLI_FAIL, "--pads-begin/--pads-end have %d values but %s has rank %d%s",
                        npb, in_path, in.rank, in.is_image ? " (an image: give 2 or 3)" : "");
         goto done;
     }
     unsigned char value[8] = {0};
     if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
-        rc = cli_error(CLI_USAGE, "--value: %s", clpad_last_error());
+        rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
         goto done;
     }
     out.dtype = in.dtype;
@@ -246,7 +286,8 @@ int cmd_pad(int argc, char **argv)
     pad_op op = {&in, pb, pe, mode, value};
     if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
         goto done;
-    if (tio_save(out_path, &out, err, sizeof err)) {
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(out_path, &out, &save_opts, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }

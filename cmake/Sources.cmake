@@ -44,3 +44,15 @@ function(clpad_embed_kernels output)
     COMMENT "Embedding OpenCL kernels"
     VERBATIM)
 endfunction()
+
+# The tensor file I/O library (io/: .npy, images, atomic outputs), used by the
+# CLI, the tests and the fuzz targets.
+set(CLPAD_IO_SOURCES
+  ${CLPAD_ROOT}/io/util.c
+  ${CLPAD_ROOT}/io/reader.c
+  ${CLPAD_ROOT}/io/formats.c
+  ${CLPAD_ROOT}/io/npy.c
+  ${CLPAD_ROOT}/io/image_read.c
+  ${CLPAD_ROOT}/io/image_write.c
+  ${CLPAD_ROOT}/io/atomic_file.c
+  ${CLPAD_ROOT}/io/load_save.c)

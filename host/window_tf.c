@@ -48,6 +48,11 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                            clpad__w_op_names[op]);
     TRY(clpad__w_check_nonneg(who, "pads_begin", naxes, pads_begin));
     TRY(clpad__w_check_nonneg(who, "pads_end", naxes, pads_end));
+    /* TensorFlow's EXPLICIT padding takes its explicit_paddings, both sides. */
+    if (padding == CLPAD_TF_EXPLICIT && (!pads_begin || !pads_end))
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: padding EXPLICIT needs pads_begin and pads_end (%s is NULL)", who,
+                           !pads_begin ? "pads_begin" : "pads_end");
     if (output_shape)
         TRY(clpad__w_check_output_shape(who, naxes, output_shape));
 

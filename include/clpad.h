@@ -337,7 +337,8 @@ enum {
  * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
  * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
  * CLPAD_ERR_NO_DEVICE).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_NO_DEVICE,
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; a flag bit that is not a
+ * CLPAD_CONTEXT_* value, named in the message), CLPAD_ERR_NO_DEVICE,
  * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
  * CLPAD_ERR_OUT_OF_MEMORY.
  */

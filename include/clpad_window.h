@@ -226,8 +226,9 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
  * file): B = the forward convolution's pad_begin on O, A = (I-1)*S + DK - O - B;
  * A is negative when O exceeds the full output (the extra elements are zeros).
  *
- * `pads_begin` / `pads_end` are used only by EXPLICIT (NULL there means 0) and
- * must be NULL otherwise (TensorFlow has one padding argument).
+ * `pads_begin` / `pads_end` are required by EXPLICIT (TensorFlow's
+ * explicit_paddings; NULL is CLPAD_ERR_INVALID_ARGUMENT) and must be NULL
+ * otherwise (TensorFlow has one padding argument).
  * Errors: as clpad_window_tensorrt; CLPAD_ERR_INVALID_PADS (a negative
  * explicit pad); CLPAD_ERR_INVALID_SHAPE (I < DK for VALID, M < DK,
  * inconsistent output_shape).

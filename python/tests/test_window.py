@@ -125,9 +125,13 @@ def cli_args(op, input, kernel, stride=None, dilation=None, **kw):
         args.append("--stride=" + csv(stride))
     if dilation is not None:
         args.append("--dilation=" + csv(dilation))
-    flags = {"tensorrt": "--mode", "tf": "--tf", "onnx": "--onnx", "openvino": "--openvino"}
+    flags = {"tensorrt": "--trt", "tf": "--tf", "onnx": "--onnx", "openvino": "--openvino",
+             "pads_begin": "--window-pads-begin", "pads_end": "--window-pads-end",
+             "pads": "--onnx-pads"}
     for key, value in kw.items():
-        if key in flags:
+        if key in ("pads_begin", "pads_end", "pads"):
+            args.append("%s=%s" % (flags[key], csv(value)))
+        elif key in flags:
             args.append("%s=%s" % (flags[key], value))
         elif key == "torch":
             args.append("--torch=" + (value if isinstance(value, str) else csv(value)))

@@ -1183,8 +1183,8 @@ class Harness:
             if case.get("ceil_mode"):
                 argv.append("--ceil-mode")
         if case.get("pads_begin") is not None:
-            argv += ["--pads-begin=" + ",".join(map(str, case["pads_begin"])),
-                     "--pads-end=" + ",".join(map(str, case["pads_end"]))]
+            argv += ["--window-pads-begin=" + ",".join(map(str, case["pads_begin"])),
+                     "--window-pads-end=" + ",".join(map(str, case["pads_end"]))]
         if case.get("output_padding"):
             argv.append("--output-padding=" + ",".join(map(str, case["output_padding"])))
         desc = "%s-%s %s" % (case["name"], op, {k: v for k, v in case.items()
