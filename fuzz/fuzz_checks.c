@@ -1,7 +1,7 @@
 /*
  * The checks behind the fuzz targets and tests/test_hostile.c (see
  * fuzz_checks.h). Every oracle here is written from the headers' and
- * SPEC.md's text, element by element or formula by formula, sharing no code
+ * docs/spec.md's text, element by element or formula by formula, sharing no code
  * with the library: 128-bit integers stand in for "exact", so that an
  * overflow of int64 is seen rather than suffered.
  *
@@ -795,7 +795,7 @@ out:
 
 #define GUARD 64
 
-/* SPEC §1's table, one coordinate: the input coordinate, or -1 for the pad value. */
+/* The Pad table of docs/spec.md, one coordinate: the input coordinate, or -1 for the pad value. */
 static i128 pad_map(int mode, i128 c, i128 D)
 {
     if (c >= 0 && c < D)
@@ -1096,7 +1096,7 @@ out:
 
 enum { SB_S2B, SB_B2S };
 
-/* The rules of SPEC §2 / §3 and the header for one call; fills out[] (exact)
+/* The rules of docs/spec.md (SpaceToBatch / BatchToSpace) and the header for one call; fills out[] (exact)
  * when they hold. `outbytes_es` is the element size of the byte check. */
 static unsigned sb_rules(int op, int rank, const int64_t *shape, const int64_t *block,
                          const int64_t *begin, const int64_t *end, bool out_null, size_t es,
@@ -1170,7 +1170,7 @@ static unsigned sb_rules(int op, int rank, const int64_t *shape, const int64_t *
     return bad;
 }
 
-/* SPEC §2's element form and §3's inverse, element by element. */
+/* docs/spec.md's SpaceToBatch element form and its BatchToSpace inverse, element by element. */
 static void sb_oracle(int op, size_t es, int rank, const int64_t *shape, const int64_t *block,
                       const int64_t *begin, const int64_t *out_shape, const unsigned char *in,
                       unsigned char *want, size_t out_elems)
@@ -1400,7 +1400,7 @@ const char *fz_check_space_batch(const uint8_t *data, size_t size)
                   nulls, io_nulls, osel, (unsigned)size, NULL, &y, &ybytes, yshape);
     if (msg || op != 3 || !y)
         goto out;
-    /* BatchToSpace(SpaceToBatch(x, B, p), B, p) == x (SPEC §3). */
+    /* BatchToSpace(SpaceToBatch(x, B, p), B, p) == x (docs/spec.md, BatchToSpace). */
     msg = sb_call(SB_B2S, dtype, rank, yshape, block, begin, end, 0, 0, 0, 0, y, &z, &zbytes,
                   zshape);
     if (msg)

@@ -116,7 +116,7 @@ def win_seed(fn, op, mode, axes, rounding=0, ceil=0, stride=False, dil=False, pb
 
 def pad_corpus():
     f32 = struct.pack("<f", 2.5) + b"\0" * 4
-    # SPEC §1's example: 3x4, pads_begin [2, -1], pads_end [-1, 3], every mode that allows it.
+    # The Pad specification's mixed example: 3x4, pads_begin [2, -1], pads_end [-1, 3], every mode that allows it.
     for m in ("constant", "edge", "reflect", "symmetric", "wrap"):
         write("pad", f"spec_3x4_{m}", pad_seed("f32", m, [3, 4], [2, -1], [-1, 3], f32))
     for k, dt in enumerate(DT):
@@ -170,7 +170,7 @@ def pad_corpus():
 # ---------------------------------------------------------------------------
 
 def sb_corpus():
-    # SPEC §2's example: [2, 6, 10, 3, 3], block [1, 2, 4, 3, 1], pads [0, 0, 1, 0, 0] both sides.
+    # The SpaceToBatch specification's example: [2, 6, 10, 3, 3], block [1, 2, 4, 3, 1], pads [0, 0, 1, 0, 0] both sides.
     spec = ([2, 6, 10, 3, 3], [1, 2, 4, 3, 1], [0, 0, 1, 0, 0], [0, 0, 1, 0, 0])
     write("space_batch", "spec_s2b", sb_seed(0, "u8", *spec))
     write("space_batch", "spec_roundtrip", sb_seed(3, "f32", *spec))
@@ -205,7 +205,7 @@ def sb_corpus():
 # ---------------------------------------------------------------------------
 
 def window_corpus():
-    # SPEC §4: TensorRT pooling I=6, B=3, A=2, S=2, F=3: O=5 explicit; SAME O=3.
+    # docs/spec.md, Window geometry: TensorRT pooling I=6, B=3, A=2, S=2, F=3: O=5 explicit; SAME O=3.
     ax = dict(I=6, F=3, S=2, B=3, A=2)
     for mode in range(4):
         write("window", f"trt_pool_seed_mode{mode}",

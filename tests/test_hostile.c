@@ -1,5 +1,5 @@
 /*
- * Hostile input (issue 6): every saved fuzz input replayed through the fuzz
+ * Hostile input: every saved fuzz input replayed through the fuzz
  * targets' own checks, and the size-arithmetic edges of every entry point
  * spelled out with their exact statuses.
  *

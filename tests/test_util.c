@@ -140,7 +140,7 @@ const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len)
     return buf;
 }
 
-/* SPEC §1 table, one coordinate. Returns -1 for "pad_value". */
+/* docs/spec.md's Pad table, one coordinate. Returns -1 for "pad_value". */
 static int64_t naive_map(clpad_pad_mode mode, int64_t c, int64_t D)
 {
     if (0 <= c && c < D)

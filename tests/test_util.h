@@ -68,7 +68,7 @@ void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t 
 /* One line describing a case, for failure messages. */
 const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len);
 
-/* The test suite's own Pad oracle, written from SPEC §1's table element by
+/* The test suite's own Pad oracle, written from The Pad table of docs/spec.md element by
  * element with no shared code: for each output index, map every coordinate
  * and copy one element. */
 void tu_pad_naive(const tu_pad_case *c, const void *in, void *out);

@@ -1,4 +1,4 @@
-/* Window geometry (SPEC §4, include/clpad_window.h): every worked example of
+/* Window geometry (docs/spec.md: Window geometry; include/clpad_window.h): every worked example of
  * seeds 003 (TensorRT PaddingMode) and 004 (TF SAME / ONNX auto_pad), each
  * convention's clamping and rounding rules, edge cases, every error path, the
  * pad layout conversions, and the equivalence the TF seed article shows:
@@ -717,7 +717,7 @@ static void test_tensor_pads(void **state)
     (void)state;
     clpad_window_result r;
     int64_t pb[4], pe[4];
-    /* seed 004 SAME into NHWC (first spatial axis 1) and NCHW (2) */
+    /* the TF SAME article's example into NHWC (first spatial axis 1) and NCHW (2) */
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
                                  I64(3, 3), NULL, NULL, NULL, NULL, &r));
     TU_ASSERT_OK(clpad_window_tensor_pads(&r, 4, 1, pb, pe));
@@ -1200,7 +1200,7 @@ static void test_equivalence_conv(void **state)
     (void)state;
     uint64_t rng = tu_seed() ^ 0x57A3E;
     /* first the seed's own case: ones input 7x8x16, 4x4 filter, stride 3 */
-    struct conv_case c = {.what = "seed 004", .kind = WIN_CONV, .pad_value = 0.0,
+    struct conv_case c = {.what = "TF SAME article", .kind = WIN_CONV, .pad_value = 0.0,
                           .H = 7, .W = 8, .C = 16, .KH = 4, .KW = 4, .SH = 3, .SW = 3,
                           .DH = 1, .DW = 1, .top = 1, .left = 1, .OH = 3, .OW = 3};
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),

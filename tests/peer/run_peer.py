@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance of clpad against the implementations users already trust (issue 7).
+"""Conformance of clpad against the implementations users already trust.
 
 Every case runs through the `clpad` CLI (.npy in, .npy out, on the default
 OpenCL device: PoCL on CI) and through each peer, and the outputs must be
@@ -17,7 +17,7 @@ must be equal exactly. Peers:
   numpy         np.pad (constant, edge, reflect, symmetric, wrap); negative pads
                 by padding with the positive part and slicing off the negative
                 part, which is Pad-12's semantics; SpaceToBatch/BatchToSpace by
-                the reshape/transpose definition of SPEC section 2.
+                the reshape/transpose definition of docs/spec.md (SpaceToBatch).
   onnxruntime   ONNX Runtime CPU: Pad-21 (constant, edge, reflect, wrap) and the
                 real output shapes of Conv, ConvTranspose, MaxPool, AveragePool
                 with every auto_pad and ceil_mode, against `clpad shape --onnx`.
@@ -103,9 +103,9 @@ DIVERGENCES = OrderedDict([
         peer="openvino",
         what="Pad reflect with an empty axis (D = 0) and zero pads on it: OpenVINO's "
              "shape inference requires pads < D on every axis, zero pads included, and "
-             "rejects the model; SPEC section 1 applies the reflect limit to positive "
+             "rejects the model; docs/spec.md (Pad) applies the reflect limit to positive "
              "pads only, so clpad returns the (empty) input",
-        url="spec decision (SPEC.md section 1, 'limit on positive pads'); OpenVINO check "
+        url="spec decision (docs/spec.md, Pad: limits apply to positive pads); OpenVINO check "
             "in pad_shape_inference.hpp",
         check="mode is reflect, some axis has D = 0 with pads <= 0, and OV's error is its "
               "reflect pads check")),
@@ -631,7 +631,7 @@ def gen_shape_case(rnd, i, convention):
 def seed_shape_cases(convention):
     cases = []
     if convention == "openvino":
-        # seed 003, pooling example 1: I=6, B=3, A=2, S=2, F=3 -> O=5 (floor and ceil);
+        # TensorRT PaddingMode, pooling example 1: I=6, B=3, A=2, S=2, F=3 -> O=5 (floor and ceil);
         # SAME: O=3, pads 0/1 (upper) and 1/0 (lower).
         for r in ("floor", "ceil"):
             cases.append(dict(name="seed003-pool-explicit-" + r, op="maxpool", input=[6, 6],
@@ -642,7 +642,7 @@ def seed_shape_cases(convention):
             cases.append(dict(name="seed003-pool-" + ap, op="maxpool", input=[6, 6], kernel=[3, 3],
                               stride=[2, 2], dilation=[1, 1], auto_pad=ap, rounding="floor",
                               expect=dict(output=[3, 3], pads_begin=[b, b], pads_end=[a, a])))
-        # seed 004: input 7x8, stride 3, filter 4 -> SAME_UPPER pads [1,1] / [2,1], output 3x3
+        # the TF SAME article's example: input 7x8, stride 3, filter 4 -> SAME_UPPER pads [1,1] / [2,1], output 3x3
         cases.append(dict(name="seed004-conv-same_upper", op="conv", input=[7, 8], kernel=[4, 4],
                           stride=[3, 3], dilation=[1, 1], auto_pad="same_upper",
                           expect=dict(output=[3, 3], pads_begin=[1, 1], pads_end=[2, 1])))
@@ -1102,7 +1102,7 @@ class Harness:
         req["out"] = inp[:-4] + ".ovref-check.npy"
         res = self.worker.call(req)
         if res.get("no_reference") and op in ("s2b", "b2s"):
-            # OpenVINO core has no evaluate for this dtype: the SPEC's numpy
+            # OpenVINO core has no evaluate for this dtype: docs/spec.md's numpy
             # definition stands in (it is checked against openvino-ref elsewhere)
             f = np_s2b if op == "s2b" else np_b2s
             keys = ("pb", "pe") if op == "s2b" else ("cb", "ce")
@@ -1196,7 +1196,7 @@ class Harness:
         if mine is not None and "expect" in case:
             for k, v in case["expect"].items():
                 if mine.get(k) != v:
-                    self.fail(peer, "shape", desc, "seed example: clpad %s=%s, seed says %s" %
+                    self.fail(peer, "shape", desc, "worked example: clpad %s=%s, seed says %s" %
                               (k, mine.get(k), v), self.repro(argv))
                     return
         res = self.worker.call(self._shape_req(peer, case))
