@@ -232,8 +232,14 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
         return cli_error(CLI_USAGE, "--output-padding applies to deconv only");
     if (w->output_shape.n && !deconv)
         return cli_error(CLI_USAGE, "--output-shape applies to deconv only");
-    if (w->output_padding.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TF))
+    if (w->output_padding.n && w->conv == CLI_WIN_TRT)
         return not_with("--output-padding", w, NULL);
+    /* --tf with --output-padding: Keras' Conv*DTranspose(output_padding=...) */
+    if (w->output_padding.n && w->conv == CLI_WIN_TF && w->mode == CLPAD_TF_EXPLICIT)
+        return not_with("--output-padding", w, "EXPLICIT (Keras has \"same\" and \"valid\")");
+    if (w->output_padding.n && w->output_shape.n && w->conv == CLI_WIN_TF)
+        return cli_error(CLI_USAGE, "--output-padding (Keras) and --output-shape "
+                                    "(tf.nn.conv2d_transpose) exclude each other with --tf");
     if (w->output_shape.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TORCH))
         return not_with("--output-shape", w, NULL);
     if (w->onnx_pads.n && w->conv != CLI_WIN_ONNX)
@@ -299,8 +305,12 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
     case CLI_WIN_TF:
         if (w->mode == CLPAD_TF_EXPLICIT && !pb && !pe)
             return cli_error(CLI_USAGE, "--tf EXPLICIT needs --pads-begin and --pads-end");
-        st = clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, kernel, stride,
-                             dilation, pb, pe, outshape, r);
+        if (outpad)
+            st = clpad_window_keras(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, kernel,
+                                    stride, dilation, outpad, r);
+        else
+            st = clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, kernel,
+                                 stride, dilation, pb, pe, outshape, r);
         break;
     case CLI_WIN_ONNX:
         st = clpad_window_onnx(w->op, (clpad_onnx_auto_pad)w->mode, naxes, w->input.v, kernel,
@@ -332,7 +342,7 @@ const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size
         mode = clpad_trt_padding_name((clpad_trt_padding)w->mode);
         break;
     case CLI_WIN_TF:
-        conv = "tf";
+        conv = w->output_padding.n ? "keras" : "tf";
         mode = clpad_tf_padding_name((clpad_tf_padding)w->mode);
         break;
     case CLI_WIN_ONNX:
@@ -387,7 +397,7 @@ void cli_window_usage(FILE *f, bool shape)
     opt_line(f, "--rounding floor|ceil|...", "OpenVINO pooling rounding_type: floor, ceil,");
     opt_line(f, "", "ceil_torch (ceil, dropping a last window in the padding)");
     opt_line(f, "--output-padding LIST", "deconv: extra output at the end (ONNX, OpenVINO,");
-    opt_line(f, "", "PyTorch)");
+    opt_line(f, "", "PyTorch; with --tf: Keras' Conv*DTranspose)");
     opt_line(f, "--output-shape LIST", "deconv: requested output size (TF, ONNX, OpenVINO)");
     if (!shape)
         fprintf(f, "A list of one value applies to every axis.\n");

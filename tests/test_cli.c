@@ -354,6 +354,38 @@ static void test_shape(void **state)
     expect_error(run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
 }
 
+/* `clpad shape` for the deconvolution forms of Keras (--tf with
+ * --output-padding), ONNX and OpenVINO with an output_shape beyond the full
+ * output. */
+static void test_shape_deconv_forms(void **state)
+{
+    (void)state;
+    /* Keras conv_transpose_test: input 8, kernel 2, strides 3, "same",
+     * output_padding 2 -> 23 */
+    assert_int_equal(run(NULL, "shape deconv --input 8 --kernel 2 --stride 3 --tf SAME "
+                               "--output-padding 2 --json"), 0);
+    assert_string_equal(g_stdout, "{\"output\":[23],\"pads_begin\":[0],\"pads_end\":[0]}\n");
+    assert_int_equal(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                               "--output-padding 1"), 0);
+    assert_non_null(strstr(g_stdout, "keras"));
+    /* ONNX's test_convtranspose_output_shape: a zero row and column at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 3,3 --kernel 3 --stride 3,2 --onnx NOTSET "
+                               "--output-shape 10,8 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[10,8],\"pads_begin\":[0,0],\"pads_end\":[-1,-1]}\n");
+    /* OpenVINO clamps the total at 0: the extra element at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 1,37 --kernel 1 --stride 1,2 --openvino "
+                               "same_upper --output-shape 1,74 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[1,74],\"pads_begin\":[0,0],\"pads_end\":[0,-1]}\n");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf EXPLICIT "
+                           "--pads-begin 0 --pads-end 0 --output-padding 1"), 2, "--output-padding");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 1 --output-shape 6"), 2, "--output-shape");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 2"), 1, "output_padding[0] = 2");
+}
+
 /* `clpad pad --same-as`: TF SAME conv pads on NCHW, zeros. */
 static void test_pad_same_as(void **state)
 {
@@ -469,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
+        cmocka_unit_test(test_shape_deconv_forms),
         cmocka_unit_test(test_pad_same_as),
         cmocka_unit_test(test_space_batch_cli),
     };

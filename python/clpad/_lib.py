@@ -151,6 +151,8 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
     "clpad_window_tf": (
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
+    "clpad_window_keras": (
+        _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
     "clpad_window_onnx": (
         _status,
         [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _int, _i64p, _i64p, _win_p]),
