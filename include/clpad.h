@@ -229,7 +229,7 @@ CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t 
 
 /* ------------------------------------------------------------------------- */
 /* Pad: per-axis modes, large pads, framework names, axes, multiples          */
-/* (docs/spec.md, "Pad forms")                                               */
+/* (docs/modes.md)                                                          */
 /* ------------------------------------------------------------------------- */
 
 /** Flags of clpad_pad_options. */
@@ -287,7 +287,7 @@ CLPAD_API clpad_status clpad_pad_cpu_ex(clpad_dtype dtype, int rank, const int64
 /**
  * Parse a pad mode: clpad's names ("constant", "edge", "reflect",
  * "symmetric", "wrap"; case-insensitive) or a framework's name with its
- * prefix, which says whose meaning is meant (docs/spec.md, "Pad forms"):
+ * prefix, which says whose meaning is meant (docs/modes.md):
  *   cv:CONSTANT cv:REPLICATE cv:REFLECT (= symmetric) cv:REFLECT_101
  *     (= reflect; also cv:REFLECT101, cv:DEFAULT) cv:WRAP  (OpenCV BORDER_*)
  *   torch:constant torch:replicate torch:reflect torch:circular
