@@ -110,6 +110,8 @@ typedef struct pad_call {
     const int64_t *shape, *pads_begin, *pads_end;
     const clpad_pad_options *options;
     const void *pad_value;
+    int8_t rules[CLPAD_MAX_RANK]; /* from the call's validation (clpad__pad_check); they
+                                     stay valid for the pieces, whose pads only shrink */
 } pad_call;
 
 static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem input,
@@ -117,15 +119,10 @@ static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem i
                                  cl_command_queue queue, cl_uint num_events,
                                  const cl_event *wait_list, cl_event *event)
 {
-    int8_t rules[CLPAD_MAX_RANK];
-    clpad_status st = clpad__pad_check(c->dtype, c->rank, c->shape, c->pads_begin, c->pads_end,
-                                       c->options, rules, NULL, NULL, NULL);
-    if (st)
-        return st;
     clpad_pad_plan plan;
-    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, rules,
+    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->rules,
                     clpad_dtype_size(c->dtype), true, &plan);
-    st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
+    clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
     if (st)
         return st;
     return enqueue_plan(ctx, &plan, c->pad_value, clpad_dtype_size(c->dtype), input,
@@ -163,7 +160,8 @@ clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int ran
     if (st)
         return st;
     size_t in_bytes, out_bytes, esize = clpad_dtype_size(dtype);
-    if ((st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, NULL, NULL,
+    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
+    if ((st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, c.rules, NULL,
                                &in_bytes, &out_bytes)))
         return st;
     if (num_events && !wait_list)
@@ -175,7 +173,6 @@ clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int ran
         if (!input)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
     }
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value};
     return enqueue_call(ctx, &c, input, input_offset, output, output_offset,
                         queue ? queue : ctx->queue, num_events, wait_list, event);
 }
@@ -250,8 +247,9 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
     size_t in_bytes, out_bytes;
-    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, NULL,
-                                       NULL, &in_bytes, &out_bytes);
+    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options,
+                                       c.rules, NULL, &in_bytes, &out_bytes);
     if (st)
         return st;
     if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
@@ -270,7 +268,6 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
     if (out_bytes > 0 && (!output || (in_bytes > 0 && !input)))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
                            output ? "input" : "output");
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value};
     if (in_bytes > ctx->max_alloc)
         return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
                            "pad: the input (%zu bytes) is larger than the largest buffer %s can "
