@@ -35,7 +35,7 @@ static void pad_usage(FILE *f)
             "      --to-multiple LIST pad each axis (each --axes axis) at the end up to the\n"
             "                         next multiple of N (one N: every such axis; 1: leave\n"
             "                         it); added to --pads-begin/--pads-end, which default\n"
-            "                         to 0 with it\n"
+            "                         to 0 with it; on an image one N means H and W\n"
             "      --placement P      end (default) or center: where --to-multiple's\n"
             "                         elements go (center: the odd one at the end)\n"
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
@@ -307,12 +307,17 @@ int cmd_pad(int argc, char **argv)
     /* --axes: the lists name those axes only (ONNX Pad-18); else every axis */
     int listed = nax >= 0 ? nax : in.rank;
     int64_t all_axes[CLPAD_MAX_RANK];
-    if (nax < 0 && in.is_image && in.rank == 3 && (npb == 2 || npe == 2 || nmodes == 2 ||
-                                                     nmult == 2)) {
+    bool image_hw = false;
+    if (nax < 0 && in.is_image && in.rank == 3 &&
+        (npb == 2 || npe == 2 || nmodes == 2 || nmult == 2 ||
+         (nmult == 1 && npb == 0 && npe == 0))) {
         listed = 2; /* an image's H,W: the channels unpadded */
         nax = 2;
         axes[0] = 0, axes[1] = 1;
+        image_hw = true;
     }
+    const char *names = image_hw ? "the image's H,W are" : nax >= 0 ? "--axes names"
+                                                                    : "the input has";
     if (nax < 0)
         for (int k = 0; k < in.rank; k++)
             all_axes[k] = k;
@@ -331,13 +336,13 @@ int cmd_pad(int argc, char **argv)
     if (nmodes > 1 && nmodes != listed) {
         rc = cli_error(CLI_USAGE, "--mode has %d modes but %s %d axes (give one mode, or one "
                                   "per axis)",
-                       nmodes, nax >= 0 ? "--axes names" : "the input has", listed);
+                       nmodes, names, listed);
         goto done;
     }
     if (nmult > 1 && nmult != listed) {
         rc = cli_error(CLI_USAGE, "--to-multiple has %d values but %s %d axes (give one, or "
                                   "one per axis)",
-                       nmult, nax >= 0 ? "--axes names" : "the input has", listed);
+                       nmult, names, listed);
         goto done;
     }
     clpad_pad_options popt;
@@ -362,8 +367,8 @@ int cmd_pad(int argc, char **argv)
             rc = cli_error(CLI_FAIL, "--to-multiple: %s", clpad_last_error());
             goto done;
         }
-        memcpy(pb, fb, sizeof fb);
-        memcpy(pe, fe, sizeof fe);
+        memcpy(pb, fb, (size_t)in.rank * sizeof *fb);
+        memcpy(pe, fe, (size_t)in.rank * sizeof *fe);
         npb = npe = in.rank;
     }
     if (large && !strcasecmp(large, "numpy"))

@@ -10,7 +10,7 @@ import numpy.typing as npt
 
 from . import _args, _context, _lib, _memory, _pyopencl
 from ._errors import UNSUPPORTED, check, value_error
-from ._types import DeviceArrayT, Ints, PadMode, PadWidth, Scalar
+from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
 
 # numpy.pad's modes that clpad does not have.
@@ -271,7 +271,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
 
 
 # mode: a name, a framework's name ("cv:REFLECT_101"), or one per axis.
-_Mode = Union[PadMode, str, Sequence[str]]
+_Mode = Union[PadModeName, Sequence[PadModeName]]
 
 
 @overload
