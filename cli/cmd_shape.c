@@ -252,6 +252,9 @@ static clpad_status call_library(const struct cli_window_opts *w, const struct w
         return clpad_window_tensorrt(w->op, (clpad_trt_padding)w->mode, naxes, w->input.v,
                                      a->kernel, a->stride, a->dilation, pb, pe, r);
     case CLI_WIN_TF:
+        if (a->outpad) /* Keras' Conv*DTranspose(output_padding=...) */
+            return clpad_window_keras(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v,
+                                      a->kernel, a->stride, a->dilation, a->outpad, r);
         return clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, a->kernel,
                                a->stride, a->dilation, pb, pe, a->outshape, r);
     case CLI_WIN_ONNX:
@@ -291,8 +294,14 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
         return not_with("--ceil-mode", w, "(ONNX and PyTorch only; OpenVINO has --rounding)");
     if (w->have_rounding && w->conv != CLI_WIN_OPENVINO)
         return not_with("--rounding", w, NULL);
-    if (w->output_padding.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TF))
+    if (w->output_padding.n && w->conv == CLI_WIN_TRT)
         return not_with("--output-padding", w, NULL);
+    /* --tf with --output-padding: Keras' Conv*DTranspose(output_padding=...) */
+    if (w->output_padding.n && w->conv == CLI_WIN_TF && w->mode == CLPAD_TF_EXPLICIT)
+        return not_with("--output-padding", w, "EXPLICIT (Keras has \"same\" and \"valid\")");
+    if (w->output_padding.n && w->output_shape.n && w->conv == CLI_WIN_TF)
+        return cli_error(CLI_USAGE, "--output-padding (Keras) and --output-shape "
+                                    "(tf.nn.conv2d_transpose) exclude each other with --tf");
     if (w->output_shape.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TORCH))
         return not_with("--output-shape", w, NULL);
     if (w->onnx_pads.n && w->conv != CLI_WIN_ONNX)
@@ -368,7 +377,7 @@ const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size
         mode = clpad_trt_padding_name((clpad_trt_padding)w->mode);
         break;
     case CLI_WIN_TF:
-        conv = "tf";
+        conv = w->output_padding.n ? "keras" : "tf";
         mode = clpad_tf_padding_name((clpad_tf_padding)w->mode);
         break;
     case CLI_WIN_ONNX:
@@ -419,7 +428,7 @@ void cli_window_usage(FILE *f, bool shape)
     opt_line(f, "--rounding floor|ceil|...", "OpenVINO pooling rounding_type: floor, ceil,");
     opt_line(f, "", "ceil_torch (ceil, dropping a last window in the padding)");
     opt_line(f, "--output-padding LIST", "deconv: extra output at the end (ONNX, OpenVINO,");
-    opt_line(f, "", "PyTorch)");
+    opt_line(f, "", "PyTorch; with --tf: Keras' Conv*DTranspose)");
     opt_line(f, "--output-shape LIST", "deconv: requested output size (TF, ONNX, OpenVINO)");
     if (!shape)
         fprintf(f, "A list of one value applies to every axis.\n");

@@ -18,6 +18,7 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/pad_shape.c
   ${CLPAD_ROOT}/host/pad_cpu.c
   ${CLPAD_ROOT}/host/pad_cl.c
+  ${CLPAD_ROOT}/host/pad_forms.c
   ${CLPAD_ROOT}/host/space_batch_shape.c
   ${CLPAD_ROOT}/host/space_batch_cpu.c
   ${CLPAD_ROOT}/host/space_batch_cl.c

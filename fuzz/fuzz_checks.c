@@ -1069,7 +1069,9 @@ const char *fz_check_pad(const uint8_t *data, size_t size)
      * the plan's canonical pads keep the kernels' index math in int64. */
     if (oc.elems > 0) {
         clpad_pad_plan plan;
-        clpad__pad_plan(rank, shape, pb, pe, (clpad_pad_mode)mode, es, true, &plan);
+        int8_t rules[CLPAD_MAX_RANK];
+        clpad__pad_uniform_rules(rank, (clpad_pad_mode)mode, rules);
+        clpad__pad_plan(rank, shape, pb, pe, rules, es, true, &plan);
         CHECK(clpad__pad_plan_check(&plan) == CLPAD_OK,
               "the device plan of an accepted call fails its bounds check: %s",
               clpad_last_error());
@@ -1692,14 +1694,9 @@ static void exp_onnx(const wcall *c, wexp *e)
             continue;
         }
         i128 full = w_full(e, i, I, c->opad ? c->opad[i] : 0);
-        if (c->oshape) {
-            i128 total = full - c->oshape[i];
-            if (total < 0) {
-                e->bad |= S_SHAPE;
-                continue;
-            }
+        if (c->oshape) { /* any sign: a negative total adds zeros */
             e->O[i] = c->oshape[i];
-            w_split(e, i, total, upper);
+            w_split(e, i, full - c->oshape[i], upper);
         } else if (same) {
             i128 total = full - wv(e, I * S);
             if (total < 0)
@@ -1727,7 +1724,9 @@ static void exp_ov(const wcall *c, wexp *e)
     bool use_pads = c->mode == CLPAD_OV_EXPLICIT && !c->oshape;
     bool valid_n = c->naxes >= 1 && c->naxes <= CLPAD_MAX_RANK;
     for (int i = 0; valid_n && i < c->naxes; i++) {
-        if (use_pads && ((c->pb && c->pb[i] < 0) || (c->pe && c->pe[i] < 0)))
+        if (c->mode == CLPAD_OV_EXPLICIT && c->pb && c->pb[i] < 0)
+            e->bad |= S_PADS;
+        if (use_pads && c->pe && c->pe[i] < 0)
             e->bad |= S_PADS;
         if (c->opad && c->opad[i] < 0)
             e->bad |= S_PADS;
@@ -1753,13 +1752,19 @@ static void exp_ov(const wcall *c, wexp *e)
         }
         i128 full = w_full(e, i, I, c->opad ? c->opad[i] : 0);
         if (c->oshape) {
-            i128 total = full - c->oshape[i];
-            if (total < 0) {
-                e->bad |= S_SHAPE;
-                continue;
+            /* OpenVINO's shape inference: SAME_* split the total clamped at 0
+             * (SAME_UPPER: the odd one at the beginning), EXPLICIT keeps
+             * pads_begin, VALID 0; the end is the rest of full - O */
+            i128 O = c->oshape[i], B = 0;
+            if (same) {
+                w_split(e, i, full - O > 0 ? full - O : 0, !upper);
+                B = e->B[i];
+            } else if (c->mode == CLPAD_OV_EXPLICIT && c->pb) {
+                B = c->pb[i];
             }
-            e->O[i] = c->oshape[i];
-            w_split(e, i, total, !upper); /* SAME_UPPER: the odd one at the beginning */
+            e->O[i] = O;
+            e->B[i] = B;
+            e->A[i] = wv(e, full - O - B);
         } else {
             w_deconv_explicit(e, i, full, pb, pe);
         }

@@ -425,6 +425,119 @@ static void test_deprecated_spellings(void **state)
     assert_non_null(strstr(g_stdout, "--value V"));
 }
 
+/* `clpad shape` for the deconvolution forms of Keras (--tf with
+ * --output-padding), ONNX and OpenVINO with an output_shape beyond the full
+ * output. */
+static void test_shape_deconv_forms(void **state)
+{
+    (void)state;
+    /* Keras conv_transpose_test: input 8, kernel 2, strides 3, "same",
+     * output_padding 2 -> 23 */
+    assert_int_equal(run(NULL, "shape deconv --input 8 --kernel 2 --stride 3 --tf SAME "
+                               "--output-padding 2 --json"), 0);
+    assert_string_equal(g_stdout, "{\"output\":[23],\"pads_begin\":[0],\"pads_end\":[0]}\n");
+    assert_int_equal(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                               "--output-padding 1"), 0);
+    assert_non_null(strstr(g_stdout, "keras"));
+    /* ONNX's test_convtranspose_output_shape: a zero row and column at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 3,3 --kernel 3 --stride 3,2 --onnx NOTSET "
+                               "--output-shape 10,8 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[10,8],\"pads_begin\":[0,0],\"pads_end\":[-1,-1]}\n");
+    /* OpenVINO clamps the total at 0: the extra element at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 1,37 --kernel 1 --stride 1,2 --openvino "
+                               "same_upper --output-shape 1,74 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[1,74],\"pads_begin\":[0,0],\"pads_end\":[0,-1]}\n");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf EXPLICIT "
+                           "--window-pads-begin 0 --window-pads-end 0 --output-padding 1"), 2,
+                 "--output-padding");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 1 --output-shape 6"), 2, "--output-shape");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 2"), 1, "output_padding[0] = 2");
+}
+
+/* `clpad pad`'s forms: per-axis modes, framework names, large pads, --axes,
+ * --to-multiple; each against the library's CPU path with the same pads,
+ * and the bad combinations as usage errors naming the option. */
+static void test_pad_forms_cli(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    static const struct {
+        const char *args;
+        clpad_pad_mode m0, m1;
+        unsigned flags;
+        int64_t pb[2], pe[2];
+    } cases[] = {
+        {"-m edge,wrap -b 1,2 -e 1,5", CLPAD_PAD_EDGE, CLPAD_PAD_WRAP, 0, {1, 2}, {1, 5}},
+        {"-m reflect --large-pads numpy -b 0,9 -e 4,7", CLPAD_PAD_REFLECT, CLPAD_PAD_REFLECT,
+         CLPAD_PAD_LARGE_NUMPY, {0, 9}, {4, 7}},
+        {"-m np:symmetric -b 9,0 -e 0,9", CLPAD_PAD_SYMMETRIC, CLPAD_PAD_SYMMETRIC,
+         CLPAD_PAD_LARGE_NUMPY, {9, 0}, {0, 9}},
+        {"-m cv:REFLECT_101,tf:SYMMETRIC -b 2,-1 -e -1,3", CLPAD_PAD_REFLECT,
+         CLPAD_PAD_SYMMETRIC, CLPAD_PAD_LARGE_NUMPY, {2, -1}, {-1, 3}},
+        {"--axes -1 -m torch:circular -b 2 -e 3", CLPAD_PAD_WRAP, CLPAD_PAD_WRAP, 0, {0, 2},
+         {0, 3}},
+        {"--axes 1,0 -m wrap,edge -b 2,1 -e 0,1", CLPAD_PAD_EDGE, CLPAD_PAD_WRAP, 0, {1, 2},
+         {1, 0}},
+        /* 3x4 -> 4x8, centred: axis 0 +1 (after), axis 1 +4 (2 and 2) */
+        {"--to-multiple 4,8 --placement center", CLPAD_PAD_CONSTANT, CLPAD_PAD_CONSTANT, 0,
+         {0, 2}, {1, 2}},
+        /* explicit pads and the multiple add up: 4 + 1 = 5 -> 8 */
+        {"--axes 1 -b 1 -e 0 --to-multiple 8 -m edge", CLPAD_PAD_EDGE, CLPAD_PAD_EDGE, 0, {0, 1},
+         {0, 3}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc = run(NULL, "pad -q --cpu %s seed.npy forms.npy", cases[i].args);
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", cases[i].args, rc, g_stderr);
+        clpad_pad_options o;
+        clpad_pad_options_init(&o, cases[i].m0);
+        o.modes[1] = cases[i].m1;
+        o.flags = cases[i].flags;
+        int64_t os[2];
+        TU_ASSERT_OK(clpad_pad_output_shape_ex(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
+        size_t n = (size_t)(os[0] * os[1]);
+        int32_t *want = malloc(n * sizeof *want);
+        TU_ASSERT_OK(clpad_pad_cpu_ex(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb,
+                                      cases[i].pe, &o, NULL, want, n * sizeof *want));
+        tio_tensor t = {0};
+        load("forms.npy", &t);
+        if (t.shape[0] != os[0] || t.shape[1] != os[1] || memcmp(t.data, want, n * 4))
+            fail_msg("%s: the output differs from clpad_pad_cpu_ex's", cases[i].args);
+        tio_free(&t);
+        free(want);
+    }
+    /* counts that the input's rank contradicts depend on the input: exit 1 */
+    expect_error(run(NULL, "pad -m edge,wrap,edge -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+                 "--mode has 3 modes");
+    expect_error(run(NULL, "pad -m edge,,wrap -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--mode");
+    expect_error(run(NULL, "pad -m torch:symmetric -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "torch has constant, replicate, reflect, circular");
+    expect_error(run(NULL, "pad --axes 0,-2 -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+                 "axes[1] = -2 repeats axis 0");
+    expect_error(run(NULL, "pad --axes 2 -b 1 -e 1 seed.npy o.npy"), 1, "out of range");
+    expect_error(run(NULL, "pad --axes 1 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--axes with 1");
+    expect_error(run(NULL, "pad --to-multiple 0 seed.npy o.npy"), 2, "--to-multiple");
+    expect_error(run(NULL, "pad --to-multiple 2,2,2 seed.npy o.npy"), 1,
+                 "--to-multiple has 3 values");
+    expect_error(run(NULL, "pad --placement center -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--placement");
+    expect_error(run(NULL, "pad --large-pads maybe -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--large-pads");
+    /* the default keeps Pad-12's limits; --large-pads error overrides np: */
+    expect_error(run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1,
+                 "pads_begin[1] = 4 exceeds the reflect limit");
+    expect_error(run(NULL, "pad -m np:reflect --large-pads error -b 0,4 -e 0,0 seed.npy o.npy"),
+                 1, "exceeds the reflect limit");
+    expect_error(run(NULL, "pad -m edge,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--value");
+    assert_int_equal(run(NULL, "pad -q -m constant,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"),
+                     0);
+}
+
 /* `clpad pad --same-as`: TF SAME conv pads on NCHW, zeros. */
 static void test_pad_same_as(void **state)
 {
@@ -541,6 +654,8 @@ int main(void)
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
         cmocka_unit_test(test_deprecated_spellings),
+        cmocka_unit_test(test_shape_deconv_forms),
+        cmocka_unit_test(test_pad_forms_cli),
         cmocka_unit_test(test_pad_same_as),
         cmocka_unit_test(test_space_batch_cli),
     };
