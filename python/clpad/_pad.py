@@ -172,7 +172,8 @@ def _value_bytes(value: Any, dt: "np.dtype[Any]", code: int, name: str) -> bytes
 # A call's fixed cost matters on small arrays (a 1x3x224x224 pad moves 1.2 MB
 # in about 30 us on a CPU device), so the common calls skip the general
 # argument handling below: a C-contiguous native NumPy array, int pads in
-# either form, a mode seen before, no pad value (or 0), the default device.
+# either form, a mode seen before, a pad value given as an int, a float or a
+# string (converted once per value and dtype), the default device.
 # Everything else, and every error, goes the general way.
 _MODE_CODES: Dict[Any, int] = {}
 _DTYPE_CODES: Dict[Any, int] = {}
@@ -214,6 +215,32 @@ def _int_list(v: Any, rank: int) -> Optional[List[int]]:
     return list(v)
 
 
+# Pad values the fast path has converted, by (type, value, dtype): a float by
+# its hex form, so that -0.0 and 0.0 (equal, with one hash) stay apart. Only
+# ints, floats and strings, whose conversion depends on nothing else.
+_VALUE_BYTES: Dict[Tuple[Any, Any, Any], bytes] = {}
+
+
+def _fast_value(v: Any, dt: "np.dtype[Any]", code: int) -> Optional[bytes]:
+    """The bytes of pad value v in dtype dt, or None to take the general path."""
+    t = type(v)
+    if t is float:
+        key: Tuple[Any, Any, Any] = (t, v.hex(), dt)
+    elif t is int or t is str:
+        key = (t, v, dt)
+    else:
+        return None
+    got = _VALUE_BYTES.get(key)
+    if got is None:
+        try:
+            got = _args.scalar_bytes(v, dt, code)
+        except (ValueError, TypeError, OverflowError):
+            return None  # the general path raises, with its message
+        if len(_VALUE_BYTES) < 4096:
+            _VALUE_BYTES[key] = got
+    return got
+
+
 def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, constant_values: Any,
               reflect_type: Any, pads_begin: Any, pads_end: Any, value: Any, device: Any,
               queue: Any, out: Any) -> Any:
@@ -226,15 +253,21 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         if mode is not None or type(args[0]) is not str:
             return None
         mode = args[0]
-    v = constant_values if value is None else value
-    if v is not None and not (type(v) is int and v == 0) or (
-            value is not None and constant_values is not None):
+    if value is not None and constant_values is not None:
         return None
+    v = constant_values if value is None else value
     dt = array.dtype
     code = _DTYPE_CODES.get(dt)
     mode_code = _MODE_CODES.get("constant" if mode is None else mode)
     if code is None or mode_code is None or not array.flags.c_contiguous:
         return None
+    value_bytes: Optional[bytes] = None
+    if v is not None and not (type(v) is int and v == 0):
+        if mode_code != 0:
+            return None  # a value with another mode: the general path says what it does
+        value_bytes = _fast_value(v, dt, code)
+        if value_bytes is None:
+            return None
     shape = array.shape
     rank = len(shape)
     if pad_width is not None:
@@ -266,7 +299,8 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
     result = host_output(out, out_shape, dt, array)
     check(_lib.lib().clpad_pad(_context.context(None), code, rank, c_shape,
                                array.__array_interface__["data"][0], c_pb, c_pe, mode_code,
-                               None, result.__array_interface__["data"][0], result.nbytes, None))
+                               value_bytes, result.__array_interface__["data"][0], result.nbytes,
+                               None))
     return result
 
 
