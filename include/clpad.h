@@ -494,5 +494,7 @@ CLPAD_API clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtyp
 /* Window geometry (docs/spec.md, "Window geometry"): convolution, deconvolution
  * and pooling padding formulas. */
 #include "clpad_window.h"
+/* Batched preprocessing (docs/letterbox.md): letterbox and pad-and-stack. */
+#include "clpad_letterbox.h"
 
 #endif /* CLPAD_H */
