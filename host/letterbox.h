@@ -16,7 +16,7 @@
 #ifndef CLPAD_LETTERBOX_PLAN_H
 #define CLPAD_LETTERBOX_PLAN_H
 
-#include "core.h"
+#include "context.h"
 
 #define LB_MAXC CLPAD_LETTERBOX_MAX_CHANNELS
 
@@ -29,11 +29,14 @@ typedef struct lb_entry {
 } lb_entry;
 
 /* Where an image's pixels are, for the kernel: the first byte of row 0
- * (relative to the input buffer), the row stride, and the columns
- * [x_begin, x_end) of the slot that are not constant border. Four int64,
- * as the kernel's long4. */
+ * (relative to the input buffer), the row stride, the columns
+ * [x_begin, x_end) of the slot that are not constant border (packed as
+ * x_begin | x_end << 32), and wide_rows: the source rows [0, wide_rows)
+ * whose pixels may be read 4 bytes at a time (the last pixel's 4 bytes lie
+ * inside the input buffer; clpad__lb_wide_rows). Four int64, as the
+ * kernel's long4. */
 typedef struct lb_desc {
-    int64_t offset, stride, x_begin, x_end;
+    int64_t offset, stride, x_range, wide_rows;
 } lb_desc;
 
 typedef struct lb_plan {
@@ -47,6 +50,7 @@ typedef struct lb_plan {
     size_t out_bytes;
     uint64_t in_bytes;         /* sum of the images' pixel bytes (h * w * C) */
     int src_chan[LB_MAXC];     /* the source channel of each output channel */
+    float scale, mean[LB_MAXC], std[LB_MAXC]; /* the normalisation, per output channel */
     unsigned char lut[LB_MAXC * 256 * 4]; /* lut[c][v], es bytes each */
     unsigned char fill[LB_MAXC * 4];      /* the constant border of channel c */
     /* Tables (clpad__lb_tables; freed by clpad__lb_free): */
@@ -67,10 +71,17 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                              clpad_letterbox_transform *transforms);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
- * images[i].offset and desc[i].stride the image's row stride. */
+ * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
                               lb_plan *p);
 void clpad__lb_free(lb_plan *p);
+
+/* The rows of an image of h rows of row_bytes bytes, stride apart, starting
+ * at byte `offset` of a buffer of buffer_bytes bytes, whose pixels can be
+ * read as 32-bit words: row r's last pixel starts at offset + r * stride +
+ * row_bytes - C and its word ends 4 bytes later. */
+int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
+                            int64_t C, uint64_t buffer_bytes);
 
 /* Rows [r0, r1) of the output (r = image * H + y) on the CPU; src(i) is the
  * address desc[i].offset counts from: images[i].data minus desc[i].offset
@@ -79,8 +90,9 @@ void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void 
                         int64_t r0, int64_t r1);
 
 /* Build options of the letterbox program for output elements of
- * out_bytes bytes (the program cache's key: warmup and enqueue agree). */
-void clpad__lb_options(size_t out_bytes, char *options, size_t size);
+ * out_bytes bytes on this context (the program cache's key: warmup and
+ * enqueue agree). */
+void clpad__lb_options(const clpad_context *ctx, size_t out_bytes, char *options, size_t size);
 
 /* f32 to IEEE binary16 bits, round to nearest even (docs/letterbox.md). */
 uint16_t clpad__f32_to_f16(float f);

@@ -9,9 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void clpad__lb_options(size_t out_bytes, char *options, size_t size)
+void clpad__lb_options(const clpad_context *ctx, size_t out_bytes, char *options, size_t size)
 {
-    snprintf(options, size, "-DCLPAD_LB_OUT_BYTES=%zu", out_bytes);
+    /* Exact devices normalise in the kernel (correctly rounded division
+     * asked for explicitly); others look values up. CPU devices compute
+     * samples 64 pixels at a time, GPUs 4 (private arrays). */
+    bool exact = ctx->policy.exact_fp32;
+    snprintf(options, size, "-DCLPAD_LB_OUT_BYTES=%zu -DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d%s",
+             out_bytes, exact ? "COMPUTE" : "TABLE", clpad__cpu_geometry(ctx) ? 64 : 4,
+             exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
 }
 
 /* Output pixels per vector of the launch geometry (kernels/letterbox.cl). */
@@ -62,8 +68,12 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     cl_int C = p->C, nhwc = p->layout == CLPAD_LAYOUT_NHWC;
     cl_int4 chan = {{0, 0, 0, 0}};
     cl_uint4 fill = {{0, 0, 0, 0}};
+    cl_float scale = p->scale;
+    cl_float4 mean = {{0, 0, 0, 0}}, std_ = {{1, 1, 1, 1}};
     for (int c = 0; c < p->C; c++) {
         chan.s[c] = p->src_chan[c];
+        mean.s[c] = p->mean[c];
+        std_.s[c] = p->std[c];
         uint32_t f = 0;
         if (p->es == 1)
             f = p->fill[c];
@@ -77,7 +87,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         fill.s[c] = f;
     }
     char options[CLPAD_OPTIONS_MAX];
-    clpad__lb_options(p->es, options, sizeof options);
+    clpad__lb_options(ctx, p->es, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", &kc);
     if (st) {
@@ -100,6 +110,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     clpad__arg(&kc, "nhwc", sizeof nhwc, &nhwc);
     clpad__arg(&kc, "chan", sizeof chan, &chan);
     clpad__arg(&kc, "fill", sizeof fill, &fill);
+    clpad__arg(&kc, "scale", sizeof scale, &scale);
+    clpad__arg(&kc, "mean", sizeof mean, &mean);
+    clpad__arg(&kc, "std", sizeof std_, &std_);
     clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
     clpad__arg(&kc, "items", sizeof g.items, &g.items);
     st = clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
@@ -152,6 +165,13 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     }
     if ((st = clpad__lb_tables(images, opts, &p)))
         return st;
+    size_t in_size = 0;
+    if (p.out_bytes > 0)
+        clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof in_size, &in_size, NULL);
+    for (size_t i = 0; i < n; i++)
+        p.desc[i].wide_rows =
+            clpad__lb_wide_rows(images[i].offset, images[i].height, p.desc[i].stride,
+                                images[i].width * p.C, p.C, in_size);
     st = enqueue_plan(ctx, &p, input, output, output_offset, queue ? queue : ctx->queue,
                       num_events, wait_list, event);
     clpad__lb_free(&p);
@@ -241,7 +261,8 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         }
         total += used * (size_t)(im->width * p->C);
     }
-    unsigned char *buf = malloc(total ? total : 1);
+    /* 4 bytes of slack: every row can be read a word per pixel */
+    unsigned char *buf = calloc(total + 4, 1);
     if (!buf) {
         free(map);
         return NULL;
@@ -271,10 +292,11 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
                 rows[y].a = map[rows[y].a], rows[y].b = map[rows[y].b];
         p->desc[i].offset = (int64_t)at;
         p->desc[i].stride = (int64_t)row_bytes;
+        p->desc[i].wide_rows = next;
         at += (size_t)next * row_bytes;
     }
     free(map);
-    *bytes = total;
+    *bytes = total + 4;
     return buf;
 }
 

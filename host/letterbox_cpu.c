@@ -30,7 +30,7 @@ static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d
         for (int64_t x = 0; x < p->W; x++) {
             const lb_entry *e = &cols[x];
             const unsigned char *v;
-            if (x < d->x_begin || x >= d->x_end) {
+            if (x < (d->x_range & 0x7fffffff) || x >= d->x_range >> 32) {
                 v = fill;
             } else {
                 int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);

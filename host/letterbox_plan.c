@@ -295,6 +295,11 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                                                "elements overflows",
                            n, (long long)C, (long long)p->H, (long long)p->W);
     p->in_bytes = in_bytes;
+    p->scale = o->scale;
+    for (int c = 0; c < p->C; c++) {
+        p->mean[c] = o->mean[c];
+        p->std[c] = o->std[c];
+    }
     for (int c = 0; c < p->C; c++)
         p->src_chan[c] = o->swap_rb && p->C >= 3 && (c == 0 || c == 2) ? 2 - c : c;
     /* The value table: every float operation of the normalisation, once. */
@@ -431,10 +436,21 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                 x_begin = x;
             x_end = x + 1;
         }
-        p->desc[i] = (lb_desc){(int64_t)im->offset, stride, x_begin, x_end};
+        p->desc[i] = (lb_desc){(int64_t)im->offset, stride, x_begin | x_end << 32, 0};
     }
     free(axis);
     return CLPAD_OK;
+}
+
+int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
+                            int64_t C, uint64_t buffer_bytes)
+{
+    /* row r is wide when offset + r * stride + row_bytes - C + 4 <= buffer_bytes */
+    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(4 - C);
+    if (need > buffer_bytes)
+        return 0;
+    uint64_t rows = (buffer_bytes - need) / (uint64_t)stride + 1;
+    return rows > (uint64_t)h ? h : (int64_t)rows;
 }
 
 void clpad__lb_free(lb_plan *p)

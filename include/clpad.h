@@ -379,6 +379,12 @@ CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
  *  calling thread's own copy, valid until its next call of this function. */
 CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
 
+/** Kernel launches (clEnqueueNDRangeKernel calls) clpad has made on this
+ *  context so far, by every operation and thread; 0 for a fallback context
+ *  or NULL. The difference across a call is that call's launch count: one
+ *  for a whole letterbox or pad-and-stack batch. */
+CLPAD_API uint64_t clpad_context_launches(const clpad_context *ctx);
+
 /** What a host-pointer call did, for reporting. */
 typedef struct clpad_run_info {
     int used_opencl;       /* 1: ran the OpenCL kernel; 0: the CPU path (a fallback

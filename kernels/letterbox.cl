@@ -1,18 +1,30 @@
 /* Letterbox (docs/letterbox.md): a batch of u8 images resized, placed in
  * their slots with a border, normalised and written as one tensor.
  *
- * One program per output element size, built with -DCLPAD_LB_OUT_BYTES=1
- * (u8), 2 (f16 bits) or 4 (f32 bits). The kernel does no floating-point
- * arithmetic at all: the host (host/letterbox_plan.c) computes the resize
- * coefficients of every image (OpenCV's INTER_LINEAR / INTER_NEAREST set-up,
- * with the border modes of kernels/coords.h folded in) and the value table
- * lut[c][v] = the dtype's bits of (v * scale - mean[c]) / std[c]; the kernel
- * looks them up and combines samples with the integer functions of
- * kernels/coords.h, so that its output equals the CPU reference
- * (host/letterbox_cpu.c) bit for bit on any device, with or without fp16.
+ * Build options (an unknown or missing value is a build error):
+ *  - CLPAD_LB_OUT_BYTES=1 (u8), 2 (f16 bits) or 4 (f32 bits): the output.
+ *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
+ *    output channel c becomes an output value. TABLE looks up
+ *    lut[c][v], the bits the host computed (host/letterbox_plan.c); COMPUTE
+ *    evaluates (v * scale - mean[c]) / std[c] here, in the same order, and
+ *    converts it to the dtype with the same integer steps as the host. The
+ *    host picks COMPUTE only for devices whose single precision rounds to
+ *    nearest, keeps denormals and divides correctly rounded (built with
+ *    -cl-fp32-correctly-rounded-divide-sqrt), where both give the same bits;
+ *    the tests run both against the CPU reference.
+ *  - CLPAD_LB_CHUNK: pixels whose samples a work-item computes before it
+ *    writes them out (64 on CPUs, 4 on GPUs: private arrays).
+ *
+ * The resize is table-driven: the host computes each image's coefficients
+ * (OpenCV's INTER_LINEAR / INTER_NEAREST set-up, with the border modes of
+ * kernels/coords.h folded in); the kernel combines samples with the integer
+ * functions of kernels/coords.h, so that its output equals the CPU
+ * reference (host/letterbox_cpu.c) bit for bit.
  *
  * The tables arrive in one buffer `tab` of int4: the images' descriptors
- * (long4 {row 0 offset in src, row stride, x_begin, x_end}), then
+ * (long4 {row 0 offset in src, row stride, x_begin | x_end << 32,
+ * wide_rows}: the columns [x_begin, x_end) of the slot that are not
+ * constant border, and the rows that may be read 4 bytes per pixel), then
  * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
  * cols[n * W + x] = {x0, x1, alpha0, alpha1} (byte offsets in a source row;
  * columns outside [x_begin, x_end) are border), then the value table. The
@@ -21,7 +33,13 @@
  * a row in vectors of LB_VEC pixels, each work-item handling `items` of
  * them (on CPUs, lx == 1: one contiguous stretch). Channels (1, 3, 4) and
  * the layout arrive as arguments and select one of six inlined copies of
- * the loop, in which they are constants.
+ * the loops, in which they are constants.
+ *
+ * A stretch is computed in two loops per chunk, so that compilers vectorise
+ * both: the first reads each source pixel's channels as one 32-bit word
+ * (four words per output pixel: two pixels of two rows) and keeps each
+ * channel's sample in a private array; the second writes one output channel
+ * at a time (one store stream per loop).
  */
 
 #pragma OPENCL FP_CONTRACT OFF
@@ -37,52 +55,156 @@ typedef uint lb_out_t;
 #else
 #error "Unsupported CLPAD_LB_OUT_BYTES: build with 1, 2 or 4"
 #endif
+#if defined(CLPAD_LB_VALUES_TABLE) == defined(CLPAD_LB_VALUES_COMPUTE)
+#error "letterbox.cl needs one of -DCLPAD_LB_VALUES_TABLE, -DCLPAD_LB_VALUES_COMPUTE"
+#endif
+#if !defined(CLPAD_LB_CHUNK) || CLPAD_LB_CHUNK < 1
+#error "letterbox.cl needs -DCLPAD_LB_CHUNK=N (N >= 1)"
+#endif
 
 /* Output pixels per "vector" of the launch geometry. */
 #define LB_VEC 4
 
-/* One channel's sample at column entry e of rows r0, r1 (kernels/coords.h). */
-CLPAD_INLINE int lb_sample(__global const uchar *r0, __global const uchar *r1, int4 e, int b0,
-                           int b1)
+/* ---- Values ------------------------------------------------------------------ */
+
+#ifdef CLPAD_LB_VALUES_COMPUTE
+/* f32 to binary16 bits, round to nearest even: host/letterbox_plan.c's
+ * clpad__f32_to_f16 step for step, as selects so that it vectorises. */
+CLPAD_INLINE ushort lb_f16(float f)
 {
-    int h0 = clpad_lb_hpass(r0[e.x], r0[e.y], e.z, e.w);
-    int h1 = clpad_lb_hpass(r1[e.x], r1[e.y], e.z, e.w);
+    uint x = as_uint(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    uint r = ax - 0x38000000u; /* normal: exponent bias 127 -> 15 */
+    uint qn = r >> 13, remn = r & 0x1fffu;
+    qn += (remn > 0x1000u || (remn == 0x1000u && (qn & 1u))) ? 1u : 0u;
+    uint e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u;
+    uint shift = clamp(126u - min(e, 126u), 1u, 31u); /* subnormal: 14..24 where used */
+    uint q = m >> shift, rem = m & ((1u << shift) - 1u), mid = 1u << (shift - 1u);
+    q += (rem > mid || (rem == mid && (q & 1u))) ? 1u : 0u;
+    uint v = ax > 0x7f800000u   ? 0x7e00u | ((ax >> 13) & 0x3ffu)
+             : ax >= 0x477ff000u ? 0x7c00u
+             : ax < 0x33000000u  ? 0u
+             : ax < 0x38800000u  ? q
+                                 : qn;
+    return (ushort)(sign | v);
+}
+
+/* The output bits of sample v: (v * scale - mean) / std in single
+ * precision, then the dtype (u8: round half to even, saturate). */
+CLPAD_INLINE lb_out_t lb_value(int v, float scale, float mean, float std_)
+{
+    float f = ((float)v * scale - mean) / std_;
+#if CLPAD_LB_OUT_BYTES == 4
+    return as_uint(f);
+#elif CLPAD_LB_OUT_BYTES == 2
+    return lb_f16(f);
+#else
+    return !(f > 0.0f) ? (uchar)0 : f >= 255.0f ? (uchar)255 : (uchar)rint(f);
+#endif
+}
+#endif
+
+/* ---- Samples ---------------------------------------------------------------- */
+
+/* Four bytes from any address, byte k in bits 8k..8k+7. With clang on a
+ * little-endian device one unaligned 32-bit load (which a vectorised loop
+ * turns into one gather for all of a pixel's channels); else byte by byte. */
+#if defined(__clang__) && defined(__ENDIAN_LITTLE__)
+typedef uint lb_u32u __attribute__((aligned(1)));
+CLPAD_INLINE uint lb_load4(__global const uchar *p) { return *(__global const lb_u32u *)p; }
+#else
+CLPAD_INLINE uint lb_load4(__global const uchar *p)
+{
+    return (uint)p[0] | (uint)p[1] << 8 | (uint)p[2] << 16 | (uint)p[3] << 24;
+}
+#endif
+
+/* Byte k of the words of the four source pixels, through the resize. */
+CLPAD_INLINE int lb_combine(uint p00, uint p01, uint p10, uint p11, const int k, int a0, int a1,
+                            int b0, int b1)
+{
+    int h0 = clpad_lb_hpass((p00 >> (8 * k)) & 255, (p01 >> (8 * k)) & 255, a0, a1);
+    int h1 = clpad_lb_hpass((p10 >> (8 * k)) & 255, (p11 >> (8 * k)) & 255, a0, a1);
     return clpad_lb_vpass(h0, h1, b0, b1);
 }
 
-/* Pixels [x0, x1) of one output row, every channel. d: the element of
- * (channel 0, pixel 0) of the row; channel c is c * plane further (NCHW) or
- * c (NHWC); pixel x is x (NCHW) or x * C (NHWC) further. C and nhwc are
- * constants at every call site. */
+/* The samples of source channel c of pixels [x, x + n) into t[c][0..n).
+ * wide: the words read lie inside the input (rows below wide_rows; one
+ * channel: the word at the left pixel holds the right one, which is 1 byte
+ * further or has weight 0); else a byte at a time. */
+CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restrict r0,
+                             __global const uchar *restrict r1, int b0, int b1,
+                             __global const int *restrict cs, long x, long n,
+                             int t[4][CLPAD_LB_CHUNK])
+{
+    if (wide) {
+        for (long k = 0; k < n; k++) {
+            long e = 4 * (x + k);
+            int x0 = cs[e], x1 = cs[e + 1], a0 = cs[e + 2], a1 = cs[e + 3];
+            uint p00 = lb_load4(r0 + x0), p10 = lb_load4(r1 + x0);
+            uint p01 = C == 1 ? p00 >> 8 : lb_load4(r0 + x1);
+            uint p11 = C == 1 ? p10 >> 8 : lb_load4(r1 + x1);
+            t[0][k] = lb_combine(p00, p01, p10, p11, 0, a0, a1, b0, b1);
+            if (C >= 3) {
+                t[1][k] = lb_combine(p00, p01, p10, p11, 1, a0, a1, b0, b1);
+                t[2][k] = lb_combine(p00, p01, p10, p11, 2, a0, a1, b0, b1);
+            }
+            if (C == 4)
+                t[3][k] = lb_combine(p00, p01, p10, p11, 3, a0, a1, b0, b1);
+        }
+    } else {
+        for (int c = 0; c < C; c++) {
+            for (long k = 0; k < n; k++) {
+                long e = 4 * (x + k);
+                int x0 = cs[e] + c, x1 = cs[e + 1] + c;
+                int h0 = clpad_lb_hpass(r0[x0], r0[x1], cs[e + 2], cs[e + 3]);
+                int h1 = clpad_lb_hpass(r1[x0], r1[x1], cs[e + 2], cs[e + 3]);
+                t[c][k] = clpad_lb_vpass(h0, h1, b0, b1);
+            }
+        }
+    }
+}
+
+/* ---- A work-item ------------------------------------------------------------ */
+
+/* The element of channel c of pixel x of a row that starts at d: NCHW
+ * planes of `plane` elements, or NHWC pixels of C elements. */
+#define LB_AT(c, x) (nhwc ? (x) * C + (c) : (c) * plane + (x))
+
 CLPAD_INLINE void lb_fill(const int C, const int nhwc, __global lb_out_t *restrict d, long plane,
                           long x0, long x1, const lb_out_t *fill)
 {
     for (int c = 0; c < C; c++) {
-        __global lb_out_t *restrict o = d + (nhwc ? c : c * plane);
+        __global lb_out_t *restrict o = d + LB_AT(c, 0);
+        lb_out_t v = fill[c];
         for (long x = x0; x < x1; x++)
-            o[nhwc ? x * C : x] = fill[c];
+            o[nhwc ? x * C : x] = v;
     }
 }
 
-CLPAD_INLINE void lb_pixels(const int C, const int nhwc, __global const uchar *restrict r0,
-                            __global const uchar *restrict r1, int b0, int b1,
-                            __global const int4 *restrict cols,
+/* Pixels [x0, x1) of a row, none of them border. */
+CLPAD_INLINE void lb_pixels(const int C, const int nhwc, bool wide,
+                            __global const uchar *restrict r0, __global const uchar *restrict r1,
+                            int b0, int b1, __global const int *restrict cs,
                             __global const lb_out_t *restrict lut, const int *chan,
+                            const float *scale, const float *mean, const float *std_,
                             __global lb_out_t *restrict d, long plane, long x0, long x1)
 {
-    if (nhwc) {
-        for (long x = x0; x < x1; x++) {
-            int4 e = cols[x];
-            for (int c = 0; c < C; c++)
-                d[x * C + c] = lut[c * 256 + lb_sample(r0 + chan[c], r1 + chan[c], e, b0, b1)];
-        }
-    } else {
-        for (int c = 0; c < C; c++) {
-            __global const uchar *restrict s0 = r0 + chan[c], *restrict s1 = r1 + chan[c];
+    int t[4][CLPAD_LB_CHUNK];
+    for (long x = x0; x < x1; x += CLPAD_LB_CHUNK) {
+        long n = min(x1 - x, (long)CLPAD_LB_CHUNK);
+        lb_samples(C, wide, r0, r1, b0, b1, cs, x, n, t);
+        for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
+            __global lb_out_t *restrict o = d + LB_AT(c, x);
+            const int *restrict s = t[chan[c]];
+#ifdef CLPAD_LB_VALUES_TABLE
             __global const lb_out_t *restrict l = lut + c * 256;
-            __global lb_out_t *restrict o = d + c * plane;
-            for (long x = x0; x < x1; x++)
-                o[x] = l[lb_sample(s0, s1, cols[x], b0, b1)];
+            for (long k = 0; k < n; k++)
+                o[nhwc ? k * C : k] = l[s[k]];
+#else
+            float sc = scale[0], mn = mean[c], sd = std_[c];
+            for (long k = 0; k < n; k++)
+                o[nhwc ? k * C : k] = lb_value(s[k], sc, mn, sd);
+#endif
         }
     }
 }
@@ -91,19 +213,23 @@ CLPAD_INLINE void lb_pixels(const int C, const int nhwc, __global const uchar *r
 CLPAD_INLINE void lb_item(const int C, const int nhwc, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
                           long lut_at, __global lb_out_t *restrict dst, long H, long W,
-                          int4 chan4, uint4 fill4, long row, long items)
+                          int4 chan4, uint4 fill4, float scale, float4 mean4, float4 std4,
+                          long row, long items)
 {
     long n = row / H, y = row - n * H;
     long4 desc = ((__global const long4 *)tab)[n];
     int4 ry = tab[rows_at + row];
-    __global const int4 *restrict cols = tab + cols_at + n * W;
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
     __global const lb_out_t *restrict lut = (__global const lb_out_t *)(tab + lut_at);
-    __global lb_out_t *restrict d =
-        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W);
+    __global lb_out_t *restrict d = dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W);
     long plane = H * W;
+    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    bool wide = max(ry.x, ry.y) < desc.w;
     int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
     lb_out_t fill[4] = {(lb_out_t)fill4.x, (lb_out_t)fill4.y, (lb_out_t)fill4.z,
                         (lb_out_t)fill4.w};
+    float sc[1] = {scale}, mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
     /* (a border row reads nothing: its row numbers are -1) */
     __global const uchar *r0 = src + desc.x + (long)max(ry.x, 0) * desc.y;
     __global const uchar *r1 = src + desc.x + (long)max(ry.y, 0) * desc.y;
@@ -121,9 +247,10 @@ CLPAD_INLINE void lb_item(const int C, const int nhwc, __global const uchar *res
             lb_fill(C, nhwc, d, plane, x0, x1, fill);
             continue;
         }
-        long a = clamp(desc.z, x0, x1), b = clamp(desc.w, a, x1);
+        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
         lb_fill(C, nhwc, d, plane, x0, a, fill);
-        lb_pixels(C, nhwc, r0, r1, ry.z, ry.w, cols, lut, chan, d, plane, a, b);
+        lb_pixels(C, nhwc, wide, r0, r1, ry.z, ry.w, cs, lut, chan, sc, mean, std_, d, plane,
+                  a, b);
         lb_fill(C, nhwc, d, plane, b, x1, fill);
     }
 }
@@ -131,19 +258,23 @@ CLPAD_INLINE void lb_item(const int C, const int nhwc, __global const uchar *res
 __kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
                         long rows_at, long cols_at, long lut_at, __global lb_out_t *restrict dst,
                         ulong dst_off, long H, long W, int C, int nhwc, int4 chan, uint4 fill,
-                        long n_rows, long items)
+                        float scale, float4 mean, float4 std_, long n_rows, long items)
 {
     long row = get_global_id(1);
     if (row >= n_rows)
         return;
     __global lb_out_t *restrict d = dst + dst_off;
+#define LB_CASE(c, h)                                                                         \
+    lb_item(c, h, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, scale, mean, std_,  \
+            row, items)
     switch (C * 2 + (nhwc != 0)) {
-    case 2: lb_item(1, 0, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
-    case 3: lb_item(1, 1, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
-    case 6: lb_item(3, 0, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
-    case 7: lb_item(3, 1, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
-    case 8: lb_item(4, 0, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
-    case 9: lb_item(4, 1, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, row, items); break;
+    case 2: LB_CASE(1, 0); break;
+    case 3: LB_CASE(1, 1); break;
+    case 6: LB_CASE(3, 0); break;
+    case 7: LB_CASE(3, 1); break;
+    case 8: LB_CASE(4, 0); break;
+    case 9: LB_CASE(4, 1); break;
     default: break;
     }
+#undef LB_CASE
 }

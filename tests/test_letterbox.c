@@ -292,6 +292,41 @@ static void test_edge_cases(void **state)
     printf("%d edge cases equal the oracle; an image of the slot's size is unchanged\n", n);
 }
 
+/* Normalisations at the edges of the dtypes against the oracle (the
+ * compiler's float -> _Float16): f32 denormals, f16 subnormals, ties and
+ * overflow, u8 ties and saturation; every sample value 0..255 occurs. */
+static void test_value_edges(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xF16;
+    static const struct {
+        clpad_dtype dtype;
+        float scale, mean, std_;
+    } sets[] = {
+        {CLPAD_F32, 1e-38f, 0.0f, 1.0f},   {CLPAD_F32, 1.0f, 127.5f, 3e37f},
+        {CLPAD_F16, 1e-6f, 0.0f, 1.0f},    {CLPAD_F16, 0x1p-25f, 0.0f, 1.0f},
+        {CLPAD_F16, 1.0f, -2048.0f, 1.0f}, {CLPAD_F16, 1.0f, 0.0f, 0.0039f},
+        {CLPAD_F16, 257.0f, -65000.0f, 1.0f}, {CLPAD_F16, 1.0f, 0.5f, 4096.0f},
+        {CLPAD_U8, 0.5f, 0.0f, 1.0f},      {CLPAD_U8, 3.0f, 200.0f, -1.0f},
+        {CLPAD_U8, 1.0f, -0.5f, 1.0f},
+    };
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        lb_case c;
+        memset(&c, 0, sizeof c);
+        c.n = 1;
+        lb_case_image(&c, 0, 16, 16, 1, 0, &rng);
+        for (int v = 0; v < 256; v++)
+            c.pixels[0][v] = (unsigned char)v;
+        clpad_letterbox_options_init(&c.o, 16, 16);
+        c.o.dtype = sets[k].dtype;
+        c.o.scale = sets[k].scale;
+        c.o.mean[0] = sets[k].mean;
+        c.o.std[0] = sets[k].std_;
+        assert_int_equal(check_case(&c, (int)k), 1);
+        lb_case_free(&c);
+    }
+}
+
 /* Ultralytics' numbers: 1080x1920 into 640x640 is r = 1/3, 360x640, pad_top
  * 140; an odd total puts the extra pixel at the bottom / right; scale-up
  * off keeps a small image at its size; a 1 x 10000 image keeps one row. */
@@ -447,6 +482,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_batches), cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),
     };

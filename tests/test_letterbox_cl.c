@@ -48,9 +48,11 @@ static void enqueue_case(const lb_case *c, unsigned char *got, size_t nout, uint
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
     clpad_letterbox_transform t[LB_MAX_IMAGES];
+    uint64_t launches = clpad_context_launches(g_ctx);
     TU_ASSERT_OK(clpad_enqueue_letterbox(g_ctx, im, c->n, &c->o, bin, bout, GUARD, t, NULL, 0, NULL,
                                          &ev));
     assert_non_null(ev);
+    assert_int_equal(clpad_context_launches(g_ctx) - launches, 1); /* one launch per batch */
     assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, GUARD * 2 + nout, staging, 1, &ev,
                                          NULL),
                      CL_SUCCESS);
@@ -87,8 +89,10 @@ static int diff_case(const lb_case *c, uint64_t *rng, int index)
     }
     memset(got, 0, nout);
     clpad_run_info info;
+    uint64_t launches = clpad_context_launches(g_ctx);
     TU_ASSERT_OK(clpad_letterbox(g_ctx, c->im, c->n, &c->o, got, nout, tg, &info));
     assert_int_equal(info.used_opencl, 1);
+    assert_int_equal(clpad_context_launches(g_ctx) - launches, 1);
     if (memcmp(got, want, nout)) {
         size_t k = 0;
         while (got[k] == want[k])
@@ -150,6 +154,45 @@ static void test_real_sizes(void **state)
     printf("%d batches of 4K, phone, VGA, 1-pixel and target-size images equal the CPU "
            "reference\n",
            n);
+}
+
+/* Normalisations at the edges of the dtypes: f32 results that are
+ * denormal (a device that flushed them would differ), f16 subnormals,
+ * ties and overflow to infinity, u8 ties (v * 0.5) and saturation. */
+static void test_value_edges(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xF16;
+    static const struct {
+        clpad_dtype dtype;
+        float scale, mean, std_;
+    } sets[] = {
+        {CLPAD_F32, 1e-38f, 0.0f, 1.0f},   {CLPAD_F32, 1.0f, 127.5f, 3e37f},
+        {CLPAD_F16, 1e-6f, 0.0f, 1.0f},    {CLPAD_F16, 0x1p-25f, 0.0f, 1.0f}, /* odd v: ties between subnormals */
+        {CLPAD_F16, 1.0f, -2048.0f, 1.0f}, /* odd v: ties (spacing 2 above 2048) */
+        {CLPAD_F16, 1.0f, 0.0f, 0.0039f},  {CLPAD_F16, 257.0f, -65000.0f, 1.0f},
+        {CLPAD_F16, 1.0f, 0.5f, 4096.0f},  {CLPAD_U8, 0.5f, 0.0f, 1.0f},
+        {CLPAD_U8, 3.0f, 200.0f, -1.0f},   {CLPAD_U8, 1.0f, -0.5f, 1.0f},
+    };
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        lb_case c;
+        memset(&c, 0, sizeof c);
+        c.n = 2;
+        lb_case_image(&c, 0, 16, 16, 1, 0, &rng);
+        lb_case_image(&c, 1, 9, 31, 1, 0, &rng);
+        for (int v = 0; v < 256; v++) /* every sample value */
+            c.pixels[0][v] = (unsigned char)v;
+        clpad_letterbox_options_init(&c.o, 16, 16);
+        c.o.dtype = sets[k].dtype;
+        c.o.scale = sets[k].scale;
+        c.o.mean[0] = sets[k].mean;
+        c.o.std[0] = sets[k].std_;
+        c.o.pad_value[0] = 7;
+        assert_int_equal(diff_case(&c, &rng, (int)k), 1);
+        lb_case_free(&c);
+    }
+    printf("%zu normalisations at the dtypes' edges equal the CPU reference\n",
+           sizeof sets / sizeof *sets);
 }
 
 /* The photograph of data/, read by the CLI's image loader (built with the
@@ -237,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_batches),
         cmocka_unit_test(test_real_sizes),
+        cmocka_unit_test(test_value_edges),
 #ifdef CLPAD_TEST_HAVE_TENSOR_IO
         cmocka_unit_test(test_photo),
 #endif
