@@ -172,6 +172,35 @@ static int add_letterbox(bench_case *cs, int n, const char *name, int count,
     return n + 1;
 }
 
+/* A pad-and-stack batch: `count` f16 tensors [L_i, D], L_i in 1..max_len
+ * (a fixed pseudo-random draw), into [count, max L_i, D] with zeros at the
+ * end (pad_sequence). */
+static int add_pad_stack(bench_case *cs, int n, const char *name, int count, int64_t max_len,
+                         int64_t D)
+{
+    check_capacity(n);
+    if (g_nbatches == (int)(sizeof g_batches / sizeof *g_batches) || count > BENCH_MAX_ITEMS)
+        abort();
+    bench_batch *b = &g_batches[g_nbatches];
+    memset(b, 0, sizeof *b);
+    b->n = count;
+    uint64_t x = 0x5EED;
+    for (int i = 0; i < count; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        b->shape[i][0] = 1 + (int64_t)((x >> 33) % (uint64_t)max_len);
+        b->shape[i][1] = D;
+        b->offset[i] = b->in_bytes;
+        b->in_bytes += (size_t)(b->shape[i][0] * D * 2);
+    }
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    snprintf(c->label, sizeof c->label, "pad-stack-%s", name);
+    c->op = OP_PAD_STACK;
+    c->dtype = CLPAD_F16;
+    c->batch = g_nbatches++;
+    return n + 1;
+}
+
 /* The cases of issue 5, and NCHW space/batch moves (a blocked innermost axis:
  * single-element runs); `quick` shrinks the large ones 8-16x for a fast look. */
 static int make_cases(bench_case *cs, bool quick)
@@ -222,6 +251,8 @@ static int make_cases(bench_case *cs, bool quick)
     n = add_letterbox(cs, n, "16-mixed-to-640x640", quick ? 4 : 16, photos, 4, 640, 640);
     static const int64_t small[1][2] = {{224, 224}};
     n = add_letterbox(cs, n, "64x224x224-to-256x256", quick ? 16 : 64, small, 1, 256, 256);
+    /* A token batch: 256 sequences of 1..512 tokens of 768 f16, pad_sequence. */
+    n = add_pad_stack(cs, n, "256x[1..512,768]-f16", quick ? 64 : 256, 512, 768);
     return n;
 }
 
@@ -247,8 +278,30 @@ static void batch_images(const bench_batch *b, const unsigned char *base, clpad_
 }
 
 /* Input and output bytes of a case. */
+/* The shapes and inputs of a pad-stack batch (base: the host buffer). */
+static void batch_tensors(const bench_batch *b, const unsigned char *base, int64_t *shapes,
+                          const void **inputs)
+{
+    for (int i = 0; i < b->n; i++) {
+        shapes[2 * i] = b->shape[i][0];
+        shapes[2 * i + 1] = b->shape[i][1];
+        if (inputs)
+            inputs[i] = base + b->offset[i];
+    }
+}
+
 static clpad_status case_bytes(const bench_case *c, size_t *in_bytes, size_t *out_bytes)
 {
+    if (c->op == OP_PAD_STACK) {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS], os[3];
+        batch_tensors(b, NULL, shapes, NULL);
+        clpad_status st = clpad_pad_stack_plan(2, (size_t)b->n, shapes, NULL, CLPAD_PAD_CONSTANT,
+                                               CLPAD_PLACE_TOP_LEFT, os, NULL, NULL);
+        *in_bytes = b->in_bytes;
+        *out_bytes = st ? 0 : (size_t)(os[0] * os[1] * os[2]) * 2;
+        return st;
+    }
     if (c->op == OP_LETTERBOX) {
         const bench_batch *b = &g_batches[c->batch];
         clpad_image im[BENCH_MAX_ITEMS];
@@ -294,6 +347,14 @@ static clpad_status run_enqueue(clpad_context *ctx, const bench_case *c, const v
         return clpad_enqueue_letterbox(ctx, im, (size_t)b->n, &b->o, in, out, 0, NULL, NULL, 0,
                                        NULL, ev);
     }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        batch_tensors(b, NULL, shapes, NULL);
+        return clpad_enqueue_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, in, b->offset,
+                                       NULL, CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
+                                       0, NULL, 0, NULL, ev);
+    }
     default:
         return clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
                                             c->c, out, 0, NULL, 0, NULL, ev);
@@ -316,6 +377,15 @@ static clpad_status run_host(clpad_context *ctx, const bench_case *c, const void
         batch_images(b, in, im);
         return clpad_letterbox(ctx, im, (size_t)b->n, &b->o, out, out_bytes, NULL, info);
     }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        const void *inputs[BENCH_MAX_ITEMS];
+        batch_tensors(b, in, shapes, inputs);
+        return clpad_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                               CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes,
+                               info);
+    }
     default:
         return clpad_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
                                     out_bytes, info);
@@ -337,6 +407,14 @@ static clpad_status run_cpu(const bench_case *c, const void *value, const void *
         clpad_image im[BENCH_MAX_ITEMS];
         batch_images(b, in, im);
         return clpad_letterbox_cpu(im, (size_t)b->n, &b->o, out, out_bytes, NULL);
+    }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        const void *inputs[BENCH_MAX_ITEMS];
+        batch_tensors(b, in, shapes, inputs);
+        return clpad_pad_stack_cpu(CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                                   CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
     }
     default:
         return clpad_batch_to_space_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
