@@ -444,7 +444,13 @@ int cmd_letterbox(int argc, char **argv)
     out.dtype = o.dtype;
     out.rank = 4;
     if (clpad_letterbox_plan(im, n, &o, out.shape, NULL)) {
-        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        /* name the file of "images[i]" too */
+        const char *msg = clpad_last_error();
+        unsigned long idx;
+        if (sscanf(msg, "images[%lu]", &idx) == 1 && idx < n)
+            cli_error(CLI_FAIL, "%s (%s)", msg, files[idx]);
+        else
+            cli_error(CLI_FAIL, "%s", msg);
         goto done;
     }
     out.nbytes = (size_t)(out.shape[0] * out.shape[1] * out.shape[2] * out.shape[3]) *
