@@ -16,6 +16,16 @@ else:  # pragma: no cover
 #: The pad modes: numpy.pad's names, which are also OpenVINO Pad-12's (plus wrap).
 PadMode = Literal["constant", "edge", "reflect", "symmetric", "wrap"]
 
+#: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images.
+Interp = Literal["bilinear", "nearest"]
+
+#: Where an image or tensor goes in its slot: centred (the odd element at the
+#: end) or at the start of every axis.
+Placement = Literal["center", "top-left"]
+
+#: The layout of a batch of images.
+Layout = Literal["NCHW", "NHWC"]
+
 #: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
 #: or {axis: int or (before, after)}.
 PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",
