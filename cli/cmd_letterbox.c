@@ -43,12 +43,13 @@ static void letterbox_usage(FILE *f)
             "      --no-scaleup       never enlarge an image (r <= 1)\n"
             "  -m, --mode MODE        the border: constant (default), edge, reflect,\n"
             "                         symmetric, wrap (relative to the resized image)\n"
-            "  -v, --value V[,V,..]   constant border, u8 per channel or one for all\n"
-            "                         (default 114)\n"
+            "  -v, --value V[,V,..]   constant border, u8 per channel of the images (as\n"
+            "                         read, before --bgr) or one for all (default 114)\n"
             "      --bgr              swap channels 0 and 2 (images are read as RGB)\n"
             "      --scale S          multiplier of every sample; a number or A/B, which is\n"
             "                         A/B in double precision rounded to single (default 1)\n"
-            "      --mean M[,M,..]    subtracted, per output channel or one for all (default 0)\n"
+            "      --mean M[,M,..]    subtracted, per output channel (after --bgr) or one for\n"
+            "                         all (default 0)\n"
             "      --std S[,S,..]     divisor, per output channel or one for all (default 1)\n"
             "      --dtype T          f32 (default), f16 or u8 (rounded, saturated)\n"
             "      --layout L         nchw (default) or nhwc\n"
@@ -184,7 +185,11 @@ static int write_transforms(const char *path, char **files, const clpad_image *i
         cJSON_AddStringToObject(e, "file", files[i]);
         cJSON_AddNumberToObject(e, "height", (double)im[i].height);
         cJSON_AddNumberToObject(e, "width", (double)im[i].width);
-        cJSON_AddNumberToObject(e, "scale", t[i].scale);
+        /* 17 significant digits: the double itself (cJSON's own printing
+         * may stop at 15 when they compare equal within its epsilon) */
+        char num[40];
+        snprintf(num, sizeof num, "%.17g", t[i].scale);
+        cJSON_AddRawToObject(e, "scale", num);
         cJSON_AddNumberToObject(e, "pad_top", (double)t[i].pad_top);
         cJSON_AddNumberToObject(e, "pad_left", (double)t[i].pad_left);
         cJSON_AddNumberToObject(e, "resized_h", (double)t[i].resized_height);

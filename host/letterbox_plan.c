@@ -316,8 +316,9 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                 *at = !(f > 0.0f) ? 0 : f >= 255.0f ? 255 : (unsigned char)rintf(f);
             }
         }
-        memcpy(p->fill + (size_t)c * p->es, p->lut + ((size_t)c * 256 + o->pad_value[c]) * p->es,
-               p->es);
+        /* the border's colour is the image's (source channel order) */
+        memcpy(p->fill + (size_t)c * p->es,
+               p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
     for (size_t i = 0; transforms && i < n; i++)
         clpad__lb_transform(images[i].height, images[i].width, o, &transforms[i]);

@@ -85,8 +85,10 @@ typedef struct clpad_image {
 /**
  * Options of a letterbox call. Fill them with clpad_letterbox_options_init()
  * and change what differs: a zeroed struct is not a valid set of options.
- * Arrays indexed by channel are in OUTPUT channel order (after swap_rb) and
- * use their first `channels` entries.
+ * Arrays indexed by channel use their first `channels` entries: pad_value in
+ * the images' channel order (the border is part of the image, as
+ * cv2.copyMakeBorder before any swap), mean and std in OUTPUT channel order
+ * (after swap_rb, as cv2.dnn.blobFromImage's mean with swapRB).
  */
 typedef struct clpad_letterbox_options {
     int64_t out_height, out_width; /* H_out, W_out of every image's slot, >= 1 */
@@ -96,7 +98,8 @@ typedef struct clpad_letterbox_options {
     clpad_pad_mode pad_mode;       /* the border, relative to the resized image;
                                       default CLPAD_PAD_CONSTANT */
     uint8_t pad_value[CLPAD_LETTERBOX_MAX_CHANNELS]; /* constant border, u8 per
-                                      channel before normalisation; default 114 */
+                                      image channel, normalised like the pixels;
+                                      default 114 */
     int swap_rb;                   /* 1: swap channels 0 and 2 (RGB <-> BGR, RGBA <->
                                       BGRA); no effect on one channel; default 0 */
     float scale;                   /* default 1 */

@@ -161,7 +161,7 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
                 int64_t mx = oracle_map(o->pad_mode, x - g.left, g.nw);
                 for (int64_t ch = 0; ch < C; ch++) {
                     int64_t sc = o->swap_rb && C >= 3 && ch != 1 && ch != 3 ? 2 - ch : ch;
-                    unsigned v = my < 0 || mx < 0 ? o->pad_value[ch]
+                    unsigned v = my < 0 || mx < 0 ? o->pad_value[sc] /* the image's order */
                                                   : rs[(my * g.nw + mx) * C + sc];
                     size_t at = o->layout == CLPAD_LAYOUT_NCHW
                                     ? (size_t)(((int64_t)i * C + ch) * H * W + y * W + x)

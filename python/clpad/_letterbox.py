@@ -168,9 +168,10 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     default 114; edge, reflect, symmetric, wrap); every sample v of output
     channel c stored as (v * scale - mean[c]) / std[c] in float32, then as
     ``dtype`` (float32; float16 rounded to nearest even; uint8 rounded and
-    saturated). ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR);
-    ``value``, ``mean`` and ``std`` are per output channel (one number for
-    all, or one each). scale, mean and std are rounded to float32.
+    saturated). ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR).
+    ``value`` is per channel of the images (before the swap), ``mean`` and
+    ``std`` per output channel (after it); each is one number for all
+    channels or one per channel. scale, mean and std are rounded to float32.
 
     Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW") or
     [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous array of that
