@@ -89,10 +89,9 @@ int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t 
 void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void *output,
                         int64_t r0, int64_t r1);
 
-/* Build options of the letterbox program for output elements of
- * out_bytes bytes on this context (the program cache's key: warmup and
- * enqueue agree). */
-void clpad__lb_options(const clpad_context *ctx, size_t out_bytes, char *options, size_t size);
+/* Build options of the letterbox program on this context (the program
+ * cache's key: warmup and enqueue agree). */
+void clpad__lb_options(const clpad_context *ctx, char *options, size_t size);
 
 /* f32 to IEEE binary16 bits, round to nearest even (docs/letterbox.md). */
 uint16_t clpad__f32_to_f16(float f);

@@ -9,19 +9,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-void clpad__lb_options(const clpad_context *ctx, size_t out_bytes, char *options, size_t size)
+void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
 {
     /* Exact devices normalise in the kernel (correctly rounded division
      * asked for explicitly); others look values up. CPU devices compute
      * samples 64 pixels at a time, GPUs 4 (private arrays). */
     bool exact = ctx->policy.exact_fp32;
-    snprintf(options, size, "-DCLPAD_LB_OUT_BYTES=%zu -DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d%s",
-             out_bytes, exact ? "COMPUTE" : "TABLE", clpad__cpu_geometry(ctx) ? 64 : 4,
+    snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d%s",
+             exact ? "COMPUTE" : "TABLE", clpad__cpu_geometry(ctx) ? 64 : 4,
              exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
 }
 
 /* Output pixels per vector of the launch geometry (kernels/letterbox.cl). */
 #define LB_VEC 4
+/* The launch geometry's one local size per device style: drivers that
+ * compile a kernel per local size (PoCL) then compile the letterbox once.
+ * CPUs: a work-item per output row (the whole row), LB_CPU_ROWS rows per
+ * work-group; GPUs: LB_GPU_LANES work-items along a row, each taking
+ * vectors strided by that many. */
+#define LB_CPU_ROWS 16
+#define LB_GPU_LANES 64
+#define LB_GPU_ITEMS 4
+
+static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                        size_t vectors, size_t n_rows, clpad_row_geometry *g)
+{
+    size_t max = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
+    if (clpad__cpu_geometry(ctx)) {
+        size_t ly = LB_CPU_ROWS <= max ? LB_CPU_ROWS : 1;
+        *g = (clpad_row_geometry){.global = {1, (n_rows + ly - 1) / ly * ly},
+                                  .local = {1, ly},
+                                  .items = (cl_long)vectors,
+                                  .rows_per_item = 1};
+    } else {
+        size_t lx = LB_GPU_LANES <= max ? LB_GPU_LANES : 1;
+        size_t per_group = lx * LB_GPU_ITEMS, groups = (vectors + per_group - 1) / per_group;
+        *g = (clpad_row_geometry){.global = {groups * lx, n_rows},
+                                  .local = {lx, 1},
+                                  .items = LB_GPU_ITEMS,
+                                  .rows_per_item = 1};
+    }
+}
 
 /* The kernel's table buffer: descriptors, rows, columns, value table, in
  * units of 16 bytes (int4). */
@@ -63,7 +91,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
 
     cl_long rows_at = (cl_long)t.rows_at, cols_at = (cl_long)t.cols_at,
             lut_at = (cl_long)t.lut_at;
-    cl_ulong dst_off = output_offset / p->es;
+    cl_ulong dst_off = output_offset; /* bytes: a multiple of the element size */
+    cl_int out_bytes = (cl_int)p->es;
     cl_long H = p->H, W = p->W, n_rows = (cl_long)p->n * p->H;
     cl_int C = p->C, nhwc = p->layout == CLPAD_LAYOUT_NHWC;
     cl_int4 chan = {{0, 0, 0, 0}};
@@ -87,7 +116,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         fill.s[c] = f;
     }
     char options[CLPAD_OPTIONS_MAX];
-    clpad__lb_options(ctx, p->es, options, sizeof options);
+    clpad__lb_options(ctx, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", &kc);
     if (st) {
@@ -95,8 +124,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         return st;
     }
     clpad_row_geometry g;
-    clpad__row_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows, false,
-                        &g);
+    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows, &g);
     clpad__arg_mem(&kc, "src", input);
     clpad__arg_mem(&kc, "tab", tab);
     clpad__arg(&kc, "rows_at", sizeof rows_at, &rows_at);
@@ -104,6 +132,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     clpad__arg(&kc, "lut_at", sizeof lut_at, &lut_at);
     clpad__arg_mem(&kc, "dst", output);
     clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg(&kc, "out_bytes", sizeof out_bytes, &out_bytes);
     clpad__arg(&kc, "H", sizeof H, &H);
     clpad__arg(&kc, "W", sizeof W, &W);
     clpad__arg(&kc, "C", sizeof C, &C);

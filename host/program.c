@@ -236,10 +236,12 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
             clpad__ps_options(units[u], opt, sizeof opt);
             st = clpad__program(ctx, "pad_stack", opt, &p);
         }
-        if (!st && units[u] <= 4) { /* letterbox: u8, f16, f32 */
-            clpad__lb_options(ctx, units[u], opt, sizeof opt);
-            st = clpad__program(ctx, "letterbox", opt, &p);
-        }
+    }
+    if (!st) {
+        char opt[CLPAD_OPTIONS_MAX];
+        cl_program p;
+        clpad__lb_options(ctx, opt, sizeof opt);
+        st = clpad__program(ctx, "letterbox", opt, &p);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

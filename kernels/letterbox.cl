@@ -2,7 +2,6 @@
  * their slots with a border, normalised and written as one tensor.
  *
  * Build options (an unknown or missing value is a build error):
- *  - CLPAD_LB_OUT_BYTES=1 (u8), 2 (f16 bits) or 4 (f32 bits): the output.
  *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
  *    output channel c becomes an output value. TABLE looks up
  *    lut[c][v], the bits the host computed (host/letterbox_plan.c); COMPUTE
@@ -28,12 +27,14 @@
  * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
  * cols[n * W + x] = {x0, x1, alpha0, alpha1} (byte offsets in a source row;
  * columns outside [x_begin, x_end) are border), then the value table. The
- * NDRange is 2-D (the host's launch geometry, host/launch.c): dimension 1
- * walks the output rows of the whole batch (image-major), dimension 0 walks
- * a row in vectors of LB_VEC pixels, each work-item handling `items` of
- * them (on CPUs, lx == 1: one contiguous stretch). Channels (1, 3, 4) and
- * the layout arrive as arguments and select one of six inlined copies of
- * the loops, in which they are constants.
+ * NDRange is 2-D (host/letterbox_cl.c, one local size per device style):
+ * dimension 1 walks the output rows of the whole batch (image-major),
+ * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
+ * handling `items` of them (on CPUs, lx == 1: one contiguous stretch).
+ * Channels (1, 3, 4), the layout and the output's element size (1: u8, 2:
+ * f16 bits, 4: f32 bits) arrive as arguments; each selects inlined copies
+ * of the loops in which it is a constant (one program serves them all, so
+ * that a device compiles it once).
  *
  * A stretch is computed in two loops per chunk, so that compilers vectorise
  * both: the first reads each source pixel's channels as one 32-bit word
@@ -44,17 +45,6 @@
 
 #pragma OPENCL FP_CONTRACT OFF
 
-#if !defined(CLPAD_LB_OUT_BYTES)
-#error "letterbox.cl needs -DCLPAD_LB_OUT_BYTES=1, 2 or 4"
-#elif CLPAD_LB_OUT_BYTES == 1
-typedef uchar lb_out_t;
-#elif CLPAD_LB_OUT_BYTES == 2
-typedef ushort lb_out_t;
-#elif CLPAD_LB_OUT_BYTES == 4
-typedef uint lb_out_t;
-#else
-#error "Unsupported CLPAD_LB_OUT_BYTES: build with 1, 2 or 4"
-#endif
 #if defined(CLPAD_LB_VALUES_TABLE) == defined(CLPAD_LB_VALUES_COMPUTE)
 #error "letterbox.cl needs one of -DCLPAD_LB_VALUES_TABLE, -DCLPAD_LB_VALUES_COMPUTE"
 #endif
@@ -88,18 +78,15 @@ CLPAD_INLINE ushort lb_f16(float f)
     return (ushort)(sign | v);
 }
 
-/* The output bits of sample v: (v * scale - mean) / std in single
- * precision, then the dtype (u8: round half to even, saturate). */
-CLPAD_INLINE lb_out_t lb_value(int v, float scale, float mean, float std_)
+/* (v * scale - mean) / std in single precision, in that order. */
+CLPAD_INLINE float lb_norm(int v, float scale, float mean, float std_)
 {
-    float f = ((float)v * scale - mean) / std_;
-#if CLPAD_LB_OUT_BYTES == 4
-    return as_uint(f);
-#elif CLPAD_LB_OUT_BYTES == 2
-    return lb_f16(f);
-#else
+    return ((float)v * scale - mean) / std_;
+}
+/* u8: round half to even, saturate (NaN: 0). */
+CLPAD_INLINE uchar lb_u8(float f)
+{
     return !(f > 0.0f) ? (uchar)0 : f >= 255.0f ? (uchar)255 : (uchar)rint(f);
-#endif
 }
 #endif
 
@@ -166,69 +153,122 @@ CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restr
 
 /* ---- A work-item ------------------------------------------------------------ */
 
-/* The element of channel c of pixel x of a row that starts at d: NCHW
- * planes of `plane` elements, or NHWC pixels of C elements. */
-#define LB_AT(c, x) (nhwc ? (x) * C + (c) : (c) * plane + (x))
-
-CLPAD_INLINE void lb_fill(const int C, const int nhwc, __global lb_out_t *restrict d, long plane,
-                          long x0, long x1, const lb_out_t *fill)
+/* n samples s[] of one output channel to o, every step-th element, as
+ * elements of ob bytes: looked up in the channel's value table l, or
+ * computed. ob and step are constants at every call site. */
+CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
+                           const int *restrict s, long n, __global const uchar *restrict l8,
+                           float sc, float mn, float sd)
 {
-    for (int c = 0; c < C; c++) {
-        __global lb_out_t *restrict o = d + LB_AT(c, 0);
-        lb_out_t v = fill[c];
-        for (long x = x0; x < x1; x++)
-            o[nhwc ? x * C : x] = v;
+    if (ob == 4) {
+        __global uint *restrict o = (__global uint *)o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        __global const uint *restrict l = (__global const uint *)l8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = l[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = as_uint(lb_norm(s[k], sc, mn, sd));
+#endif
+    } else if (ob == 2) {
+        __global ushort *restrict o = (__global ushort *)o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        __global const ushort *restrict l = (__global const ushort *)l8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = l[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = lb_f16(lb_norm(s[k], sc, mn, sd));
+#endif
+    } else {
+        __global uchar *restrict o = o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        for (long k = 0; k < n; k++)
+            o[k * step] = l8[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = lb_u8(lb_norm(s[k], sc, mn, sd));
+#endif
+    }
+}
+
+/* Fill n elements of ob bytes, every step-th, with the bits v. */
+CLPAD_INLINE void lb_fill_run(const int ob, const long step, __global uchar *restrict o8, long n,
+                              uint v)
+{
+    if (ob == 4) {
+        __global uint *restrict o = (__global uint *)o8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = v;
+    } else if (ob == 2) {
+        __global ushort *restrict o = (__global ushort *)o8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = (ushort)v;
+    } else {
+        for (long k = 0; k < n; k++)
+            o8[k * step] = (uchar)v;
+    }
+}
+
+/* Where channel c of pixel x of the row at d lies, in bytes: NCHW planes of
+ * `plane` elements, or NHWC pixels of C elements. */
+#define LB_AT(c, x) ((nhwc ? (x) * C + (c) : (c) * plane + (x)) * ob)
+
+/* Border pixels [x0, x1) of a row. */
+CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restrict d, long plane,
+                          long x0, long x1, const uint *fill)
+{
+    for (int c = 0; c < C && x1 > x0; c++) {
+        if (nhwc)
+            lb_fill_run(ob, C, d + LB_AT(c, x0), x1 - x0, fill[c]);
+        else
+            lb_fill_run(ob, 1, d + LB_AT(c, x0), x1 - x0, fill[c]);
     }
 }
 
 /* Pixels [x0, x1) of a row, none of them border. */
-CLPAD_INLINE void lb_pixels(const int C, const int nhwc, bool wide,
+CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
                             __global const uchar *restrict r0, __global const uchar *restrict r1,
                             int b0, int b1, __global const int *restrict cs,
-                            __global const lb_out_t *restrict lut, const int *chan,
-                            const float *scale, const float *mean, const float *std_,
-                            __global lb_out_t *restrict d, long plane, long x0, long x1)
+                            __global const uchar *restrict lut, const int *chan, float scale,
+                            const float *mean, const float *std_, __global uchar *restrict d,
+                            long plane, long x0, long x1)
 {
     int t[4][CLPAD_LB_CHUNK];
     for (long x = x0; x < x1; x += CLPAD_LB_CHUNK) {
         long n = min(x1 - x, (long)CLPAD_LB_CHUNK);
         lb_samples(C, wide, r0, r1, b0, b1, cs, x, n, t);
         for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
-            __global lb_out_t *restrict o = d + LB_AT(c, x);
-            const int *restrict s = t[chan[c]];
-#ifdef CLPAD_LB_VALUES_TABLE
-            __global const lb_out_t *restrict l = lut + c * 256;
-            for (long k = 0; k < n; k++)
-                o[nhwc ? k * C : k] = l[s[k]];
-#else
-            float sc = scale[0], mn = mean[c], sd = std_[c];
-            for (long k = 0; k < n; k++)
-                o[nhwc ? k * C : k] = lb_value(s[k], sc, mn, sd);
-#endif
+            __global uchar *restrict o = d + LB_AT(c, x);
+            __global const uchar *restrict l = lut + c * 256 * ob;
+            if (nhwc)
+                lb_write(ob, C, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
+            else
+                lb_write(ob, 1, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
         }
     }
 }
 
 /* One work-item: its stretches of output row `row` of the batch. */
-CLPAD_INLINE void lb_item(const int C, const int nhwc, __global const uchar *restrict src,
+CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
-                          long lut_at, __global lb_out_t *restrict dst, long H, long W,
-                          int4 chan4, uint4 fill4, float scale, float4 mean4, float4 std4,
-                          long row, long items)
+                          long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
+                          uint4 fill4, float scale, float4 mean4, float4 std4, long row,
+                          long items)
 {
     long n = row / H, y = row - n * H;
     long4 desc = ((__global const long4 *)tab)[n];
     int4 ry = tab[rows_at + row];
     __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
-    __global const lb_out_t *restrict lut = (__global const lb_out_t *)(tab + lut_at);
-    __global lb_out_t *restrict d = dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W);
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    __global uchar *restrict d =
+        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
     long plane = H * W;
     long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
     bool wide = max(ry.x, ry.y) < desc.w;
     int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
-    lb_out_t fill[4] = {(lb_out_t)fill4.x, (lb_out_t)fill4.y, (lb_out_t)fill4.z,
-                        (lb_out_t)fill4.w};
-    float sc[1] = {scale}, mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
           std_[4] = {std4.x, std4.y, std4.z, std4.w};
     /* (a border row reads nothing: its row numbers are -1) */
     __global const uchar *r0 = src + desc.x + (long)max(ry.x, 0) * desc.y;
@@ -244,36 +284,34 @@ CLPAD_INLINE void lb_item(const int C, const int nhwc, __global const uchar *res
         if (x0 >= x1)
             break;
         if (ry.x < 0) {
-            lb_fill(C, nhwc, d, plane, x0, x1, fill);
+            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
             continue;
         }
         long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
-        lb_fill(C, nhwc, d, plane, x0, a, fill);
-        lb_pixels(C, nhwc, wide, r0, r1, ry.z, ry.w, cs, lut, chan, sc, mean, std_, d, plane,
-                  a, b);
-        lb_fill(C, nhwc, d, plane, b, x1, fill);
+        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
+        lb_pixels(C, nhwc, ob, wide, r0, r1, ry.z, ry.w, cs, lut, chan, scale, mean, std_, d,
+                  plane, a, b);
+        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
     }
 }
 
 __kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
-                        long rows_at, long cols_at, long lut_at, __global lb_out_t *restrict dst,
-                        ulong dst_off, long H, long W, int C, int nhwc, int4 chan, uint4 fill,
-                        float scale, float4 mean, float4 std_, long n_rows, long items)
+                        long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
+                        ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
+                        int4 chan, uint4 fill, float scale, float4 mean, float4 std_,
+                        long n_rows, long items)
 {
     long row = get_global_id(1);
     if (row >= n_rows)
         return;
-    __global lb_out_t *restrict d = dst + dst_off;
-#define LB_CASE(c, h)                                                                         \
-    lb_item(c, h, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill, scale, mean, std_,  \
-            row, items)
-    switch (C * 2 + (nhwc != 0)) {
-    case 2: LB_CASE(1, 0); break;
-    case 3: LB_CASE(1, 1); break;
-    case 6: LB_CASE(3, 0); break;
-    case 7: LB_CASE(3, 1); break;
-    case 8: LB_CASE(4, 0); break;
-    case 9: LB_CASE(4, 1); break;
+    __global uchar *restrict d = dst + dst_off; /* bytes, a multiple of out_bytes */
+#define LB_CASE(c)                                                                            \
+    lb_item(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill,  \
+            scale, mean, std_, row, items)
+    switch (C) {
+    case 1: LB_CASE(1); break;
+    case 3: LB_CASE(3); break;
+    case 4: LB_CASE(4); break;
     default: break;
     }
 #undef LB_CASE
