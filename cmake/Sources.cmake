@@ -35,7 +35,8 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/letterbox_cpu.c
   ${CLPAD_ROOT}/host/letterbox_cl.c
   ${CLPAD_ROOT}/host/pad_stack.c
-  ${CLPAD_ROOT}/host/pad_stack_cl.c)
+  ${CLPAD_ROOT}/host/pad_stack_cl.c
+  ${CLPAD_ROOT}/host/staging.c)
 # Letterbox's coefficients and normalisation are defined operation by
 # operation (docs/letterbox.md): no contraction into fused multiply-adds.
 set_source_files_properties(${CLPAD_ROOT}/host/letterbox_plan.c ${CLPAD_ROOT}/host/letterbox_cpu.c

@@ -4,6 +4,7 @@
 #include "launch.h"
 #include "letterbox.h"
 #include "pool.h"
+#include "staging.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,7 +264,7 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, cl_mem out, cl_c
 
 /* Gather the source rows the tables read into one buffer, image after
  * image, and point the plan's descriptors and row entries at it. Returns
- * the buffer (malloc) and its size, or NULL when out of memory. */
+ * the buffer (clpad__staging_get) and its size, or NULL when out of memory. */
 static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t *bytes)
 {
     int64_t max_h = 1;
@@ -291,11 +292,12 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         total += used * (size_t)(im->width * p->C);
     }
     /* 4 bytes of slack: every row can be read a word per pixel */
-    unsigned char *buf = calloc(total + 4, 1);
+    unsigned char *buf = clpad__staging_get(total + 4);
     if (!buf) {
         free(map);
         return NULL;
     }
+    memset(buf + total, 0, 4);
     size_t at = 0;
     for (size_t i = 0; i < p->n; i++) {
         const clpad_image *im = &images[i];
@@ -378,7 +380,7 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
             if (!st && info)
                 info->total_ns = clpad__now_ns() - t0;
         }
-        free(buf);
+        clpad__staging_put(buf);
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One output row of one image: pixels [0, W), every channel. */
-static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d,
-                   const lb_entry *ry, const lb_entry *cols, unsigned char *out, size_t plane,
-                   size_t px_step)
+/* One output row of one image: pixels [0, W), every channel, elements of
+ * es bytes (a constant where it is called, so that each copy is one store). */
+static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const lb_desc *d,
+                             const lb_entry *ry, const lb_entry *cols, unsigned char *out,
+                             size_t plane, size_t px_step, const size_t es)
 {
-    const size_t es = p->es;
     const int C = p->C;
     for (int c = 0; c < C; c++) {
         const unsigned char *lut = p->lut + (size_t)c * 256 * es;
@@ -39,6 +39,17 @@ static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d
             }
             memcpy(o + (size_t)x * px_step * es, v, es);
         }
+    }
+}
+
+static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d,
+                   const lb_entry *ry, const lb_entry *cols, unsigned char *out, size_t plane,
+                   size_t px_step)
+{
+    switch (p->es) {
+    case 4: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 4); break;
+    case 2: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 2); break;
+    default: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 1); break;
     }
 }
 

@@ -2,6 +2,7 @@
  * host-pointer path (the tensors gathered into one buffer, one launch). */
 #include "launch.h"
 #include "pad_stack.h"
+#include "staging.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,10 +189,11 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
                            in_bytes > p.out_bytes ? in_bytes : p.out_bytes, ctx->device_name,
                            (unsigned long long)ctx->max_alloc);
     /* one buffer for every tensor */
-    unsigned char *buf = malloc(in_bytes ? in_bytes : 1);
+    unsigned char *buf = clpad__staging_get(in_bytes);
     size_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
     if (!buf || !offsets) {
-        free(buf);
+        if (buf)
+            clpad__staging_put(buf);
         free(offsets);
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "pad_stack: out of host memory to gather "
                                                     "the tensors");
@@ -207,7 +209,7 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
     }
     ps_host_call c = {&p, shapes, pad_value, offsets};
     st = clpad__run_host(ctx, buf, in_bytes, output, p.out_bytes, moved, host_enqueue, &c, info);
-    free(buf);
+    clpad__staging_put(buf);
     free(offsets);
     return st;
 }

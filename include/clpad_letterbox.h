@@ -182,8 +182,11 @@ CLPAD_API clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
  * launch for the whole batch, and wait for the result: identical, byte for
  * byte, to clpad_letterbox_cpu. The rows of the images that the resize reads
  * are gathered into one buffer (zero-copy where the device shares host
- * memory). On a fallback context it runs the CPU reference path. `info` may
- * be NULL; info->bytes_moved counts every image's bytes and the output's.
+ * memory), which the calling thread keeps for its next call (up to 256 MiB;
+ * freed when the thread exits). On a fallback context, and for small calls
+ * on a CPU device (see clpad_pad), it runs the CPU path on clpad's worker
+ * threads. `info` may be NULL; info->bytes_moved counts every image's bytes
+ * and the output's.
  * Errors: those of clpad_letterbox_cpu, CLPAD_ERR_BUILD_FAILED,
  * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also for a batch beyond the device's
  * largest buffer: use clpad_letterbox_cpu), CLPAD_ERR_OPENCL.
@@ -256,9 +259,10 @@ CLPAD_API clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n
 
 /**
  * Pad-and-stack host tensors on the context's device: the tensors are
- * gathered into one buffer and moved by one kernel launch; the result is
- * identical to clpad_pad_stack_cpu. On a fallback context it runs the CPU
- * path. `info` may be NULL.
+ * gathered into one buffer (kept by the calling thread for its next call, up
+ * to 256 MiB) and moved by one kernel launch; the result is identical to
+ * clpad_pad_stack_cpu. On a fallback context, and for small calls on a CPU
+ * device (see clpad_pad), it runs the CPU path. `info` may be NULL.
  * Errors: those of clpad_pad_stack_cpu, CLPAD_ERR_BUILD_FAILED,
  * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also beyond the device's largest
  * buffer), CLPAD_ERR_OPENCL.

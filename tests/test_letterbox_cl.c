@@ -6,6 +6,7 @@
  * with no device. */
 #include "letterbox_cases.h"
 
+#include <pthread.h>
 #include <unistd.h>
 
 static clpad_context *g_ctx;
@@ -240,6 +241,51 @@ static void test_photo(void **state)
 }
 #endif
 
+/* Threads sharing the context, each with batches of its own (and its own
+ * staging buffer): every result equals the CPU reference. */
+typedef struct thread_job {
+    uint64_t seed;
+    int bad;
+} thread_job;
+
+static void *thread_main(void *arg)
+{
+    thread_job *j = arg;
+    uint64_t rng = j->seed;
+    for (int k = 0; k < 6; k++) {
+        lb_case c;
+        lb_random_case(&c, &rng, 4, 90, 70);
+        size_t nout = lb_case_out_bytes(&c);
+        if (nout) {
+            unsigned char *want = malloc(nout), *got = malloc(nout);
+            if (clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL) ||
+                clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL) ||
+                memcmp(got, want, nout))
+                j->bad++;
+            free(want);
+            free(got);
+        }
+        lb_case_free(&c);
+    }
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    enum { T = 4 };
+    pthread_t th[T];
+    thread_job jobs[T];
+    for (int i = 0; i < T; i++) {
+        jobs[i] = (thread_job){tu_seed() ^ (0x7770 + (uint64_t)i), 0};
+        assert_int_equal(pthread_create(&th[i], NULL, thread_main, &jobs[i]), 0);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(th[i], NULL);
+        assert_int_equal(jobs[i].bad, 0);
+    }
+}
+
 /* Buffer checks of the enqueue API: an image outside the input buffer is
  * named; a small output buffer is refused; nothing is launched. */
 static void test_buffer_checks(void **state)
@@ -284,6 +330,7 @@ int main(void)
 #ifdef CLPAD_TEST_HAVE_TENSOR_IO
         cmocka_unit_test(test_photo),
 #endif
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_buffer_checks),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
