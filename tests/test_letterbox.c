@@ -447,6 +447,31 @@ static void test_errors(void **state)
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, NULL, out, sizeof out, NULL),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* sizes at the edges of the types: refused by name, before any read */
+    clpad_letterbox_options_init(&o, 16, 16);
+    clpad_image huge[3] = {{.data = px, .height = 4, .width = 4, .channels = 3},
+                           {.data = px, .height = (int64_t)1 << 40, .width = 4, .channels = 3},
+                           {.data = px, .height = 4, .width = (int64_t)1 << 40, .channels = 3}};
+    int64_t shp[4];
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 2, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    assert_non_null(strstr(clpad_last_error(), "images[1]"));
+    clpad_image h3[2] = {huge[0], huge[2]};
+    TU_ASSERT_STATUS(clpad_letterbox_plan(h3, 2, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    clpad_image stride[2] = {huge[0], {.data = px, .height = (int64_t)1 << 30, .width = 4,
+                                       .channels = 3, .row_stride = INT64_MAX / 2}};
+    TU_ASSERT_STATUS(clpad_letterbox_plan(stride, 2, &o, shp, NULL), CLPAD_ERR_OVERFLOW);
+    assert_non_null(strstr(clpad_last_error(), "images[1]"));
+    clpad_letterbox_options_init(&o, (int64_t)1 << 31, 16);
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    clpad_letterbox_options_init(&o, INT32_MAX, INT32_MAX); /* 4 * 3 * (2^31)^2 bytes */
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_OVERFLOW);
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.scale = NAN;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.interp = CLPAD_INTERP_COUNT;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_letterbox_options_init(&o, 16, 16);
     /* an empty batch is an empty tensor */
     int64_t shape[4];
     TU_ASSERT_OK(clpad_letterbox_plan(NULL, 0, &o, shape, NULL));

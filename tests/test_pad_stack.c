@@ -181,6 +181,15 @@ static void test_errors(void **state)
                                      CLPAD_PLACE_TOP_LEFT, out, sizeof out));
     static const float want[12] = {1, 2, 3, 4, 1, 2, 3, 4, 5, 5, 5, 5};
     assert_memory_equal(out, want, sizeof want);
+    /* sizes whose product overflows, in any order */
+    int64_t big[4] = {(int64_t)1 << 40, (int64_t)1 << 40, 1, 1}, os2[3];
+    TU_ASSERT_STATUS(clpad_pad_stack_plan(2, 2, big, NULL, CLPAD_PAD_CONSTANT,
+                                          CLPAD_PLACE_TOP_LEFT, os2, NULL, NULL),
+                     CLPAD_ERR_OVERFLOW);
+    int64_t ones[4] = {1, 1, 1, 1}, shape2[2] = {INT64_MAX, 2};
+    TU_ASSERT_STATUS(clpad_pad_stack_plan(2, 2, ones, shape2, CLPAD_PAD_CONSTANT,
+                                          CLPAD_PLACE_CENTER, os2, NULL, NULL),
+                     CLPAD_ERR_OVERFLOW);
     /* an empty batch, and rank 0 (a stack of scalars) */
     int64_t os[1];
     TU_ASSERT_OK(clpad_pad_stack_plan(0, 0, NULL, NULL, CLPAD_PAD_CONSTANT, CLPAD_PLACE_TOP_LEFT,
