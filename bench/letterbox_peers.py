@@ -23,7 +23,7 @@ allows, the output allocated once outside the timing):
                  slot, scale 255, NHWC -> NCHW; one infer per image, copied
                  into the batch.
 Each line gives ms per batch, images/s and the ratio to clpad (> 1: clpad
-faster). The issue's target is clpad >= 3 x the fastest of opencv* and
+faster). The target is clpad >= 3 x the fastest of opencv* and
 openvino. A sanity check compares clpad with the opencv pipeline (within 1/255).
 
 Run:  bash bench/letterbox_peers.sh [--runs N] [--batch 16-mixed|64-small]
