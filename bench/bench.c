@@ -23,7 +23,20 @@
 
 extern char **environ;
 
-typedef enum { OP_PAD, OP_S2B, OP_B2S } bench_op;
+typedef enum { OP_PAD, OP_S2B, OP_B2S, OP_LETTERBOX, OP_PAD_STACK } bench_op;
+
+/* A batch of images (letterbox) or tensors (pad-and-stack), packed one
+ * after the other in one input buffer: item i at offset[i]. */
+enum { BENCH_MAX_ITEMS = 256 };
+typedef struct bench_batch {
+    int n;
+    int64_t shape[BENCH_MAX_ITEMS][2]; /* letterbox: H, W (RGB); pad-stack: L, D */
+    size_t offset[BENCH_MAX_ITEMS];
+    size_t in_bytes;
+    clpad_letterbox_options o;         /* letterbox */
+} bench_batch;
+static bench_batch g_batches[4];
+static int g_nbatches;
 
 typedef struct bench_case {
     char label[64];
@@ -36,6 +49,7 @@ typedef struct bench_case {
     int64_t b[CLPAD_MAX_RANK]; /* pads_end or pads_begin / crops_begin */
     int64_t c[CLPAD_MAX_RANK]; /* - or pads_end / crops_end */
     const char *value;         /* pad_value text, or NULL */
+    int batch;                 /* OP_LETTERBOX, OP_PAD_STACK: index in g_batches */
 } bench_case;
 
 typedef struct bench_result {
@@ -48,6 +62,7 @@ typedef struct bench_result {
     double kernel_over_copy; /* median of the per-run ratios */
     double e2e_over_copy;    /* the same for the host-pointer path */
     const char *skipped; /* reason, or NULL */
+    uint64_t launches;   /* kernel launches of one enqueue call (clpad_context_launches) */
 } bench_result;
 
 static uint64_t now_ns(void)
@@ -129,6 +144,63 @@ static int add_sb(bench_case *cs, int n, bench_op op, const char *name, int rank
     return n + 1;
 }
 
+/* A letterbox batch: `n` RGB images cycling through `sizes` (H, W) into
+ * out x out, f32 NCHW, scale 1/255 (YOLO's input). */
+static int add_letterbox(bench_case *cs, int n, const char *name, int count,
+                         const int64_t (*sizes)[2], int n_sizes, int64_t out_h, int64_t out_w)
+{
+    check_capacity(n);
+    if (g_nbatches == (int)(sizeof g_batches / sizeof *g_batches) || count > BENCH_MAX_ITEMS)
+        abort();
+    bench_batch *b = &g_batches[g_nbatches];
+    memset(b, 0, sizeof *b);
+    b->n = count;
+    for (int i = 0; i < count; i++) {
+        b->shape[i][0] = sizes[i % n_sizes][0];
+        b->shape[i][1] = sizes[i % n_sizes][1];
+        b->offset[i] = b->in_bytes;
+        b->in_bytes += (size_t)(b->shape[i][0] * b->shape[i][1] * 3);
+    }
+    clpad_letterbox_options_init(&b->o, out_h, out_w);
+    b->o.scale = 1.0f / 255.0f;
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    snprintf(c->label, sizeof c->label, "letterbox-%s", name);
+    c->op = OP_LETTERBOX;
+    c->dtype = CLPAD_F32;
+    c->batch = g_nbatches++;
+    return n + 1;
+}
+
+/* A pad-and-stack batch: `count` f16 tensors [L_i, D], L_i in 1..max_len
+ * (a fixed pseudo-random draw), into [count, max L_i, D] with zeros at the
+ * end (pad_sequence). */
+static int add_pad_stack(bench_case *cs, int n, const char *name, int count, int64_t max_len,
+                         int64_t D)
+{
+    check_capacity(n);
+    if (g_nbatches == (int)(sizeof g_batches / sizeof *g_batches) || count > BENCH_MAX_ITEMS)
+        abort();
+    bench_batch *b = &g_batches[g_nbatches];
+    memset(b, 0, sizeof *b);
+    b->n = count;
+    uint64_t x = 0x5EED;
+    for (int i = 0; i < count; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        b->shape[i][0] = 1 + (int64_t)((x >> 33) % (uint64_t)max_len);
+        b->shape[i][1] = D;
+        b->offset[i] = b->in_bytes;
+        b->in_bytes += (size_t)(b->shape[i][0] * D * 2);
+    }
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    snprintf(c->label, sizeof c->label, "pad-stack-%s", name);
+    c->op = OP_PAD_STACK;
+    c->dtype = CLPAD_F16;
+    c->batch = g_nbatches++;
+    return n + 1;
+}
+
 /* The throughput cases, and NCHW space/batch moves (a blocked innermost axis:
  * single-element runs); `quick` shrinks the large ones 8-16x for a fast look. */
 static int make_cases(bench_case *cs, bool quick)
@@ -172,15 +244,76 @@ static int make_cases(bench_case *cs, bool quick)
                (int64_t[]){1, 1, 2, 2});
     n = add_sb(cs, n, OP_B2S, "nchw-f32-8x64x224x224", 4, (int64_t[]){32, 64 / q, 112, 112},
                (int64_t[]){1, 1, 2, 2});
+    /* Detector input: 16 photos of four common sizes into 640x640; and a
+     * classifier's: 64 images 224x224 into 256x256. One launch each. */
+    g_nbatches = 0;
+    static const int64_t photos[4][2] = {{1080, 1920}, {720, 1280}, {480, 640}, {3024, 4032}};
+    n = add_letterbox(cs, n, "16-mixed-to-640x640", quick ? 4 : 16, photos, 4, 640, 640);
+    static const int64_t small[1][2] = {{224, 224}};
+    n = add_letterbox(cs, n, "64x224x224-to-256x256", quick ? 16 : 64, small, 1, 256, 256);
+    /* A token batch: 256 sequences of 1..512 tokens of 768 f16, pad_sequence. */
+    n = add_pad_stack(cs, n, "256x[1..512,768]-f16", quick ? 64 : 256, 512, 768);
     return n;
 }
 
 static const char *op_name(bench_op op)
 {
-    return op == OP_PAD ? "pad" : op == OP_S2B ? "space_to_batch" : "batch_to_space";
+    return op == OP_PAD             ? "pad"
+           : op == OP_S2B         ? "space_to_batch"
+           : op == OP_B2S         ? "batch_to_space"
+           : op == OP_LETTERBOX   ? "letterbox"
+                                  : "pad_stack";
 }
 
 /* ---- running one case ----------------------------------------------------- */
+
+/* The images of a letterbox batch: at their offsets in the device buffer
+ * (base NULL) or in the host buffer `base`. */
+static void batch_images(const bench_batch *b, const unsigned char *base, clpad_image *im)
+{
+    for (int i = 0; i < b->n; i++)
+        im[i] = (clpad_image){.data = base ? base + b->offset[i] : NULL,
+                              .offset = base ? 0 : b->offset[i], .height = b->shape[i][0],
+                              .width = b->shape[i][1], .channels = 3};
+}
+
+/* Input and output bytes of a case. */
+/* The shapes and inputs of a pad-stack batch (base: the host buffer). */
+static void batch_tensors(const bench_batch *b, const unsigned char *base, int64_t *shapes,
+                          const void **inputs)
+{
+    for (int i = 0; i < b->n; i++) {
+        shapes[2 * i] = b->shape[i][0];
+        shapes[2 * i + 1] = b->shape[i][1];
+        if (inputs)
+            inputs[i] = base + b->offset[i];
+    }
+}
+
+static clpad_status case_bytes(const bench_case *c, size_t *in_bytes, size_t *out_bytes)
+{
+    if (c->op == OP_PAD_STACK) {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS], os[3];
+        batch_tensors(b, NULL, shapes, NULL);
+        clpad_status st = clpad_pad_stack_plan(2, (size_t)b->n, shapes, NULL, CLPAD_PAD_CONSTANT,
+                                               CLPAD_PLACE_TOP_LEFT, os, NULL, NULL);
+        *in_bytes = b->in_bytes;
+        *out_bytes = st ? 0 : (size_t)(os[0] * os[1] * os[2]) * 2;
+        return st;
+    }
+    if (c->op == OP_LETTERBOX) {
+        const bench_batch *b = &g_batches[c->batch];
+        clpad_image im[BENCH_MAX_ITEMS];
+        batch_images(b, NULL, im);
+        int64_t s[4];
+        clpad_status st = clpad_letterbox_plan(im, (size_t)b->n, &b->o, s, NULL);
+        *in_bytes = b->in_bytes;
+        *out_bytes = st ? 0 : (size_t)(s[0] * s[1] * s[2] * s[3]) * clpad_dtype_size(b->o.dtype);
+        return st;
+    }
+    return CLPAD_OK;
+}
 
 static clpad_status out_shape(const bench_case *c, int64_t *os)
 {
@@ -189,6 +322,9 @@ static clpad_status out_shape(const bench_case *c, int64_t *os)
         return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, c->mode, os);
     case OP_S2B:
         return clpad_space_to_batch_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
+    case OP_LETTERBOX:
+    case OP_PAD_STACK:
+        return CLPAD_OK; /* batches: case_bytes */
     default:
         return clpad_batch_to_space_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
     }
@@ -204,6 +340,21 @@ static clpad_status run_enqueue(clpad_context *ctx, const bench_case *c, const v
     case OP_S2B:
         return clpad_enqueue_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
                                             c->c, out, 0, NULL, 0, NULL, ev);
+    case OP_LETTERBOX: {
+        const bench_batch *b = &g_batches[c->batch];
+        clpad_image im[BENCH_MAX_ITEMS];
+        batch_images(b, NULL, im);
+        return clpad_enqueue_letterbox(ctx, im, (size_t)b->n, &b->o, in, out, 0, NULL, NULL, 0,
+                                       NULL, ev);
+    }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        batch_tensors(b, NULL, shapes, NULL);
+        return clpad_enqueue_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, in, b->offset,
+                                       NULL, CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
+                                       0, NULL, 0, NULL, ev);
+    }
     default:
         return clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
                                             c->c, out, 0, NULL, 0, NULL, ev);
@@ -220,6 +371,21 @@ static clpad_status run_host(clpad_context *ctx, const bench_case *c, const void
     case OP_S2B:
         return clpad_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
                                     out_bytes, info);
+    case OP_LETTERBOX: {
+        const bench_batch *b = &g_batches[c->batch];
+        clpad_image im[BENCH_MAX_ITEMS];
+        batch_images(b, in, im);
+        return clpad_letterbox(ctx, im, (size_t)b->n, &b->o, out, out_bytes, NULL, info);
+    }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        const void *inputs[BENCH_MAX_ITEMS];
+        batch_tensors(b, in, shapes, inputs);
+        return clpad_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                               CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes,
+                               info);
+    }
     default:
         return clpad_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
                                     out_bytes, info);
@@ -236,6 +402,20 @@ static clpad_status run_cpu(const bench_case *c, const void *value, const void *
     case OP_S2B:
         return clpad_space_to_batch_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
                                         out_bytes);
+    case OP_LETTERBOX: {
+        const bench_batch *b = &g_batches[c->batch];
+        clpad_image im[BENCH_MAX_ITEMS];
+        batch_images(b, in, im);
+        return clpad_letterbox_cpu(im, (size_t)b->n, &b->o, out, out_bytes, NULL);
+    }
+    case OP_PAD_STACK: {
+        const bench_batch *b = &g_batches[c->batch];
+        int64_t shapes[2 * BENCH_MAX_ITEMS];
+        const void *inputs[BENCH_MAX_ITEMS];
+        batch_tensors(b, in, shapes, inputs);
+        return clpad_pad_stack_cpu(CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                                   CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
+    }
     default:
         return clpad_batch_to_space_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
                                         out_bytes);
@@ -286,6 +466,11 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
     }
     r->in_bytes = (size_t)ni * es;
     r->out_bytes = (size_t)no * es;
+    if ((c->op == OP_LETTERBOX || c->op == OP_PAD_STACK) &&
+        case_bytes(c, &r->in_bytes, &r->out_bytes)) {
+        fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
+        return 1;
+    }
     size_t total = r->in_bytes + r->out_bytes, half = total / 2;
     unsigned char value[8] = {0};
     if (c->value)
@@ -379,6 +564,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         if (ck && nvec && clEnqueueNDRangeKernel(q, ck, 1, NULL, &nvec, NULL, 0, NULL, &e2) ==
                               CL_SUCCESS)
             clWaitForEvents(1, &e2);
+        uint64_t launches = clpad_context_launches(ctx);
         if (run_enqueue(ctx, c, value, din, dout, &e3)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
             clReleaseEvent(e1);
@@ -388,6 +574,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
             goto release;
         }
         clWaitForEvents(1, &e3);
+        r->launches = clpad_context_launches(ctx) - launches;
         clpad_run_info info;
         if (run_host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
@@ -468,6 +655,17 @@ static cJSON *json_case(const bench_case *c, const bench_result *r)
     }
     if (c->value)
         cJSON_AddStringToObject(o, "pad_value", c->value);
+    if (c->op == OP_LETTERBOX || c->op == OP_PAD_STACK) {
+        const bench_batch *b = &g_batches[c->batch];
+        cJSON *items = cJSON_AddArrayToObject(o, "items");
+        for (int i = 0; i < b->n; i++) {
+            cJSON *it = cJSON_CreateArray();
+            cJSON_AddItemToArray(it, cJSON_CreateNumber((double)b->shape[i][0]));
+            cJSON_AddItemToArray(it, cJSON_CreateNumber((double)b->shape[i][1]));
+            cJSON_AddItemToArray(items, it);
+        }
+    }
+    cJSON_AddNumberToObject(o, "launches", (double)r->launches);
     cJSON_AddNumberToObject(o, "bytes", (double)(r->in_bytes + r->out_bytes));
     cJSON_AddNumberToObject(o, "kernel_gbps", r->kernel_gbps);
     cJSON_AddNumberToObject(o, "copy_gbps", r->copy_gbps);
@@ -713,8 +911,9 @@ int clpad_bench_main(int argc, char **argv)
     bench_result rs[BENCH_MAX_CASES];
     int n = make_cases(cs, quick), done = 0, rc = 0;
     cl_kernel ck = copy_kernel_create(ctx);
-    fprintf(tab, "%-44s %-5s %7s %7s %7s %6s %7s %6s %7s %6s %7s %6s\n", "case", "dtype", "MB",
-            "copy", "kernel", "k/copy", "e2e", "e/copy", "cpu", "cl/cpu", "memcpy", "cpu/mc");
+    fprintf(tab, "%-44s %-5s %7s %7s %7s %6s %7s %6s %7s %6s %7s %6s %4s\n", "case", "dtype", "MB",
+            "copy", "kernel", "k/copy", "e2e", "e/copy", "cpu", "cl/cpu", "memcpy", "cpu/mc",
+            "lnch");
     for (int i = 0; i < n; i++) {
         if (filter && regexec(&re, cs[i].label, 0, NULL, 0))
             continue;
@@ -724,12 +923,12 @@ int clpad_bench_main(int argc, char **argv)
             rc = 1;
             continue;
         }
-        fprintf(tab, "%-44s %-5s %7.1f %7.2f %7.2f %6.2f %7.2f %6.2f %7.2f %6.2f %7.2f %6.2f%s%s\n",
+        fprintf(tab, "%-44s %-5s %7.1f %7.2f %7.2f %6.2f %7.2f %6.2f %7.2f %6.2f %7.2f %6.2f %4llu%s%s\n",
                 cs[done].label, clpad_dtype_name(cs[done].dtype),
                 (r->in_bytes + r->out_bytes) / 1e6, r->copy_gbps, r->kernel_gbps,
                 r->kernel_over_copy, r->e2e_gbps, r->e2e_over_copy, r->cpu_gbps,
                 r->cpu_gbps ? r->kernel_gbps / r->cpu_gbps : 0, r->memcpy_gbps,
-                r->cpu_over_memcpy, r->skipped ? "  skipped: " : "",
+                r->cpu_over_memcpy, (unsigned long long)r->launches, r->skipped ? "  skipped: " : "",
                 r->skipped ? r->skipped : "");
         fflush(tab);
         if (json) {
@@ -743,7 +942,9 @@ int clpad_bench_main(int argc, char **argv)
         done++;
     }
     fprintf(tab, "GB/s = (input + output bytes) / median time; copy and kernel timed by OpenCL "
-                 "profiling events, e2e/cpu/memcpy by the host clock.\n");
+                 "profiling events, e2e/cpu/memcpy by the host clock; lnch: kernel launches of "
+                 "one enqueue call (0: a buffer copy or nothing). Batches (letterbox, pad-stack) "
+                 "count every input byte, read or not.\n");
     if (png && done && plot(png, cs, rs, done))
         rc = 1;
     if (filter)

@@ -76,5 +76,7 @@ int cmd_space_to_batch(int argc, char **argv);
 int cmd_batch_to_space(int argc, char **argv);
 int cmd_shape(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
+int cmd_letterbox(int argc, char **argv);
+int cmd_pad_stack(int argc, char **argv);
 
 #endif

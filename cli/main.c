@@ -18,6 +18,8 @@ static void usage(FILE *f)
             "  space-to-batch  move spatial blocks into the batch axis\n"
             "  batch-to-space  the inverse move, with crops\n"
             "  shape           output size and padding of conv/deconv/pool windows\n"
+            "  letterbox       a batch of images into one detector-ready tensor\n"
+            "  pad-stack       tensors of different shapes into one padded batch\n"
             "  devices         list the OpenCL devices\n"
             "  bench           throughput against the device's copy bandwidth and the CPU\n"
             "\n"
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
                 {"batch-to-space", cmd_batch_to_space},
                 {"shape", cmd_shape},
                 {"devices", cmd_devices},
+                {"letterbox", cmd_letterbox},
+                {"pad-stack", cmd_pad_stack},
                 {"bench", clpad_bench_main}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)
         if (!strcmp(cmd, cmds[i].name))

@@ -5,7 +5,9 @@ set(CLPAD_KERNEL_FILES
   ${CLPAD_ROOT}/kernels/coords.h
   ${CLPAD_ROOT}/kernels/common.cl
   ${CLPAD_ROOT}/kernels/pad.cl
-  ${CLPAD_ROOT}/kernels/space_batch.cl)
+  ${CLPAD_ROOT}/kernels/space_batch.cl
+  ${CLPAD_ROOT}/kernels/letterbox.cl
+  ${CLPAD_ROOT}/kernels/pad_stack.cl)
 set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/status.c
   ${CLPAD_ROOT}/host/scalar.c
@@ -29,7 +31,17 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/window_openvino.c
   ${CLPAD_ROOT}/host/window_torch.c
   ${CLPAD_ROOT}/host/window_layout.c
-  ${CLPAD_ROOT}/host/window_names.c)
+  ${CLPAD_ROOT}/host/window_names.c
+  ${CLPAD_ROOT}/host/letterbox_plan.c
+  ${CLPAD_ROOT}/host/letterbox_cpu.c
+  ${CLPAD_ROOT}/host/letterbox_cl.c
+  ${CLPAD_ROOT}/host/pad_stack.c
+  ${CLPAD_ROOT}/host/pad_stack_cl.c
+  ${CLPAD_ROOT}/host/staging.c)
+# Letterbox's coefficients and normalisation are defined operation by
+# operation (docs/letterbox.md): no contraction into fused multiply-adds.
+set_source_files_properties(${CLPAD_ROOT}/host/letterbox_plan.c ${CLPAD_ROOT}/host/letterbox_cpu.c
+  PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # Private include directories of the library's sources.
 set(CLPAD_PRIVATE_INCLUDES ${CLPAD_ROOT}/host ${CLPAD_ROOT}/kernels)
 

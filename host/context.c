@@ -189,6 +189,14 @@ static void set_policy(clpad_context *ctx)
         if (sc && *sc)
             ctx->policy.small_call_bytes = strtoull(sc, NULL, 10);
     }
+    /* $CLPAD_EXACT_FP32=0 treats the device as inexact (the tests run the
+     * table variants of letterbox this way). */
+    cl_device_fp_config fp = 0;
+    const cl_device_fp_config exact =
+        CL_FP_DENORM | CL_FP_ROUND_TO_NEAREST | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
+    const char *ex = getenv("CLPAD_EXACT_FP32");
+    ctx->policy.exact_fp32 = (fp & exact) == exact && !(ex && !strcmp(ex, "0"));
     snprintf(ctx->device_options, sizeof ctx->device_options, "-cl-std=CL1.2%s",
              ctx->policy.nt_output_bytes ? " -DCLPAD_NT=1" : "");
 }
@@ -382,6 +390,17 @@ const char *clpad_context_build_log(const clpad_context *ctx)
     free(pthread_getspecific(build_log_key));
     pthread_setspecific(build_log_key, copy);
     return copy ? copy : "";
+}
+
+uint64_t clpad_context_launches(const clpad_context *ctx)
+{
+    if (!ctx)
+        return 0;
+    clpad_context *c = (clpad_context *)ctx; /* the counter is read under the lock */
+    pthread_mutex_lock(&c->lock);
+    uint64_t n = c->launches;
+    pthread_mutex_unlock(&c->lock);
+    return n;
 }
 
 clpad_status clpad__require_device(const clpad_context *ctx, const char *op)

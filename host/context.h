@@ -44,6 +44,10 @@ typedef struct clpad_launch_policy {
     /* Outputs of at least this many bytes get streaming stores (CPU
      * devices); 0: never; 1: always (tests). */
     uint64_t nt_output_bytes;
+    /* Single precision rounds to nearest, keeps denormals and divides
+     * correctly rounded: float work defined op by op gives the host's bits
+     * (letterbox normalises on the device rather than by table). */
+    bool exact_fp32;
 } clpad_launch_policy;
 
 struct clpad_context {
@@ -76,6 +80,7 @@ struct clpad_context {
     struct clpad_kernel_entry kernels[CLPAD_MAX_KERNELS];
     int nkernels;
     char *build_log;           /* last failed build, owned; read under the lock */
+    uint64_t launches;         /* kernels enqueued (clpad_context_launches); under the lock */
 };
 
 /* The compiled program for kernel family `family` (kernels/<family>.cl) built

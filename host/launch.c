@@ -146,7 +146,9 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
     } else {
         cl_int err = clEnqueueNDRangeKernel(queue, kc->k->kernel, 2, NULL, g->global, g->local,
                                             num_events, num_events ? wait_list : NULL, event);
-        if (err != CL_SUCCESS) {
+        if (err == CL_SUCCESS) {
+            kc->ctx->launches++;
+        } else {
             char what[96];
             snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s)", kc->k->name);
             st = clpad__fail_cl(err, what);

@@ -1,7 +1,9 @@
 /* Kernel sources (embedded or from $CLPAD_KERNEL_DIR), program build, the
  * per-context cache of programs and kernels, and warm-up. */
 #include "context.h"
+#include "letterbox.h"
 #include "pad_plan.h"
+#include "pad_stack.h"
 #include "space_batch.h"
 
 #include <stdio.h>
@@ -231,6 +233,16 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
             clpad__sb_options(units[u], stream, opt, sizeof opt);
             st = clpad__program(ctx, "space_batch", opt, &p);
         }
+        if (!st) {
+            clpad__ps_options(units[u], opt, sizeof opt);
+            st = clpad__program(ctx, "pad_stack", opt, &p);
+        }
+    }
+    if (!st) {
+        char opt[CLPAD_OPTIONS_MAX];
+        cl_program p;
+        clpad__lb_options(ctx, opt, sizeof opt);
+        st = clpad__program(ctx, "letterbox", opt, &p);
     }
     pthread_mutex_unlock(&ctx->lock);
     return st;

@@ -322,11 +322,13 @@ CLPAD_API clpad_status clpad_pad_axes_expand(int rank, int naxes, const int64_t 
                                              const int64_t *axes_pads_end,
                                              int64_t *pads_begin, int64_t *pads_end);
 
-/** Where clpad_pad_to_multiple puts the added elements. */
+/** Where added elements go around the data: clpad_pad_to_multiple(), and
+ *  letterbox and pad-and-stack slots (clpad_letterbox.h). */
 typedef enum clpad_placement {
-    CLPAD_PLACE_END = 0, /* all after the data */
-    CLPAD_PLACE_CENTER,  /* half before, half after; the odd one after */
-    CLPAD_PLACEMENT_COUNT
+    CLPAD_PLACE_END = 0,      /* the data first (top-left), every added element after it */
+    CLPAD_PLACE_TOP_LEFT = 0, /* the same, as images say it */
+    CLPAD_PLACE_CENTER = 1,   /* half before, half after; the odd one after (bottom/right) */
+    CLPAD_PLACEMENT_COUNT = 2
 } clpad_placement;
 
 /**
@@ -503,6 +505,12 @@ CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
  *  calling thread's own copy, valid until its next call of this function. */
 CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
 
+/** Kernel launches (clEnqueueNDRangeKernel calls) clpad has made on this
+ *  context so far, by every operation and thread; 0 for a fallback context
+ *  or NULL. The difference across a call is that call's launch count: one
+ *  for a whole letterbox or pad-and-stack batch. */
+CLPAD_API uint64_t clpad_context_launches(const clpad_context *ctx);
+
 /** What a host-pointer call did, for reporting. */
 typedef struct clpad_run_info {
     int used_opencl;       /* 1: ran the OpenCL kernel; 0: the CPU path (a fallback
@@ -643,5 +651,7 @@ CLPAD_API clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtyp
 /* Window geometry (docs/spec.md, "Window geometry"): convolution, deconvolution
  * and pooling padding formulas. */
 #include "clpad_window.h"
+/* Batched preprocessing (docs/letterbox.md): letterbox and pad-and-stack. */
+#include "clpad_letterbox.h"
 
 #endif /* CLPAD_H */

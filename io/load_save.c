@@ -104,6 +104,21 @@ int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options 
     return rc;
 }
 
+int tio_save_bytes(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+    tio__output o;
+    if (tio__resolve_output(path, &o, err, errlen))
+        return 1;
+    tio__atomic_file af;
+    int rc = tio__af_open(&af, &o, path, err, errlen);
+    if (!rc) {
+        tio__af_write(&af, data, len);
+        rc = tio__af_commit(&af, &o, path, err, errlen);
+    }
+    tio__output_free(&o);
+    return rc;
+}
+
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen)
 {
     return tio_save_with(path, t, NULL, err, errlen);

@@ -90,6 +90,10 @@ typedef struct tio_save_options {
 int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
                   char *err, size_t errlen);
 
+/* Save `len` bytes as they are (a JSON or text file), by tio_save's rules:
+ * atomic, permissions and links as above. Returns 0, or 1 with err set. */
+int tio_save_bytes(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
 /* Check, before any work, that `path` can take an output: the rules of
  * tio_save (a regular file or a new name, writable by the caller, through
  * its symbolic links; its directory exists and takes a new file). Returns

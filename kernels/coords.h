@@ -127,4 +127,24 @@ CLPAD_COORD_FN clpad_i64 clpad_block_end(clpad_i64 S, clpad_i64 shift, clpad_i64
     return clpad_ceil_div(S - shift, B);
 }
 
+/* Letterbox (docs/letterbox.md, "Resize"): one output sample of the resize,
+ * OpenCV's INTER_LINEAR for 8-bit images in its own fixed point
+ * (INTER_RESIZE_COEF_BITS = 11: coefficients sum to about 2048). The
+ * horizontal pass weighs two samples s0, s1 of a source row with alpha0,
+ * alpha1 into an int; the vertical pass combines the two rows' sums h0, h1
+ * with beta0, beta1 and rounds, exactly as OpenCV's VResizeLinear for uchar:
+ *   (((beta0 * (h0 >> 4)) >> 16) + ((beta1 * (h1 >> 4)) >> 16) + 2) >> 2.
+ * Every value stays below 2^27 (255 * 2048 * 2048 >> 4), in 32-bit ints.
+ * INTER_NEAREST is the same sum with alpha = beta = (2048, 0). The
+ * coefficients themselves are computed on the host (host/letterbox_plan.c),
+ * and the kernels read them from tables. */
+CLPAD_COORD_FN int clpad_lb_hpass(int s0, int s1, int alpha0, int alpha1)
+{
+    return s0 * alpha0 + s1 * alpha1;
+}
+CLPAD_COORD_FN int clpad_lb_vpass(int h0, int h1, int beta0, int beta1)
+{
+    return (((beta0 * (h0 >> 4)) >> 16) + ((beta1 * (h1 >> 4)) >> 16) + 2) >> 2;
+}
+
 #endif /* CLPAD_COORDS_H */

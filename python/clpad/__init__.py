@@ -14,8 +14,11 @@ builds and puts inside this package::
     #        [ 6,  7,  8,  7,  6,  5]], dtype=int32)
 
 Operations: :func:`pad` (numpy.pad's and OpenVINO Pad-12's signatures),
-:func:`space_to_batch`, :func:`batch_to_space`, and :func:`window_geometry`
-(the padding of convolution and pooling windows per framework).
+:func:`space_to_batch`, :func:`batch_to_space`, :func:`window_geometry`
+(the padding of convolution and pooling windows per framework), and the
+batch operations :func:`letterbox` (uint8 images of any sizes into one
+detector-ready tensor) and :func:`pad_stack` (tensors of different shapes
+into one padded batch), one kernel launch per batch.
 
 Arrays in, arrays out: the input is never modified (a non-contiguous or
 byte-swapped input is copied first), the output is a new C-contiguous array of
@@ -63,9 +66,11 @@ from ._context import (
     warmup,
 )
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
+from ._letterbox import LetterboxTransform, letterbox
 from ._pad import pad
+from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
-from ._types import DeviceArray, PadMode, PadModeName, PadWidth
+from ._types import DeviceArray, Interp, Layout, PadMode, PadModeName, PadWidth, Placement
 from ._window import WindowGeometry, window_geometry
 
 
@@ -77,6 +82,9 @@ __all__ = [
     "batch_to_space",
     "window_geometry",
     "WindowGeometry",
+    "letterbox",
+    "LetterboxTransform",
+    "pad_stack",
     "devices",
     "Device",
     "context_info",
@@ -91,5 +99,8 @@ __all__ = [
     "PadMode",
     "PadModeName",
     "PadWidth",
+    "Interp",
+    "Placement",
+    "Layout",
     "DeviceArray",
 ]

@@ -164,6 +164,21 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status,
         [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _i64p, _void_p, _size_t, _run_p],
     ),
+    "clpad_context_launches": (ctypes.c_uint64, [_ctx]),
+    # clpad_letterbox.h (argument structs: clpad._letterbox)
+    "clpad_interp_from_name": (_status, [_str, _enum_p]),
+    "clpad_placement_from_name": (_status, [_str, _enum_p]),
+    "clpad_layout_from_name": (_status, [_str, _enum_p]),
+    "clpad_letterbox_options_init": (None, [_void_p, ctypes.c_int64, ctypes.c_int64]),
+    "clpad_letterbox_plan": (_status, [_void_p, _size_t, _void_p, _i64p, _void_p]),
+    "clpad_letterbox": (
+        _status, [_ctx, _void_p, _size_t, _void_p, _void_p, _size_t, _void_p, _run_p]),
+    "clpad_pad_stack_plan": (
+        _status, [_int, _size_t, _i64p, _i64p, _int, _int, _i64p, _i64p, _i64p]),
+    "clpad_pad_stack": (
+        _status,
+        [_ctx, _int, _int, _size_t, _i64p, _void_p, _i64p, _int, _void_p, _int, _void_p,
+         _size_t, _run_p]),
     # clpad_window.h
     "clpad_window_op_from_name": (_status, [_str, _enum_p]),
     "clpad_window_op_name": (_str, [_int]),

@@ -27,6 +27,16 @@ PadModeName = Literal[
     "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
     "np:constant", "np:edge", "np:reflect", "np:symmetric", "np:wrap"]
 
+#: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images.
+Interp = Literal["bilinear", "nearest"]
+
+#: Where an image or tensor goes in its slot: centred (the odd element at the
+#: end) or at the start of every axis.
+Placement = Literal["center", "top-left"]
+
+#: The layout of a batch of images.
+Layout = Literal["NCHW", "NHWC"]
+
 #: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
 #: or {axis: int or (before, after)}.
 PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",

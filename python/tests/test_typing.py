@@ -64,7 +64,8 @@ def test_help_pad_gives_shapes_modes_errors_and_source():
 PUBLIC = [clpad, clpad.pad, clpad.space_to_batch, clpad.batch_to_space, clpad.window_geometry,
           clpad.WindowGeometry, clpad.devices, clpad.Device, clpad.context_info, clpad.warmup,
           clpad.library_path, clpad.library_version, clpad.ClpadError, clpad.ClpadValueError,
-          clpad.ClpadRuntimeError]
+          clpad.ClpadRuntimeError, clpad.letterbox, clpad.LetterboxTransform,
+          clpad.LetterboxTransform.to_source, clpad.pad_stack]
 
 
 @pytest.mark.parametrize("obj", PUBLIC, ids=lambda o: getattr(o, "__name__", str(o)))

@@ -16,4 +16,12 @@ if(TARGET clpad_cli)
     LABELS peer
     SKIP_RETURN_CODE 77
     TIMEOUT 900)
+  # Letterbox against OpenCV (cv2.resize + copyMakeBorder, dnn's letterbox)
+  # and Ultralytics' LetterBox arithmetic: tests/peer/letterbox_peer.py.
+  add_test(NAME peer_letterbox COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/letterbox.sh)
+  set_tests_properties(peer_letterbox PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    TIMEOUT 900)
 endif()

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Time clpad.letterbox against OpenCV and OpenVINO's PrePostProcessor on the
+# letterbox batches of `clpad bench` (bench/letterbox_peers.py). Uses the
+# virtual environment of bench/peers.sh (build/bench-venv), adding
+# opencv-python-headless to it once. Arguments go to letterbox_peers.py
+# (--runs N, --batch 16-mixed|64-small, --device SPEC).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${CLPAD_BUILD_DIR:-build}"
+venv="$build/bench-venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+  "$venv/bin/pip" install -q numpy openvino
+fi
+"$venv/bin/python" -c "import cv2" 2>/dev/null || "$venv/bin/pip" install -q opencv-python-headless
+"$venv/bin/python" -c "import openvino" 2>/dev/null || "$venv/bin/pip" install -q openvino
+[ -f "$build/libclpad.so" ] || bash scripts/build.sh
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$PWD/$build/pocl-cache}"
+export CLPAD_LIBRARY="${CLPAD_LIBRARY:-$PWD/$build/libclpad.so}"
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+export POCL_AFFINITY="${POCL_AFFINITY:-1}"
+exec "$venv/bin/python" bench/letterbox_peers.py "$@"

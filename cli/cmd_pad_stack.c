@@ -1,0 +1,245 @@
+/* `clpad pad-stack`: tensors of one dtype and rank with different shapes
+ * into one [N, *S] tensor, each padded as Pad does (docs/letterbox.md,
+ * "Pad-and-stack"), in one kernel launch; optionally verified against the
+ * CPU reference. */
+#include "cli.h"
+#include "tensor_io.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void pad_stack_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: clpad pad-stack [--shape S0,S1,...] [--mode MODE] [--value V]\n"
+            "                       [--placement top-left|center] [--shapes-out FILE.npy]\n"
+            "                       [--device SPEC | --cpu] [--verify] [--quiet]\n"
+            "                       INPUT... OUTPUT.npy\n"
+            "\n"
+            "Stack tensors of one dtype and rank but different shapes into one tensor\n"
+            "[N, S0, S1, ...] in one kernel launch: each INPUT is padded (or, where S is\n"
+            "smaller, cropped) as Pad does, placed at the start of every axis (top-left,\n"
+            "the default: PyTorch's pad_sequence) or centred (floor of half the padding\n"
+            "before). S is the largest size of each axis unless --shape gives it.\n"
+            "\n"
+            "  -S, --shape LIST       the size of each axis of a slice (default: the largest)\n"
+            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
+            "  -v, --value V          pad_value for constant mode, exact in the dtype\n"
+            "                         (default 0)\n"
+            "      --placement P      top-left (default) or center\n"
+            "      --shapes-out FILE  write each input's shape as an int64 [N, rank] .npy\n"
+            "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
+            "      --cpu              use the CPU reference path, no OpenCL\n"
+            "      --verify           also run the CPU path and compare byte for byte\n"
+            "  -q, --quiet            print nothing but errors\n"
+            "  -h, --help             show this help\n"
+            "\n"
+            "INPUT: %s (an image is an HxWxC u8 tensor). OUTPUT: .npy,\n"
+            "written atomically, only when the whole batch succeeded.\n"
+            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            tio_load_extensions());
+}
+
+typedef struct ps_op {
+    const tio_tensor *in;
+    size_t n;
+    const int64_t *shapes, *shape;
+    const void *const *inputs;
+    clpad_pad_mode mode;
+    const void *value;
+    clpad_placement placement;
+} ps_op;
+
+static clpad_status run_pad_stack(clpad_context *ctx, const void *op, void *out,
+                                  size_t out_bytes, clpad_run_info *info)
+{
+    const ps_op *p = op;
+    return clpad_pad_stack(ctx, p->in[0].dtype, p->in[0].rank, p->n, p->shapes, p->inputs,
+                           p->shape, p->mode, p->value, p->placement, out, out_bytes, info);
+}
+
+int cmd_pad_stack(int argc, char **argv)
+{
+    enum { O_PLACE = 256, O_SHAPES_OUT, O_CPU, O_VERIFY };
+    static const struct option opts[] = {
+        {"shape", required_argument, NULL, 'S'},      {"mode", required_argument, NULL, 'm'},
+        {"value", required_argument, NULL, 'v'},      {"placement", required_argument, NULL, O_PLACE},
+        {"shapes-out", required_argument, NULL, O_SHAPES_OUT},
+        {"device", required_argument, NULL, 'd'},     {"cpu", no_argument, NULL, O_CPU},
+        {"verify", no_argument, NULL, O_VERIFY},      {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
+    clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
+    clpad_placement placement = CLPAD_PLACE_TOP_LEFT;
+    int64_t shape[CLPAD_MAX_RANK];
+    int nshape = -1;
+    const char *value_text = NULL, *device = NULL, *shapes_out = NULL;
+    bool cpu = false, verify = false, quiet = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":S:m:v:d:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'S':
+            if (!cli_parse_i64_list(optarg, "--shape", shape, CLPAD_MAX_RANK - 1, &nshape))
+                return CLI_USAGE;
+            break;
+        case 'm':
+            if (clpad_pad_mode_from_name(optarg, &mode))
+                return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
+            break;
+        case 'v': value_text = optarg; break;
+        case O_PLACE:
+            if (clpad_placement_from_name(optarg, &placement))
+                return cli_error(CLI_USAGE, "--placement: %s", clpad_last_error());
+            break;
+        case O_SHAPES_OUT: shapes_out = optarg; break;
+        case 'd': device = optarg; break;
+        case O_CPU: cpu = true; break;
+        case O_VERIFY: verify = true; break;
+        case 'q': quiet = true; break;
+        case 'h': pad_stack_usage(stdout); return CLI_OK;
+        case ':':
+            return cli_error(CLI_USAGE, "pad-stack: option '%s' needs a value", argv[optind - 1]);
+        default:
+            return cli_error(CLI_USAGE, "pad-stack: unknown option '%s' (try `clpad pad-stack --help`)",
+                             argv[optind - 1]);
+        }
+    }
+    if (argc - optind < 2)
+        return cli_error(CLI_USAGE, "pad-stack: expected INPUT... OUTPUT.npy");
+    if (value_text && mode != CLPAD_PAD_CONSTANT)
+        return cli_error(CLI_USAGE, "pad-stack: --value is only meaningful with --mode constant, "
+                                    "not %s",
+                         clpad_pad_mode_name(mode));
+    if (cpu && device)
+        return cli_error(CLI_USAGE, "pad-stack: --cpu and --device exclude each other");
+    size_t n = (size_t)(argc - optind - 1);
+    char **files = argv + optind;
+    const char *out_path = argv[argc - 1];
+    char err[512];
+    if (!tio_format(out_path) || strcmp(tio_format(out_path), "npy"))
+        return cli_error(CLI_USAGE, "OUTPUT '%s': the stack is written as .npy", out_path);
+    if (shapes_out && (!tio_format(shapes_out) || strcmp(tio_format(shapes_out), "npy")))
+        return cli_error(CLI_USAGE, "--shapes-out '%s': expected a .npy file", shapes_out);
+    for (size_t i = 0; i < n; i++)
+        if (tio_check_load_path(files[i], err, sizeof err))
+            return cli_error(CLI_FAIL, "%s", err);
+    /* Every output can be written (directory, permissions, what its links
+     * name) before any input is read. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+    if (shapes_out && tio_check_output(shapes_out, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+
+    tio_tensor *in = calloc(n, sizeof *in);
+    int64_t *shapes = calloc(n * CLPAD_MAX_RANK + 1, sizeof *shapes);
+    const void **inputs = calloc(n, sizeof *inputs);
+    tio_tensor out = {0}, sh = {0};
+    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
+    int rc = CLI_FAIL;
+    if (!in || !shapes || !inputs) {
+        cli_error(CLI_FAIL, "out of memory for %zu inputs", n);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (tio_load(files[i], &in[i], err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+        if (in[i].dtype != in[0].dtype || in[i].rank != in[0].rank) {
+            cli_error(CLI_FAIL, "%s is %s of rank %d but %s is %s of rank %d: the inputs share "
+                                "one dtype and rank",
+                      files[i], clpad_dtype_name(in[i].dtype), in[i].rank, files[0],
+                      clpad_dtype_name(in[0].dtype), in[0].rank);
+            goto done;
+        }
+        inputs[i] = in[i].data;
+    }
+    int rank = in[0].rank;
+    if (rank > CLPAD_MAX_RANK - 1) {
+        cli_error(CLI_FAIL, "%s has rank %d; stacked tensors have rank 0..%d", files[0], rank,
+                  CLPAD_MAX_RANK - 1);
+        goto done;
+    }
+    if (nshape >= 0 && nshape != rank) {
+        rc = cli_error(CLI_USAGE, "--shape has %d values but the inputs have rank %d", nshape,
+                       rank);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(shapes + i * (size_t)rank, in[i].shape, (size_t)rank * sizeof *shapes);
+    unsigned char value[8] = {0};
+    if (value_text && clpad_scalar_parse(in[0].dtype, value_text, value)) {
+        rc = cli_error(CLI_USAGE, "--value: %s", clpad_last_error());
+        goto done;
+    }
+    out.dtype = in[0].dtype;
+    out.rank = rank + 1;
+    if (clpad_pad_stack_plan(rank, n, shapes, nshape >= 0 ? shape : NULL, mode, placement,
+                             out.shape, NULL, NULL)) {
+        /* name the file of "tensors[i]" too */
+        const char *msg = clpad_last_error();
+        unsigned long idx;
+        if (sscanf(msg, "tensors[%lu]", &idx) == 1 && idx < n)
+            cli_error(CLI_FAIL, "%s (%s)", msg, files[idx]);
+        else
+            cli_error(CLI_FAIL, "%s", msg);
+        goto done;
+    }
+    if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    int64_t el = 1;
+    for (int k = 0; k < out.rank; k++)
+        el *= out.shape[k];
+    out.nbytes = (size_t)el * clpad_dtype_size(out.dtype);
+    out.data = malloc(out.nbytes ? out.nbytes : 1);
+    if (!out.data) {
+        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+        goto done;
+    }
+    ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, mode, value, placement};
+    if (cli_run_op(&run, run_pad_stack, &op, out.data, out.nbytes))
+        goto done;
+    if (tio_save(out_path, &out, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    if (shapes_out) {
+        sh = (tio_tensor){.dtype = CLPAD_I64, .rank = 2, .shape = {(int64_t)n, rank}};
+        sh.nbytes = n * (size_t)rank * sizeof(int64_t);
+        sh.data = malloc(sh.nbytes ? sh.nbytes : 1);
+        if (!sh.data) {
+            cli_error(CLI_FAIL, "out of memory");
+            goto done;
+        }
+        if (sh.nbytes)
+            memcpy(sh.data, shapes, sh.nbytes);
+        if (tio_save(shapes_out, &sh, err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+    }
+    char s1[160];
+    cli_report_device(&run);
+    cli_note(quiet, "input:  %zu tensors, %s, rank %d (%s, ...)", n,
+             clpad_dtype_name(out.dtype), rank, files[0]);
+    cli_note(quiet, "output: %s %s, %s, %s (%s)", cli_shape_str(out.rank, out.shape, s1, sizeof s1),
+             clpad_dtype_name(out.dtype), clpad_pad_mode_name(mode),
+             clpad_placement_name(placement), out_path);
+    cli_report_timing(&run, out.nbytes);
+    rc = CLI_OK;
+done:
+    cli_run_free(&run);
+    for (size_t i = 0; in && i < n; i++)
+        tio_free(&in[i]);
+    free(in);
+    free(shapes);
+    free((void *)inputs);
+    tio_free(&out);
+    tio_free(&sh);
+    return rc;
+}

@@ -1,0 +1,293 @@
+/*
+ * clpad — batched preprocessing: letterbox and pad-and-stack.
+ *
+ * Included by clpad.h; not meant to be included on its own. The semantics
+ * are stated exactly in docs/letterbox.md of the repository ("Letterbox",
+ * "Pad-and-stack"); every path (OpenCL kernel, CPU reference) follows them
+ * bit for bit. Conventions are those of clpad.h: a clpad_status per call, a
+ * message naming the offending argument (here also the offending image or
+ * tensor by its index, "images[3]: ..."), outputs written only on success,
+ * inputs never modified, OpenCL arguments last.
+ */
+#ifndef CLPAD_LETTERBOX_H
+#define CLPAD_LETTERBOX_H
+
+#ifndef CLPAD_H
+#error "include clpad.h, which includes clpad_letterbox.h"
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Names of the options                                                      */
+/* ------------------------------------------------------------------------- */
+
+/** Interpolation of the resize (docs/letterbox.md, "Resize"). */
+typedef enum clpad_interp {
+    CLPAD_INTERP_BILINEAR = 0, /* OpenCV INTER_LINEAR for 8-bit images, bit for bit */
+    CLPAD_INTERP_NEAREST,      /* OpenCV INTER_NEAREST: floor(x * src/dst) */
+    CLPAD_INTERP_COUNT
+} clpad_interp;
+
+/* Where an image goes in its output slot (docs/letterbox.md, "Placement"):
+ * clpad_placement of clpad.h, CLPAD_PLACE_CENTER (the odd pixel of padding to
+ * the bottom/right) or CLPAD_PLACE_TOP_LEFT. */
+
+/** Layout of a batch of images. */
+typedef enum clpad_layout {
+    CLPAD_LAYOUT_NCHW = 0, /* [N, C, H, W]: channels first */
+    CLPAD_LAYOUT_NHWC,     /* [N, H, W, C]: channels last */
+    CLPAD_LAYOUT_COUNT
+} clpad_layout;
+
+/** "bilinear", "nearest"; NULL for an invalid value. */
+CLPAD_API const char *clpad_interp_name(clpad_interp interp);
+/** Parse "bilinear" (also "linear") or "nearest", case-insensitive.
+ *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
+CLPAD_API clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp);
+/** "center", "top-left"; NULL for an invalid value. */
+CLPAD_API const char *clpad_placement_name(clpad_placement placement);
+/** Parse "center" (also "centre") or "top-left" (also "top_left" and "end"),
+ *  case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_placement_from_name(const char *name, clpad_placement *placement);
+/** "NCHW", "NHWC"; NULL for an invalid value. */
+CLPAD_API const char *clpad_layout_name(clpad_layout layout);
+/** Parse "NCHW" or "NHWC", case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_layout_from_name(const char *name, clpad_layout *layout);
+
+/* ------------------------------------------------------------------------- */
+/* Letterbox (docs/letterbox.md, "Letterbox")                                */
+/* ------------------------------------------------------------------------- */
+
+/** Largest number of channels of an image. */
+#define CLPAD_LETTERBOX_MAX_CHANNELS 4
+
+/**
+ * One input image: `height` rows of `width` pixels of `channels` u8 samples
+ * (HWC, interleaved), rows `row_stride` bytes apart (0 means
+ * width * channels, a dense image). channels is 1, 3 or 4, the same for every
+ * image of a batch. Host-pointer calls read the image at `data` (and ignore
+ * `offset`); clpad_enqueue_letterbox reads it at byte `offset` of its input
+ * buffer (and ignores `data`).
+ */
+typedef struct clpad_image {
+    const void *data;
+    size_t offset;
+    int64_t height, width, channels;
+    int64_t row_stride;
+} clpad_image;
+
+/**
+ * Options of a letterbox call. Fill them with clpad_letterbox_options_init()
+ * and change what differs: a zeroed struct is not a valid set of options.
+ * Arrays indexed by channel use their first `channels` entries: pad_value in
+ * the images' channel order (the border is part of the image, as
+ * cv2.copyMakeBorder before any swap), mean and std in OUTPUT channel order
+ * (after swap_rb, as cv2.dnn.blobFromImage's mean with swapRB).
+ */
+typedef struct clpad_letterbox_options {
+    int64_t out_height, out_width; /* H_out, W_out of every image's slot, >= 1 */
+    clpad_interp interp;           /* default CLPAD_INTERP_BILINEAR */
+    clpad_placement placement;     /* default CLPAD_PLACE_CENTER */
+    int scaleup;                   /* 1 (default): enlarge small images; 0: never (r <= 1) */
+    clpad_pad_mode pad_mode;       /* the border, relative to the resized image;
+                                      default CLPAD_PAD_CONSTANT */
+    uint8_t pad_value[CLPAD_LETTERBOX_MAX_CHANNELS]; /* constant border, u8 per
+                                      image channel, normalised like the pixels;
+                                      default 114 */
+    int swap_rb;                   /* 1: swap channels 0 and 2 (RGB <-> BGR, RGBA <->
+                                      BGRA); no effect on one channel; default 0 */
+    float scale;                   /* default 1 */
+    float mean[CLPAD_LETTERBOX_MAX_CHANNELS]; /* default 0 */
+    float std[CLPAD_LETTERBOX_MAX_CHANNELS];  /* default 1; finite and non-zero */
+    clpad_dtype dtype;             /* CLPAD_U8, CLPAD_F16 or CLPAD_F32 (default) */
+    clpad_layout layout;           /* default CLPAD_LAYOUT_NCHW */
+} clpad_letterbox_options;
+
+/**
+ * Where one image went: its resize ratio `scale` (r of docs/letterbox.md),
+ * its placement and its size in the slot. A point (x, y) of the output slot
+ * maps back to the source image as x_src = (x - pad_left) / scale,
+ * y_src = (y - pad_top) / scale (Ultralytics' scale_boxes; the exact
+ * per-axis ratios are resized_width / width and resized_height / height).
+ */
+typedef struct clpad_letterbox_transform {
+    double scale;
+    int64_t pad_top, pad_left;
+    int64_t resized_height, resized_width;
+} clpad_letterbox_transform;
+
+/**
+ * The defaults, which are those of Ultralytics' LetterBox followed by the
+ * usual YOLO input step (u8 -> f32, NCHW) with scale 1: a slot of
+ * out_height x out_width, bilinear, centred, scale-up on, constant border
+ * 114 on every channel, no channel swap, scale 1, mean 0, std 1, f32, NCHW.
+ * `opts` NULL is a no-op.
+ */
+CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64_t out_height,
+                                            int64_t out_width);
+
+/**
+ * Validate a letterbox call and compute its output shape and transforms.
+ * Pure; needs no OpenCL; reads no pixel. `images` (n of them; may be NULL
+ * when n is 0) as for clpad_letterbox_cpu; their `data` is not looked at.
+ * out_shape receives [N, C, H_out, W_out] (NCHW) or [N, H_out, W_out, C]
+ * (NHWC), with C the images' channels (or 3 when n is 0); `transforms` (may
+ * be NULL) receives one entry per image.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL opts or out_shape, an option out
+ * of range: dtype not u8/f16/f32, std[c] zero or not finite, scale or mean
+ * not finite, an unknown enum value), CLPAD_ERR_INVALID_SHAPE (an image of
+ * zero or negative size, channels not 1, 3 or 4 or not those of images[0],
+ * row_stride < width * channels; out_height or out_width < 1),
+ * CLPAD_ERR_INVALID_PADS (reflect or symmetric borders beyond their limit
+ * for an image: reflect needs each pad <= resized size - 1, symmetric
+ * <= resized size, as Pad does), CLPAD_ERR_OVERFLOW (sizes beyond int64 or
+ * size_t), CLPAD_ERR_UNSUPPORTED (an image with more than 2^31 - 1 rows or
+ * bytes per row). The message names the image by its index.
+ */
+CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
+                                            const clpad_letterbox_options *opts,
+                                            int64_t out_shape[4],
+                                            clpad_letterbox_transform *transforms);
+
+/**
+ * Letterbox a batch of u8 images on the host: the CPU reference path
+ * (docs/letterbox.md). For every image i: keep-aspect resize to
+ * round(w * r) x round(h * r), r = min(H_out / h, W_out / w) (min(r, 1)
+ * without scale-up), OpenCV's INTER_LINEAR fixed-point arithmetic (or
+ * INTER_NEAREST); placement in its H_out x W_out slot; the border filled by
+ * `pad_mode` relative to the resized image; each sample v of output channel
+ * c becomes (v * scale - mean[c]) / std[c] in single precision, stored as
+ * the dtype (f16: round to nearest even; u8: round to nearest even,
+ * saturated, NaN as 0); the batch is written as one tensor of the layout.
+ * `output` has room for `output_bytes` bytes (product(out_shape) elements
+ * of the dtype); `transforms` (may be NULL) receives each image's. Nothing
+ * is written unless the call succeeds.
+ * Errors: those of clpad_letterbox_plan, CLPAD_ERR_INVALID_ARGUMENT (an
+ * image's data NULL, output NULL for a non-empty batch),
+ * CLPAD_ERR_BUFFER_TOO_SMALL, CLPAD_ERR_OUT_OF_MEMORY.
+ */
+CLPAD_API clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
+                                           const clpad_letterbox_options *opts, void *output,
+                                           size_t output_bytes,
+                                           clpad_letterbox_transform *transforms);
+
+/**
+ * Letterbox a batch of host images on the context's device, one kernel
+ * launch for the whole batch, and wait for the result: identical, byte for
+ * byte, to clpad_letterbox_cpu. The rows of the images that the resize reads
+ * are gathered into one buffer (zero-copy where the device shares host
+ * memory), which the calling thread keeps for its next call (up to 256 MiB;
+ * freed when the thread exits). On a fallback context, and for small calls
+ * on a CPU device (see clpad_pad), it runs the CPU path on clpad's worker
+ * threads. `info` may be NULL; info->bytes_moved counts every image's bytes
+ * and the output's.
+ * Errors: those of clpad_letterbox_cpu, CLPAD_ERR_BUILD_FAILED,
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also for a batch beyond the device's
+ * largest buffer: use clpad_letterbox_cpu), CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
+                                       const clpad_letterbox_options *opts, void *output,
+                                       size_t output_bytes,
+                                       clpad_letterbox_transform *transforms,
+                                       clpad_run_info *info);
+
+/**
+ * Enqueue a letterbox of images that lie in one device buffer: image i at
+ * byte images[i].offset of `input` (each must lie inside it); the output
+ * tensor at byte `output_offset` of `output` (a multiple of the dtype's
+ * size). One kernel launch on `queue` (NULL: the context's queue) after
+ * `wait_list`; `*event` (if not NULL) completes when the output is written.
+ * The per-image tables the kernel reads are uploaded by the same call.
+ * `transforms` (may be NULL) is filled on the host before the call returns.
+ * Errors: those of clpad_letterbox_plan, CLPAD_ERR_BUFFER_TOO_SMALL (an image
+ * or the output outside its buffer, named), CLPAD_ERR_NO_DEVICE (fallback
+ * context), CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+ * CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images,
+                                               size_t n, const clpad_letterbox_options *opts,
+                                               cl_mem input, cl_mem output, size_t output_offset,
+                                               clpad_letterbox_transform *transforms,
+                                               cl_command_queue queue, cl_uint num_events,
+                                               const cl_event *wait_list, cl_event *event);
+
+/* ------------------------------------------------------------------------- */
+/* Pad-and-stack (docs/letterbox.md, "Pad-and-stack")                        */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Plan of pad-and-stack: N tensors of one rank (0..7) whose shapes are the
+ * rows of `shapes` (n x rank, C order: shapes[i * rank + k]) go into one
+ * output [N, S_0, ..., S_(rank-1)], where S is `shape` or, when `shape` is
+ * NULL, the largest size of each axis over the tensors. Tensor i is Pad-ed
+ * (docs/spec.md, "Pad": pad_mode, negative pads crop) to S with
+ *  - CLPAD_PLACE_TOP_LEFT: pads_begin 0, pads_end S_k - D_k;
+ *  - CLPAD_PLACE_CENTER: pads_begin floor((S_k - D_k) / 2), pads_end the rest.
+ * out_shape receives rank + 1 sizes; pads_begin and pads_end (each may be
+ * NULL) receive n x rank pads. Pure; needs no OpenCL.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL arrays, rank out of 0..7, unknown
+ * enum), CLPAD_ERR_INVALID_SHAPE (a negative size), CLPAD_ERR_INVALID_PADS
+ * (a pad beyond the mode's limit for a tensor, as Pad), CLPAD_ERR_OVERFLOW.
+ * The message names the tensor by its index.
+ */
+CLPAD_API clpad_status clpad_pad_stack_plan(int rank, size_t n, const int64_t *shapes,
+                                            const int64_t *shape, clpad_pad_mode mode,
+                                            clpad_placement placement, int64_t *out_shape,
+                                            int64_t *pads_begin, int64_t *pads_end);
+
+/**
+ * Pad-and-stack on the host (the CPU reference path): inputs[i] holds the
+ * product(shapes[i]) elements of `dtype` of tensor i (dense, C order; may be
+ * NULL for an empty tensor). `pad_value` (one element of dtype, NULL: zero)
+ * is used by CLPAD_PAD_CONSTANT. Output: the tensor of clpad_pad_stack_plan,
+ * slice i equal to clpad_pad_cpu of tensor i with its pads, bit for bit.
+ * Errors: those of clpad_pad_stack_plan, CLPAD_ERR_INVALID_ARGUMENT (NULL
+ * input of a non-empty tensor, NULL output), CLPAD_ERR_BUFFER_TOO_SMALL,
+ * CLPAD_ERR_UNSUPPORTED (dtype).
+ */
+CLPAD_API clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n,
+                                           const int64_t *shapes, const void *const *inputs,
+                                           const int64_t *shape, clpad_pad_mode mode,
+                                           const void *pad_value, clpad_placement placement,
+                                           void *output, size_t output_bytes);
+
+/**
+ * Pad-and-stack host tensors on the context's device: the tensors are
+ * gathered into one buffer (kept by the calling thread for its next call, up
+ * to 256 MiB) and moved by one kernel launch; the result is identical to
+ * clpad_pad_stack_cpu. On a fallback context, and for small calls on a CPU
+ * device (see clpad_pad), it runs the CPU path. `info` may be NULL.
+ * Errors: those of clpad_pad_stack_cpu, CLPAD_ERR_BUILD_FAILED,
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also beyond the device's largest
+ * buffer), CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                                       const int64_t *shapes, const void *const *inputs,
+                                       const int64_t *shape, clpad_pad_mode mode,
+                                       const void *pad_value, clpad_placement placement,
+                                       void *output, size_t output_bytes, clpad_run_info *info);
+
+/**
+ * Enqueue pad-and-stack of tensors that lie in one device buffer: tensor i
+ * at byte input_offsets[i] of `input` (a multiple of the element size; each
+ * must lie inside the buffer). Output at byte `output_offset` of `output`.
+ * One kernel launch (none for an empty output); queue, wait list and event
+ * as clpad_enqueue_pad.
+ * Errors: those of clpad_pad_stack_plan, CLPAD_ERR_BUFFER_TOO_SMALL,
+ * CLPAD_ERR_NO_DEVICE, CLPAD_ERR_BUILD_FAILED,
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
+ */
+CLPAD_API clpad_status clpad_enqueue_pad_stack(
+    clpad_context *ctx, clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
+    cl_mem input, const size_t *input_offsets, const int64_t *shape, clpad_pad_mode mode,
+    const void *pad_value, clpad_placement placement, cl_mem output, size_t output_offset,
+    cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CLPAD_LETTERBOX_H */

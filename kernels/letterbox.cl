@@ -1,0 +1,318 @@
+/* Letterbox (docs/letterbox.md): a batch of u8 images resized, placed in
+ * their slots with a border, normalised and written as one tensor.
+ *
+ * Build options (an unknown or missing value is a build error):
+ *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
+ *    output channel c becomes an output value. TABLE looks up
+ *    lut[c][v], the bits the host computed (host/letterbox_plan.c); COMPUTE
+ *    evaluates (v * scale - mean[c]) / std[c] here, in the same order, and
+ *    converts it to the dtype with the same integer steps as the host. The
+ *    host picks COMPUTE only for devices whose single precision rounds to
+ *    nearest, keeps denormals and divides correctly rounded (built with
+ *    -cl-fp32-correctly-rounded-divide-sqrt), where both give the same bits;
+ *    the tests run both against the CPU reference.
+ *  - CLPAD_LB_CHUNK: pixels whose samples a work-item computes before it
+ *    writes them out (64 on CPUs, 4 on GPUs: private arrays).
+ *
+ * The resize is table-driven: the host computes each image's coefficients
+ * (OpenCV's INTER_LINEAR / INTER_NEAREST set-up, with the border modes of
+ * kernels/coords.h folded in); the kernel combines samples with the integer
+ * functions of kernels/coords.h, so that its output equals the CPU
+ * reference (host/letterbox_cpu.c) bit for bit.
+ *
+ * The tables arrive in one buffer `tab` of int4: the images' descriptors
+ * (long4 {row 0 offset in src, row stride, x_begin | x_end << 32,
+ * wide_rows}: the columns [x_begin, x_end) of the slot that are not
+ * constant border, and the rows that may be read 4 bytes per pixel), then
+ * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
+ * cols[n * W + x] = {x0, x1, alpha0, alpha1} (byte offsets in a source row;
+ * columns outside [x_begin, x_end) are border), then the value table. The
+ * NDRange is 2-D (host/letterbox_cl.c, one local size per device style):
+ * dimension 1 walks the output rows of the whole batch (image-major),
+ * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
+ * handling `items` of them (on CPUs, lx == 1: one contiguous stretch).
+ * Channels (1, 3, 4), the layout and the output's element size (1: u8, 2:
+ * f16 bits, 4: f32 bits) arrive as arguments; each selects inlined copies
+ * of the loops in which it is a constant (one program serves them all, so
+ * that a device compiles it once).
+ *
+ * A stretch is computed in two loops per chunk, so that compilers vectorise
+ * both: the first reads each source pixel's channels as one 32-bit word
+ * (four words per output pixel: two pixels of two rows) and keeps each
+ * channel's sample in a private array; the second writes one output channel
+ * at a time (one store stream per loop).
+ */
+
+#pragma OPENCL FP_CONTRACT OFF
+
+#if defined(CLPAD_LB_VALUES_TABLE) == defined(CLPAD_LB_VALUES_COMPUTE)
+#error "letterbox.cl needs one of -DCLPAD_LB_VALUES_TABLE, -DCLPAD_LB_VALUES_COMPUTE"
+#endif
+#if !defined(CLPAD_LB_CHUNK) || CLPAD_LB_CHUNK < 1
+#error "letterbox.cl needs -DCLPAD_LB_CHUNK=N (N >= 1)"
+#endif
+
+/* Output pixels per "vector" of the launch geometry. */
+#define LB_VEC 4
+
+/* ---- Values ------------------------------------------------------------------ */
+
+#ifdef CLPAD_LB_VALUES_COMPUTE
+/* f32 to binary16 bits, round to nearest even: host/letterbox_plan.c's
+ * clpad__f32_to_f16 step for step, as selects so that it vectorises. */
+CLPAD_INLINE ushort lb_f16(float f)
+{
+    uint x = as_uint(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    uint r = ax - 0x38000000u; /* normal: exponent bias 127 -> 15 */
+    uint qn = r >> 13, remn = r & 0x1fffu;
+    qn += (remn > 0x1000u || (remn == 0x1000u && (qn & 1u))) ? 1u : 0u;
+    uint e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u;
+    uint shift = clamp(126u - min(e, 126u), 1u, 31u); /* subnormal: 14..24 where used */
+    uint q = m >> shift, rem = m & ((1u << shift) - 1u), mid = 1u << (shift - 1u);
+    q += (rem > mid || (rem == mid && (q & 1u))) ? 1u : 0u;
+    uint v = ax > 0x7f800000u   ? 0x7e00u | ((ax >> 13) & 0x3ffu)
+             : ax >= 0x477ff000u ? 0x7c00u
+             : ax < 0x33000000u  ? 0u
+             : ax < 0x38800000u  ? q
+                                 : qn;
+    return (ushort)(sign | v);
+}
+
+/* (v * scale - mean) / std in single precision, in that order. */
+CLPAD_INLINE float lb_norm(int v, float scale, float mean, float std_)
+{
+    return ((float)v * scale - mean) / std_;
+}
+/* u8: round half to even, saturate (NaN: 0). */
+CLPAD_INLINE uchar lb_u8(float f)
+{
+    return !(f > 0.0f) ? (uchar)0 : f >= 255.0f ? (uchar)255 : (uchar)rint(f);
+}
+#endif
+
+/* ---- Samples ---------------------------------------------------------------- */
+
+/* Four bytes from any address, byte k in bits 8k..8k+7. With clang on a
+ * little-endian device one unaligned 32-bit load (which a vectorised loop
+ * turns into one gather for all of a pixel's channels); else byte by byte. */
+#if defined(__clang__) && defined(__ENDIAN_LITTLE__)
+typedef uint lb_u32u __attribute__((aligned(1)));
+CLPAD_INLINE uint lb_load4(__global const uchar *p) { return *(__global const lb_u32u *)p; }
+#else
+CLPAD_INLINE uint lb_load4(__global const uchar *p)
+{
+    return (uint)p[0] | (uint)p[1] << 8 | (uint)p[2] << 16 | (uint)p[3] << 24;
+}
+#endif
+
+/* Byte k of the words of the four source pixels, through the resize. */
+CLPAD_INLINE int lb_combine(uint p00, uint p01, uint p10, uint p11, const int k, int a0, int a1,
+                            int b0, int b1)
+{
+    int h0 = clpad_lb_hpass((p00 >> (8 * k)) & 255, (p01 >> (8 * k)) & 255, a0, a1);
+    int h1 = clpad_lb_hpass((p10 >> (8 * k)) & 255, (p11 >> (8 * k)) & 255, a0, a1);
+    return clpad_lb_vpass(h0, h1, b0, b1);
+}
+
+/* The samples of source channel c of pixels [x, x + n) into t[c][0..n).
+ * wide: the words read lie inside the input (rows below wide_rows; one
+ * channel: the word at the left pixel holds the right one, which is 1 byte
+ * further or has weight 0); else a byte at a time. */
+CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restrict r0,
+                             __global const uchar *restrict r1, int b0, int b1,
+                             __global const int *restrict cs, long x, long n,
+                             int t[4][CLPAD_LB_CHUNK])
+{
+    if (wide) {
+        for (long k = 0; k < n; k++) {
+            long e = 4 * (x + k);
+            int x0 = cs[e], x1 = cs[e + 1], a0 = cs[e + 2], a1 = cs[e + 3];
+            uint p00 = lb_load4(r0 + x0), p10 = lb_load4(r1 + x0);
+            uint p01 = C == 1 ? p00 >> 8 : lb_load4(r0 + x1);
+            uint p11 = C == 1 ? p10 >> 8 : lb_load4(r1 + x1);
+            t[0][k] = lb_combine(p00, p01, p10, p11, 0, a0, a1, b0, b1);
+            if (C >= 3) {
+                t[1][k] = lb_combine(p00, p01, p10, p11, 1, a0, a1, b0, b1);
+                t[2][k] = lb_combine(p00, p01, p10, p11, 2, a0, a1, b0, b1);
+            }
+            if (C == 4)
+                t[3][k] = lb_combine(p00, p01, p10, p11, 3, a0, a1, b0, b1);
+        }
+    } else {
+        for (int c = 0; c < C; c++) {
+            for (long k = 0; k < n; k++) {
+                long e = 4 * (x + k);
+                int x0 = cs[e] + c, x1 = cs[e + 1] + c;
+                int h0 = clpad_lb_hpass(r0[x0], r0[x1], cs[e + 2], cs[e + 3]);
+                int h1 = clpad_lb_hpass(r1[x0], r1[x1], cs[e + 2], cs[e + 3]);
+                t[c][k] = clpad_lb_vpass(h0, h1, b0, b1);
+            }
+        }
+    }
+}
+
+/* ---- A work-item ------------------------------------------------------------ */
+
+/* n samples s[] of one output channel to o, every step-th element, as
+ * elements of ob bytes: looked up in the channel's value table l, or
+ * computed. ob and step are constants at every call site. */
+CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
+                           const int *restrict s, long n, __global const uchar *restrict l8,
+                           float sc, float mn, float sd)
+{
+    if (ob == 4) {
+        __global uint *restrict o = (__global uint *)o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        __global const uint *restrict l = (__global const uint *)l8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = l[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = as_uint(lb_norm(s[k], sc, mn, sd));
+#endif
+    } else if (ob == 2) {
+        __global ushort *restrict o = (__global ushort *)o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        __global const ushort *restrict l = (__global const ushort *)l8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = l[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = lb_f16(lb_norm(s[k], sc, mn, sd));
+#endif
+    } else {
+        __global uchar *restrict o = o8;
+#ifdef CLPAD_LB_VALUES_TABLE
+        for (long k = 0; k < n; k++)
+            o[k * step] = l8[s[k]];
+#else
+        for (long k = 0; k < n; k++)
+            o[k * step] = lb_u8(lb_norm(s[k], sc, mn, sd));
+#endif
+    }
+}
+
+/* Fill n elements of ob bytes, every step-th, with the bits v. */
+CLPAD_INLINE void lb_fill_run(const int ob, const long step, __global uchar *restrict o8, long n,
+                              uint v)
+{
+    if (ob == 4) {
+        __global uint *restrict o = (__global uint *)o8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = v;
+    } else if (ob == 2) {
+        __global ushort *restrict o = (__global ushort *)o8;
+        for (long k = 0; k < n; k++)
+            o[k * step] = (ushort)v;
+    } else {
+        for (long k = 0; k < n; k++)
+            o8[k * step] = (uchar)v;
+    }
+}
+
+/* Where channel c of pixel x of the row at d lies, in bytes: NCHW planes of
+ * `plane` elements, or NHWC pixels of C elements. */
+#define LB_AT(c, x) ((nhwc ? (x) * C + (c) : (c) * plane + (x)) * ob)
+
+/* Border pixels [x0, x1) of a row. */
+CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restrict d, long plane,
+                          long x0, long x1, const uint *fill)
+{
+    for (int c = 0; c < C && x1 > x0; c++) {
+        if (nhwc)
+            lb_fill_run(ob, C, d + LB_AT(c, x0), x1 - x0, fill[c]);
+        else
+            lb_fill_run(ob, 1, d + LB_AT(c, x0), x1 - x0, fill[c]);
+    }
+}
+
+/* Pixels [x0, x1) of a row, none of them border. */
+CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
+                            __global const uchar *restrict r0, __global const uchar *restrict r1,
+                            int b0, int b1, __global const int *restrict cs,
+                            __global const uchar *restrict lut, const int *chan, float scale,
+                            const float *mean, const float *std_, __global uchar *restrict d,
+                            long plane, long x0, long x1)
+{
+    int t[4][CLPAD_LB_CHUNK];
+    for (long x = x0; x < x1; x += CLPAD_LB_CHUNK) {
+        long n = min(x1 - x, (long)CLPAD_LB_CHUNK);
+        lb_samples(C, wide, r0, r1, b0, b1, cs, x, n, t);
+        for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
+            __global uchar *restrict o = d + LB_AT(c, x);
+            __global const uchar *restrict l = lut + c * 256 * ob;
+            if (nhwc)
+                lb_write(ob, C, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
+            else
+                lb_write(ob, 1, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
+        }
+    }
+}
+
+/* One work-item: its stretches of output row `row` of the batch. */
+CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *restrict src,
+                          __global const int4 *restrict tab, long rows_at, long cols_at,
+                          long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
+                          uint4 fill4, float scale, float4 mean4, float4 std4, long row,
+                          long items)
+{
+    long n = row / H, y = row - n * H;
+    long4 desc = ((__global const long4 *)tab)[n];
+    int4 ry = tab[rows_at + row];
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    __global uchar *restrict d =
+        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+    long plane = H * W;
+    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    bool wide = max(ry.x, ry.y) < desc.w;
+    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
+    /* (a border row reads nothing: its row numbers are -1) */
+    __global const uchar *r0 = src + desc.x + (long)max(ry.x, 0) * desc.y;
+    __global const uchar *r1 = src + desc.x + (long)max(ry.y, 0) * desc.y;
+    long lx = get_local_size(0), lid = get_local_id(0);
+    long first = get_group_id(0) * lx * items;
+    /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
+     * vectors strided by the local size. */
+    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+    for (long k = 0; k < n_str; k++) {
+        long x0 = (lx == 1 ? first : first + k * lx + lid) * LB_VEC;
+        long x1 = min(x0 + len, W);
+        if (x0 >= x1)
+            break;
+        if (ry.x < 0) {
+            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
+            continue;
+        }
+        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
+        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
+        lb_pixels(C, nhwc, ob, wide, r0, r1, ry.z, ry.w, cs, lut, chan, scale, mean, std_, d,
+                  plane, a, b);
+        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
+    }
+}
+
+__kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
+                        long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
+                        ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
+                        int4 chan, uint4 fill, float scale, float4 mean, float4 std_,
+                        long n_rows, long items)
+{
+    long row = get_global_id(1);
+    if (row >= n_rows)
+        return;
+    __global uchar *restrict d = dst + dst_off; /* bytes, a multiple of out_bytes */
+#define LB_CASE(c)                                                                            \
+    lb_item(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill,  \
+            scale, mean, std_, row, items)
+    switch (C) {
+    case 1: LB_CASE(1); break;
+    case 3: LB_CASE(3); break;
+    case 4: LB_CASE(4); break;
+    default: break;
+    }
+#undef LB_CASE
+}

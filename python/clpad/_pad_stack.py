@@ -1,0 +1,105 @@
+"""clpad.pad_stack: tensors of one dtype and rank with different shapes into
+one padded batch (pad_sequence, PadAndStack), in one kernel launch."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _args, _context, _lib, _memory
+from ._context import DeviceLike
+from ._errors import check, value_error
+from ._types import PadMode, Placement, Scalar
+
+
+def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] = None, *,
+              mode: PadMode = "constant", value: Optional[Scalar] = None,
+              placement: Placement = "top-left", device: DeviceLike = None,
+              out: Optional["np.ndarray[Any, Any]"] = None,
+              ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
+    """Stack tensors of one dtype and rank but different shapes into one
+    batch, each padded as :func:`clpad.pad` pads (OpenVINO Pad-12 plus wrap),
+    in one kernel launch.
+
+    tensors: N arrays of one dtype (any clpad dtype) and one rank (0..7);
+        never modified.
+    shape: the shape S of every slice; default: the largest size of each axis
+        over the tensors. A smaller S crops (Pad's negative pads).
+    placement: "top-left" (the default: pads_begin 0, pads_end S - D, as
+        PyTorch's pad_sequence(batch_first=True)) or "center" (pads_begin
+        floor((S - D) / 2), the odd element at the end).
+    mode, value: as for :func:`clpad.pad` (value: the pad value of constant
+        mode, exact in the dtype; default 0).
+
+    Returns (batch, shapes): batch [N, *S] of the tensors' dtype (or ``out``,
+    a C-contiguous array of that shape and dtype), slice i equal to
+    ``clpad.pad(tensors[i], pads_begin, pads_end, mode)`` bit for bit; shapes
+    the int64 [N, rank] array of the tensors' shapes (their lengths, for a
+    padding mask).
+
+    device: as for :func:`clpad.pad`. Raises ClpadValueError naming the tensor
+    ("tensors[2]: pads_end[0] = 3 exceeds the reflect limit shape[0] - 1 =
+    0"), for mixed dtypes or ranks, or a rank above 7; ClpadRuntimeError for
+    device failures.
+    Semantics: docs/letterbox.md, "Pad-and-stack", of the clpad repository;
+    exact for every dtype on every device.
+    """
+    arrays: List["np.ndarray[Any, Any]"] = []
+    code = -1
+    for i, t in enumerate(tensors):
+        a, c = _args.prepare(t)
+        if arrays and (a.dtype != arrays[0].dtype or a.ndim != arrays[0].ndim):
+            raise value_error("tensors[%d] is %s of rank %d but tensors[0] is %s of rank %d: "
+                              "the tensors share one dtype and rank"
+                              % (i, a.dtype, a.ndim, arrays[0].dtype, arrays[0].ndim))
+        arrays.append(a)
+        code = c
+    if not arrays:
+        raise value_error("pad_stack needs at least one tensor (the dtype and rank come "
+                          "from them)")
+    n, rank, dt = len(arrays), arrays[0].ndim, arrays[0].dtype
+    if rank > _args.MAX_RANK - 1:
+        raise value_error("tensors have rank %d; pad_stack takes rank 0..%d"
+                          % (rank, _args.MAX_RANK - 1))
+    shapes = np.array([a.shape for a in arrays], dtype=np.int64).reshape(n, rank)
+    c_shapes = _args.i64(shapes.ravel().tolist())
+    c_shape = None
+    if shape is not None:
+        c_shape = _args.i64(_args.axes("shape", shape, rank))
+    mode_code = _args.pad_mode(mode)
+    value_bytes = _args.scalar_bytes(value, dt, code)
+    lib = _lib.lib()
+    c_out = _args.i64([0] * (rank + 1))
+    check(lib.clpad_pad_stack_plan(rank, n, c_shapes, c_shape, mode_code,
+                                   _placement(placement), c_out, None, None))
+    out_shape = _args.shape_tuple(c_out, rank + 1)
+    if out is None:
+        result = _memory.empty(out_shape, dt)
+    else:
+        if not isinstance(out, np.ndarray):
+            raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
+        if out.shape != out_shape or out.dtype != dt:
+            raise value_error("out is %s %s, but the batch is %s %s"
+                              % (out.shape, out.dtype, out_shape, dt))
+        if not out.flags.c_contiguous or not out.flags.writeable:
+            raise value_error("out must be C-contiguous and writeable")
+        if any(np.may_share_memory(out, a) for a in arrays):
+            raise value_error("out shares memory with a tensor")
+        result = out
+    inputs = (ctypes.c_void_p * n)(*[a.ctypes.data if a.size else None for a in arrays])
+    ctx = _context.context(device)
+    check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, mode_code,
+                              value_bytes, _placement(placement), result.ctypes.data,
+                              result.nbytes, None))
+    return result, shapes
+
+
+def _placement(name: Any) -> int:
+    if not isinstance(name, str):
+        raise TypeError("placement must be a string, not %r" % (name,))
+    out = ctypes.c_int()
+    check(_lib.lib().clpad_placement_from_name(name.encode(), ctypes.byref(out)))
+    return out.value

@@ -1,0 +1,197 @@
+"""clpad.letterbox and clpad.pad_stack: the geometry against a NumPy statement
+of Ultralytics' LetterBox, the normalisation against NumPy's float32 and
+float16 (bit for bit), layouts, channel swap, strided images, the device
+against the CPU reference path, pad_stack against numpy.pad, and errors."""
+
+import os
+
+import numpy as np
+import pytest
+
+import clpad
+
+
+def ultralytics_geometry(h, w, H, W, scaleup=True, center=True):
+    """Ultralytics' LetterBox.__call__, the arithmetic only."""
+    r = min(H / h, W / w)
+    if not scaleup:
+        r = min(r, 1.0)
+    new_w, new_h = int(round(w * r)), int(round(h * r))
+    dw, dh = W - new_w, H - new_h
+    if center:
+        dw /= 2
+        dh /= 2
+    top = int(round(dh - 0.1)) if center else 0
+    left = int(round(dw - 0.1)) if center else 0
+    return r, top, left, new_h, new_w
+
+
+def images(rng, sizes, c=3):
+    return [rng.integers(0, 256, (h, w, c), dtype=np.uint8) for h, w in sizes]
+
+
+SIZES = [(37, 61), (80, 20), (48, 64), (5, 9), (64, 48), (1, 30)]
+
+
+def test_geometry_is_ultralytics():
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        h, w = (int(v) for v in rng.integers(2, 3000, 2))
+        H, W = (int(v) for v in rng.integers(1, 1300, 2))
+        for scaleup in (True, False):
+            for center in (True, False):
+                r, top, left, nh, nw = ultralytics_geometry(h, w, H, W, scaleup, center)
+                if nh == 0 or nw == 0:
+                    continue  # Ultralytics fails there; clpad keeps one row
+                _, t = clpad.letterbox([np.zeros((h, w), np.uint8)], (H, W), scaleup=scaleup,
+                                       placement="center" if center else "top-left",
+                                       dtype=np.uint8, device=clpad.REFERENCE)
+                assert t[0] == (r, top, left, nh, nw), (h, w, H, W)
+
+
+def test_normalisation_is_numpys_float32_and_float16():
+    rng = np.random.default_rng(1)
+    imgs = images(rng, SIZES)
+    mean, std = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
+    u8, _ = clpad.letterbox(imgs, (64, 48), dtype=np.uint8)
+    f32, _ = clpad.letterbox(imgs, (64, 48), scale=1 / 255, mean=mean, std=std)
+    m = np.array(mean, np.float32)[None, :, None, None]
+    s = np.array(std, np.float32)[None, :, None, None]
+    want = (u8.astype(np.float32) * np.float32(1 / 255) - m) / s
+    assert np.array_equal(f32.view(np.uint32), want.view(np.uint32))
+    f16, _ = clpad.letterbox(imgs, (64, 48), scale=1 / 255, mean=mean, std=std,
+                             dtype=np.float16)
+    assert np.array_equal(f16.view(np.uint16), want.astype(np.float16).view(np.uint16))
+    # values at the edges: overflow, subnormals and ties of float16
+    for scale, mn, sd in ((2.0 ** -25, 0.0, 1.0), (1.0, -2048.0, 1.0), (300.0, 0.0, 1.0)):
+        g, _ = clpad.letterbox(imgs, (32, 32), scale=scale, mean=mn, std=sd, dtype=np.float16)
+        u, _ = clpad.letterbox(imgs, (32, 32), dtype=np.uint8)
+        with np.errstate(over="ignore"):
+            w = ((u.astype(np.float32) * np.float32(scale) - np.float32(mn)) / np.float32(sd))
+            w16 = w.astype(np.float16)
+        assert np.array_equal(g.view(np.uint16), w16.view(np.uint16)), scale
+
+
+def test_device_equals_reference_every_option():
+    rng = np.random.default_rng(2)
+    for k in range(24):
+        c = (1, 3, 4)[k % 3]
+        imgs = images(rng, SIZES, c)
+        kw = dict(interp=("bilinear", "nearest")[k % 2],
+                  placement=("center", "top-left")[k // 2 % 2],
+                  scaleup=bool(k % 5), mode=("constant", "edge", "wrap")[k % 3],
+                  swap_rb=bool(k % 4 == 1), scale=1 / 255, mean=0.25, std=0.5,
+                  dtype=(np.float32, np.float16, np.uint8)[k // 3 % 3],
+                  layout=("NCHW", "NHWC")[k // 4 % 2])
+        a, ta = clpad.letterbox(imgs, (40, 52), **kw)
+        b, tb = clpad.letterbox(imgs, (40, 52), device=clpad.REFERENCE, **kw)
+        assert a.tobytes() == b.tobytes(), kw
+        assert ta == tb
+
+
+def test_layout_swap_strides_and_identity():
+    rng = np.random.default_rng(3)
+    imgs = images(rng, SIZES)
+    nchw, _ = clpad.letterbox(imgs, (64, 48), dtype=np.uint8)
+    nhwc, _ = clpad.letterbox(imgs, (64, 48), dtype=np.uint8, layout="NHWC")
+    assert np.array_equal(nchw.transpose(0, 2, 3, 1), nhwc)
+    swapped, _ = clpad.letterbox(imgs, (64, 48), dtype=np.uint8, swap_rb=True)
+    reversed_, _ = clpad.letterbox([i[..., ::-1] for i in imgs], (64, 48), dtype=np.uint8)
+    assert np.array_equal(swapped, reversed_)
+    big = rng.integers(0, 256, (100, 120, 3), dtype=np.uint8)
+    crop = big[10:70, 5:90]  # strided rows, read in place
+    a, _ = clpad.letterbox([crop], (64, 48), dtype=np.uint8)
+    b, _ = clpad.letterbox([np.ascontiguousarray(crop)], (64, 48), dtype=np.uint8)
+    assert np.array_equal(a, b)
+    same, t = clpad.letterbox([big], (100, 120), dtype=np.uint8, layout="NHWC")
+    assert np.array_equal(same[0], big) and t[0].scale == 1.0
+    assert np.array_equal(big, big.copy())  # inputs untouched (trivially: a new array each)
+
+
+def test_photo_and_transform_back():
+    here = os.path.dirname(os.path.abspath(__file__))
+    path = os.path.join(here, "..", "..", "data", "astronaut.png")
+    cli = os.environ.get("CLPAD_CLI")
+    if not os.path.exists(path) or not cli:
+        pytest.skip("needs the repository's data/ and the CLI (run through ctest)")
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "photo.npy")
+        subprocess.run([cli, "pad", "-q", "--pads-begin", "0,0", "--pads-end", "0,0", path, out],
+                       check=True)
+        photo = np.load(out)
+    wide = photo[100:300]  # 200 x 512
+    batch, t = clpad.letterbox([photo, wide], 320, scale=1 / 255)
+    ref, _ = clpad.letterbox([photo, wide], 320, scale=1 / 255, device=clpad.REFERENCE)
+    assert batch.tobytes() == ref.tobytes()
+    assert t[1] == (0.625, 97, 0, 125, 320)
+    # the slot's corners of the image map back to the source's corners
+    corners = t[1].to_source([[0, 97, 320, 97 + 125]])
+    assert np.allclose(corners, [[0, 0, 512, 200]])
+
+
+def test_errors_name_the_image_and_write_nothing():
+    rng = np.random.default_rng(4)
+    imgs = images(rng, SIZES)
+    out = np.full((len(SIZES), 3, 16, 16), 7, np.float32)
+    bad = imgs[:2] + [np.zeros((0, 4, 3), np.uint8)] + imgs[3:]
+    with pytest.raises(clpad.ClpadValueError, match=r"images\[2\]"):
+        clpad.letterbox(bad, 16, out=out)
+    assert (out == 7).all()
+    with pytest.raises(clpad.ClpadValueError, match=r"images\[1\]"):
+        clpad.letterbox([imgs[0], imgs[1][..., :2]], 16)
+    with pytest.raises(clpad.ClpadValueError, match=r"images\[1\]: dtype float32"):
+        clpad.letterbox([imgs[0], imgs[0].astype(np.float32)], 16)
+    with pytest.raises(clpad.ClpadValueError, match=r"images\[1\]: pad_left"):
+        clpad.letterbox(imgs, 16, mode="reflect", out=out)
+    assert (out == 7).all()
+    with pytest.raises(clpad.ClpadValueError, match="std"):
+        clpad.letterbox(imgs, 16, std=[1, 0, 1])
+    with pytest.raises(clpad.ClpadValueError, match="value 300"):
+        clpad.letterbox(imgs, 16, value=300)
+    with pytest.raises(clpad.ClpadValueError, match="dtype"):
+        clpad.letterbox(imgs, 16, dtype=np.int32)
+    with pytest.raises(clpad.ClpadValueError, match="layout"):
+        clpad.letterbox(imgs, 16, layout="CHW")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        clpad.letterbox(imgs, 16, interp=3)  # type: ignore[arg-type]
+
+
+def test_pad_stack_is_numpy_pad_of_each():
+    rng = np.random.default_rng(5)
+    for k in range(40):
+        rank = k % 4
+        dtype = (np.uint8, np.int16, np.float32, np.float64)[k % 4]
+        mode = ("constant", "edge", "wrap", "symmetric")[k // 4 % 4]
+        placement = ("top-left", "center")[k % 2]
+        lo = {"constant": 0, "symmetric": 3}.get(mode, 1)  # symmetric: pads <= D
+        ts = [rng.integers(0, 100, tuple(rng.integers(lo, 6, rank))).astype(dtype)
+              for _ in range(5)]
+        S = tuple(max(t.shape[a] for t in ts) for a in range(rank))
+        batch, shapes = clpad.pad_stack(ts, mode=mode, value=3, placement=placement)
+        assert batch.shape == (5,) + S and batch.dtype == dtype
+        assert shapes.tolist() == [list(t.shape) for t in ts]
+        for i, t in enumerate(ts):
+            total = [S[a] - t.shape[a] for a in range(rank)]
+            before = [d // 2 if placement == "center" else 0 for d in total]
+            widths = [(b, d - b) for b, d in zip(before, total)]
+            kw = {"constant_values": 3} if mode == "constant" else {}
+            want = np.pad(t, widths, mode=mode, **kw) if rank else t
+            assert batch[i].tobytes() == want.tobytes(), (k, i)
+        ref, _ = clpad.pad_stack(ts, mode=mode, value=3, placement=placement,
+                                 device=clpad.REFERENCE)
+        assert ref.tobytes() == batch.tobytes()
+
+
+def test_pad_stack_given_shape_and_errors():
+    seqs = [np.arange(n * 4, dtype=np.float16).reshape(n, 4) for n in (3, 7, 1)]
+    batch, _ = clpad.pad_stack(seqs, shape=(5, 4))  # 7 rows cropped to 5
+    assert np.array_equal(batch[1], seqs[1][:5])
+    assert np.array_equal(batch[0][3:], np.zeros((2, 4), np.float16))
+    with pytest.raises(clpad.ClpadValueError, match=r"tensors\[2\]"):
+        clpad.pad_stack(seqs, shape=(4, 4), mode="reflect")
+    with pytest.raises(clpad.ClpadValueError, match=r"tensors\[1\]"):
+        clpad.pad_stack([seqs[0], seqs[1].astype(np.float32)])
+    with pytest.raises(clpad.ClpadValueError):
+        clpad.pad_stack([])

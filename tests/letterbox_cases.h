@@ -1,0 +1,120 @@
+/* Random letterbox batches shared by tests/test_letterbox.c (the CPU
+ * reference against the test suite's own oracle) and
+ * tests/test_letterbox_cl.c (the device against the CPU reference). */
+#ifndef CLPAD_TEST_LETTERBOX_CASES_H
+#define CLPAD_TEST_LETTERBOX_CASES_H
+
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { LB_MAX_IMAGES = 12 };
+
+typedef struct lb_case {
+    size_t n;
+    clpad_image im[LB_MAX_IMAGES];
+    unsigned char *pixels[LB_MAX_IMAGES]; /* owned: im[i].data */
+    clpad_letterbox_options o;
+} lb_case;
+
+static inline void lb_case_free(lb_case *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        free(c->pixels[i]);
+    memset(c, 0, sizeof *c);
+}
+
+/* Image i of h x w x C with `extra` bytes of row padding, random pixels. */
+static inline void lb_case_image(lb_case *c, size_t i, int64_t h, int64_t w, int64_t C,
+                                 int64_t extra, uint64_t *rng)
+{
+    int64_t stride = w * C + extra;
+    size_t bytes = (size_t)((h - 1) * stride + w * C);
+    c->pixels[i] = malloc(bytes);
+    tu_fill(c->pixels[i], bytes, rng);
+    c->im[i] = (clpad_image){.data = c->pixels[i], .height = h, .width = w, .channels = C,
+                             .row_stride = extra ? stride : 0};
+}
+
+/* A random batch: 1..max_n images of 1x1 up to max_side on a side (a few
+ * of them very thin), every option random. */
+static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64_t max_side,
+                                  int64_t max_out)
+{
+    memset(c, 0, sizeof *c);
+    static const int64_t chans[3] = {1, 3, 4};
+    int64_t C = chans[tu_range(rng, 0, 2)];
+    c->n = (size_t)tu_range(rng, 1, (int64_t)max_n);
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t h, w;
+        switch (tu_range(rng, 0, 5)) {
+        case 0: h = 1; w = tu_range(rng, 1, max_side); break;          /* one row */
+        case 1: h = tu_range(rng, 1, max_side); w = 1; break;          /* one column */
+        case 2: h = tu_range(rng, 1, 4); w = tu_range(rng, 1, 4); break; /* tiny */
+        default: h = tu_range(rng, 1, max_side); w = tu_range(rng, 1, max_side); break;
+        }
+        lb_case_image(c, i, h, w, C, tu_range(rng, 0, 2) ? 0 : tu_range(rng, 1, 9), rng);
+    }
+    clpad_letterbox_options_init(&c->o, tu_range(rng, 1, max_out), tu_range(rng, 1, max_out));
+    c->o.interp = (clpad_interp)tu_range(rng, 0, CLPAD_INTERP_COUNT - 1);
+    c->o.placement = (clpad_placement)tu_range(rng, 0, CLPAD_PLACEMENT_COUNT - 1);
+    c->o.scaleup = (int)tu_range(rng, 0, 3) != 0;
+    c->o.pad_mode = (clpad_pad_mode)tu_range(rng, 0, CLPAD_PAD_MODE_COUNT - 1);
+    c->o.swap_rb = (int)tu_range(rng, 0, 1);
+    for (int k = 0; k < 4; k++)
+        c->o.pad_value[k] = (uint8_t)tu_range(rng, 0, 255);
+    static const clpad_dtype dts[3] = {CLPAD_U8, CLPAD_F16, CLPAD_F32};
+    c->o.dtype = dts[tu_range(rng, 0, 2)];
+    c->o.layout = (clpad_layout)tu_range(rng, 0, 1);
+    switch (tu_range(rng, 0, 3)) {
+    case 0: break; /* the defaults: scale 1, mean 0, std 1 */
+    case 1:        /* YOLO: 1/255 */
+        c->o.scale = 1.0f / 255.0f;
+        break;
+    case 2: /* ImageNet */
+        c->o.scale = 1.0f / 255.0f;
+        for (int k = 0; k < 4; k++) {
+            c->o.mean[k] = (float)(0.406 + 0.02 * k);
+            c->o.std[k] = (float)(0.225 + 0.004 * k);
+        }
+        break;
+    default: /* anything: overflow to inf in f16 and u8 saturation included */
+        c->o.scale = (float)tu_range(rng, -4000, 4000) / 64.0f;
+        for (int k = 0; k < 4; k++) {
+            c->o.mean[k] = (float)tu_range(rng, -30000, 30000) / 7.0f;
+            c->o.std[k] = (float)tu_range(rng, 1, 999) / (tu_range(rng, 0, 1) ? 3.0f : -1e4f);
+        }
+        break;
+    }
+}
+
+static inline const char *lb_case_str(const lb_case *c, char *buf, size_t len)
+{
+    size_t u = (size_t)snprintf(buf, len,
+                                "out %lldx%lld %s %s scaleup=%d %s value=%u,%u,%u,%u swap_rb=%d "
+                                "scale=%g %s %s; images",
+                                (long long)c->o.out_height, (long long)c->o.out_width,
+                                clpad_interp_name(c->o.interp), clpad_placement_name(c->o.placement),
+                                c->o.scaleup, clpad_pad_mode_name(c->o.pad_mode), c->o.pad_value[0],
+                                c->o.pad_value[1], c->o.pad_value[2], c->o.pad_value[3],
+                                c->o.swap_rb, (double)c->o.scale, clpad_dtype_name(c->o.dtype),
+                                clpad_layout_name(c->o.layout));
+    for (size_t i = 0; i < c->n && u < len; i++)
+        u += (size_t)snprintf(buf + u, len - u, " %lldx%lldx%lld/%lld", (long long)c->im[i].height,
+                              (long long)c->im[i].width, (long long)c->im[i].channels,
+                              (long long)c->im[i].row_stride);
+    return buf;
+}
+
+/* Bytes of the batch's output (0 when the plan refuses it). */
+static inline size_t lb_case_out_bytes(const lb_case *c)
+{
+    int64_t s[4];
+    if (clpad_letterbox_plan(c->im, c->n, &c->o, s, NULL))
+        return 0;
+    return (size_t)(s[0] * s[1] * s[2] * s[3]) * clpad_dtype_size(c->o.dtype);
+}
+
+#endif

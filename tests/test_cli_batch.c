@@ -1,0 +1,290 @@
+/* `clpad letterbox` and `clpad pad-stack`: the batch files against the
+ * library's CPU reference on the same pixels, the transforms JSON against
+ * the plan, the contact sheet's geometry, device = --cpu, and errors that
+ * name the file, exit with the right code and write nothing. Runs the built
+ * binary ($CLPAD_CLI). */
+#include "test_util.h"
+#include "tensor_io.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char g_dir[] = "/tmp/clpad-cli-batch-XXXXXX";
+static const char *g_cli;
+static char g_stderr[8192];
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int run(const char *fmt, ...)
+{
+    char args[4096], cmd[8192];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd %s && '%s' %s >/dev/null 2>%s/err.txt </dev/null", g_dir, g_cli,
+             args, g_dir);
+    int st = system(cmd);
+    char p[512];
+    snprintf(p, sizeof p, "%s/err.txt", g_dir);
+    slurp(p, g_stderr, sizeof g_stderr);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
+                 const void *data)
+{
+    tio_tensor t = {.dtype = dt, .rank = rank};
+    memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
+    t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
+    t.data = (void *)data;
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    if (tio_save(path, &t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static void load(const char *name, tio_tensor *t)
+{
+    char path[512], err[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    if (tio_load(path, t, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+static bool exists(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void expect_error(int rc, int want_rc, const char *needle)
+{
+    if (rc != want_rc)
+        fail_msg("exit %d, want %d; stderr: %s", rc, want_rc, g_stderr);
+    if (strncmp(g_stderr, "clpad: error: ", 14) || !strstr(g_stderr, needle))
+        fail_msg("stderr is not one error mentioning '%s': %s", needle, g_stderr);
+}
+
+/* Four images of four sizes (PNG, PPM and a u8 .npy) -> the library. */
+static void test_letterbox(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xC11;
+    static const int64_t sizes[4][2] = {{37, 61}, {80, 20}, {48, 64}, {5, 9}};
+    static const char *names[4] = {"a.png", "b.ppm", "c.npy", "d.png"};
+    tio_tensor img[4];
+    clpad_image im[4];
+    for (int i = 0; i < 4; i++) {
+        int64_t shape[3] = {sizes[i][0], sizes[i][1], 3};
+        size_t bytes = (size_t)(shape[0] * shape[1] * 3);
+        unsigned char *px = malloc(bytes);
+        tu_fill(px, bytes, &rng);
+        save(names[i], CLPAD_U8, 3, shape, px);
+        free(px);
+        load(names[i], &img[i]); /* the pixels as the CLI reads them */
+        im[i] = (clpad_image){.data = img[i].data, .height = sizes[i][0], .width = sizes[i][1],
+                              .channels = 3};
+    }
+    assert_int_equal(run("letterbox -q --size 64,48 --scale 1/255 --mean 0.485,0.456,0.406 "
+                         "--std 0.229,0.224,0.225 --bgr --value 1,2,3 --transforms t.json "
+                         "--preview sheet.png a.png b.ppm c.npy d.png out.npy"),
+                     0);
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 64, 48);
+    o.scale = (float)(1.0 / 255.0);
+    float mean[3] = {0.485f, 0.456f, 0.406f}, sd[3] = {0.229f, 0.224f, 0.225f};
+    for (int c = 0; c < 3; c++) {
+        o.mean[c] = mean[c];
+        o.std[c] = sd[c];
+        o.pad_value[c] = (uint8_t)(c + 1);
+    }
+    o.swap_rb = 1;
+    size_t bytes = 4 * 3 * 64 * 48 * 4;
+    float *want = malloc(bytes);
+    clpad_letterbox_transform t[4];
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, 4, &o, want, bytes, t));
+    tio_tensor out = {0};
+    load("out.npy", &out);
+    assert_int_equal(out.dtype, CLPAD_F32);
+    assert_int_equal(out.rank, 4);
+    assert_int_equal(out.shape[0], 4);
+    assert_int_equal(out.shape[1], 3);
+    assert_int_equal(out.nbytes, bytes);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    /* the transforms */
+    char path[512], text[8192];
+    snprintf(path, sizeof path, "%s/t.json", g_dir);
+    slurp(path, text, sizeof text);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    cJSON *arr = cJSON_GetObjectItem(root, "images");
+    assert_int_equal(cJSON_GetArraySize(arr), 4);
+    for (int i = 0; i < 4; i++) {
+        cJSON *e = cJSON_GetArrayItem(arr, i);
+        assert_string_equal(cJSON_GetObjectItem(e, "file")->valuestring, names[i]);
+        assert_true(cJSON_GetObjectItem(e, "scale")->valuedouble == t[i].scale);
+        assert_int_equal(cJSON_GetObjectItem(e, "pad_top")->valueint, t[i].pad_top);
+        assert_int_equal(cJSON_GetObjectItem(e, "pad_left")->valueint, t[i].pad_left);
+        assert_int_equal(cJSON_GetObjectItem(e, "resized_h")->valueint, t[i].resized_height);
+        assert_int_equal(cJSON_GetObjectItem(e, "resized_w")->valueint, t[i].resized_width);
+    }
+    cJSON_Delete(root);
+    /* the sheet: 2 x 2 slots of 64 x 48 with 4-pixel gaps; slot 0 is the
+     * first image letterboxed as u8 with the border value */
+    tio_tensor sheet = {0};
+    load("sheet.png", &sheet);
+    assert_int_equal(sheet.shape[0], 2 * (64 + 4) + 4);
+    assert_int_equal(sheet.shape[1], 2 * (48 + 4) + 4);
+    clpad_letterbox_options u;
+    clpad_letterbox_options_init(&u, 64, 48);
+    u.dtype = CLPAD_U8;
+    u.layout = CLPAD_LAYOUT_NHWC;
+    for (int c = 0; c < 3; c++)
+        u.pad_value[c] = (uint8_t)(c + 1);
+    unsigned char slot[64 * 48 * 3];
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, 1, &u, slot, sizeof slot, NULL));
+    const unsigned char *s = sheet.data;
+    for (int y = 0; y < 64; y++)
+        assert_memory_equal(s + ((size_t)(4 + y) * (size_t)sheet.shape[1] + 4) * 3,
+                            slot + (size_t)y * 48 * 3, 48 * 3);
+    tio_free(&sheet);
+    /* the CPU path writes the same bytes */
+    assert_int_equal(run("letterbox -q --cpu --size 64,48 --scale 1/255 --mean "
+                         "0.485,0.456,0.406 --std 0.229,0.224,0.225 --bgr --value 1,2,3 a.png "
+                         "b.ppm c.npy d.png cpu.npy"),
+                     0);
+    load("cpu.npy", &out);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    /* --verify, f16 NHWC nearest */
+    assert_int_equal(run("letterbox -q --verify --size 30,30 --dtype f16 --layout nhwc --interp "
+                         "nearest --mode edge a.png b.ppm h.npy"),
+                     0);
+    free(want);
+    for (int i = 0; i < 4; i++)
+        tio_free(&img[i]);
+}
+
+static void test_letterbox_errors(void **state)
+{
+    (void)state;
+    float f[6] = {0};
+    int64_t fs[2] = {2, 3};
+    save("f.npy", CLPAD_F32, 2, fs, f);
+    unsigned char g[12] = {0};
+    int64_t gs[2] = {3, 4};
+    save("gray.png", CLPAD_U8, 2, gs, g);
+    unsigned char r[36] = {0};
+    int64_t rs[3] = {3, 4, 3}, thin[3] = {1, 12, 3};
+    save("rgb.png", CLPAD_U8, 3, rs, r);
+    save("thin.png", CLPAD_U8, 3, thin, r);
+    expect_error(run("letterbox --size 8,8 rgb.png f.npy e1.npy"), 1, "f.npy");
+    assert_false(exists("e1.npy"));
+    expect_error(run("letterbox --size 8,8 rgb.png gray.png e2.npy"), 1, "gray.png");
+    assert_false(exists("e2.npy"));
+    expect_error(run("letterbox --size 8,8 --mode reflect rgb.png thin.png e3.npy"), 1,
+                 "thin.png");
+    assert_false(exists("e3.npy"));
+    expect_error(run("letterbox --size 8,8 --value 300 rgb.png e4.npy"), 2, "--value");
+    expect_error(run("letterbox --size 8,8 --mode edge --value 3 rgb.png e4.npy"), 2, "--value");
+    expect_error(run("letterbox --size 8 rgb.png e4.npy"), 2, "--size");
+    expect_error(run("letterbox rgb.png e4.npy"), 2, "--size");
+    expect_error(run("letterbox --size 8,8 rgb.png e4.png"), 2, ".npy");
+    expect_error(run("letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 1, "std[1]");
+    expect_error(run("letterbox --size 8,8 --mean 1,2 rgb.png e4.npy"), 2, "per channel");
+    expect_error(run("letterbox --size 8,8 --dtype i32 rgb.png e4.npy"), 2, "--dtype");
+    assert_false(exists("e4.npy"));
+}
+
+static void test_pad_stack(void **state)
+{
+    (void)state;
+    int32_t a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9};
+    int64_t as[2] = {2, 3}, bs[2] = {1, 3};
+    save("s1.npy", CLPAD_I32, 2, as, a);
+    save("s2.npy", CLPAD_I32, 2, bs, b);
+    assert_int_equal(run("pad-stack -q --value -1 --shapes-out shapes.npy s1.npy s2.npy "
+                         "ps.npy"),
+                     0);
+    tio_tensor out = {0};
+    load("ps.npy", &out);
+    static const int32_t want[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1};
+    assert_int_equal(out.rank, 3);
+    assert_int_equal(out.shape[0], 2);
+    assert_int_equal(out.shape[1], 2);
+    assert_int_equal(out.shape[2], 3);
+    assert_memory_equal(out.data, want, sizeof want);
+    tio_free(&out);
+    load("shapes.npy", &out);
+    static const int64_t wshapes[4] = {2, 3, 1, 3};
+    assert_int_equal(out.dtype, CLPAD_I64);
+    assert_memory_equal(out.data, wshapes, sizeof wshapes);
+    tio_free(&out);
+    /* centred into a given shape, edge mode, verified */
+    assert_int_equal(run("pad-stack -q --verify --shape 4,5 --placement center --mode edge "
+                         "s1.npy s2.npy ps2.npy"),
+                     0);
+    load("ps2.npy", &out);
+    static const int32_t first[20] = {1, 1, 2, 3, 3, 1, 1, 2, 3, 3, 4, 4, 5, 6, 6, 4, 4, 5, 6, 6};
+    assert_memory_equal(out.data, first, sizeof first);
+    tio_free(&out);
+    /* errors */
+    float f[3] = {0};
+    int64_t fs[1] = {3};
+    save("f1.npy", CLPAD_F32, 1, fs, f);
+    expect_error(run("pad-stack s1.npy f1.npy e.npy"), 1, "f1.npy");
+    expect_error(run("pad-stack --mode reflect --shape 3,3 s1.npy s2.npy e.npy"), 1, "s2.npy");
+    expect_error(run("pad-stack --shape 5 s1.npy s2.npy e.npy"), 2, "--shape");
+    expect_error(run("pad-stack --mode wrap --value 1 s1.npy s2.npy e.npy"), 2, "--value");
+    assert_false(exists("e.npy"));
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    g_cli = getenv("CLPAD_CLI");
+    if (!g_cli || !*g_cli) {
+        printf("SKIP: CLPAD_CLI is not set (run through ctest)\n");
+        exit(TU_SKIP_CODE);
+    }
+    if (!mkdtemp(g_dir))
+        return -1;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_letterbox),
+        cmocka_unit_test(test_letterbox_errors),
+        cmocka_unit_test(test_pad_stack),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

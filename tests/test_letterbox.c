@@ -1,0 +1,515 @@
+/* Letterbox on the CPU reference path: the test suite's own oracle, written
+ * from docs/letterbox.md with no shared code (OpenCV's two-pass resize into
+ * whole buffers, the border by each mode's formula, the normalisation and
+ * the compiler's own float -> _Float16 conversion), against
+ * clpad_letterbox_cpu on random batches and edge cases; the transforms;
+ * and the errors, which name the image and write nothing. No device. */
+#include "letterbox_cases.h"
+
+#include <math.h>
+
+/* ---- The oracle ------------------------------------------------------------ */
+
+typedef struct oracle_geom {
+    double r;
+    int64_t nh, nw, top, left;
+} oracle_geom;
+
+/* docs/letterbox.md, "Size and placement" (Ultralytics' LetterBox). */
+static oracle_geom oracle_geometry(int64_t h, int64_t w, const clpad_letterbox_options *o)
+{
+    oracle_geom g;
+    double a = (double)o->out_height / (double)h, b = (double)o->out_width / (double)w;
+    g.r = fmin(a, b);
+    if (!o->scaleup)
+        g.r = fmin(g.r, 1.0);
+    /* Python's round: half to even */
+    double fh = (double)h * g.r, fw = (double)w * g.r;
+    double rh = floor(fh), rw = floor(fw);
+    if (fh - rh > 0.5 || (fh - rh == 0.5 && fmod(rh, 2.0) != 0.0))
+        rh += 1.0;
+    if (fw - rw > 0.5 || (fw - rw == 0.5 && fmod(rw, 2.0) != 0.0))
+        rw += 1.0;
+    g.nh = rh < 1 ? 1 : (int64_t)rh;
+    g.nw = rw < 1 ? 1 : (int64_t)rw;
+    if (o->placement == CLPAD_PLACE_CENTER) {
+        /* Ultralytics: round(dh / 2 - 0.1) */
+        double dh = (double)(o->out_height - g.nh) / 2, dw = (double)(o->out_width - g.nw) / 2;
+        g.top = (int64_t)nearbyint(dh - 0.1);
+        g.left = (int64_t)nearbyint(dw - 0.1);
+    } else {
+        g.top = g.left = 0;
+    }
+    return g;
+}
+
+/* cv::resize, 8-bit, INTER_LINEAR or INTER_NEAREST, into a dense nh x nw x C. */
+static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nearest,
+                          unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    double sx_scale = 1.0 / ((double)nw / (double)w), sy_scale = 1.0 / ((double)nh / (double)h);
+    if (nearest) {
+        for (int64_t y = 0; y < nh; y++) {
+            int64_t sy = (int64_t)floor((double)y * sy_scale);
+            if (sy > h - 1)
+                sy = h - 1;
+            for (int64_t x = 0; x < nw; x++) {
+                int64_t sx = (int64_t)floor((double)x * sx_scale);
+                if (sx > w - 1)
+                    sx = w - 1;
+                memcpy(dst + (y * nw + x) * C, src + sy * stride + sx * C, (size_t)C);
+            }
+        }
+        return;
+    }
+    int64_t *xofs = malloc((size_t)nw * sizeof *xofs);
+    short *alpha = malloc((size_t)nw * 2 * sizeof *alpha);
+    int64_t xmax = nw;
+    for (int64_t dx = 0; dx < nw; dx++) {
+        float fx = (float)((dx + 0.5) * sx_scale - 0.5);
+        int64_t sx = (int64_t)floorf(fx);
+        fx -= (float)sx;
+        if (sx < 0)
+            fx = 0, sx = 0;
+        if (sx + 1 >= w) {
+            if (dx < xmax)
+                xmax = dx;
+            if (sx >= w - 1)
+                fx = 0, sx = w - 1;
+        }
+        xofs[dx] = sx;
+        alpha[2 * dx] = (short)lrintf((1.f - fx) * 2048);
+        alpha[2 * dx + 1] = (short)lrintf(fx * 2048);
+    }
+    int *h0 = malloc((size_t)(nw * C) * sizeof *h0), *h1 = malloc((size_t)(nw * C) * sizeof *h1);
+    for (int64_t dy = 0; dy < nh; dy++) {
+        float fy = (float)((dy + 0.5) * sy_scale - 0.5);
+        int64_t sy = (int64_t)floorf(fy);
+        fy -= (float)sy;
+        int b0 = (short)lrintf((1.f - fy) * 2048), b1 = (short)lrintf(fy * 2048);
+        int64_t y0 = sy < 0 ? 0 : sy >= h ? h - 1 : sy;
+        int64_t y1 = sy + 1 < 0 ? 0 : sy + 1 >= h ? h - 1 : sy + 1;
+        const unsigned char *S[2] = {src + y0 * stride, src + y1 * stride};
+        int *D[2] = {h0, h1};
+        for (int k = 0; k < 2; k++) {
+            for (int64_t dx = 0; dx < nw; dx++) {
+                for (int64_t c = 0; c < C; c++) {
+                    int64_t sx = xofs[dx] * C + c;
+                    D[k][dx * C + c] = dx < xmax ? S[k][sx] * alpha[2 * dx] +
+                                                       S[k][sx + C] * alpha[2 * dx + 1]
+                                                 : S[k][sx] * 2048;
+                }
+            }
+        }
+        for (int64_t x = 0; x < nw * C; x++)
+            dst[dy * nw * C + x] = (unsigned char)((((b0 * (h0[x] >> 4)) >> 16) +
+                                                    ((b1 * (h1[x] >> 4)) >> 16) + 2) >>
+                                                   2);
+    }
+    free(xofs);
+    free(alpha);
+    free(h0);
+    free(h1);
+}
+
+/* The source index of padded coordinate c on an axis of size D; -1: constant. */
+static int64_t oracle_map(clpad_pad_mode mode, int64_t c, int64_t D)
+{
+    if (c >= 0 && c < D)
+        return c;
+    switch (mode) {
+    case CLPAD_PAD_EDGE: return c < 0 ? 0 : D - 1;
+    case CLPAD_PAD_REFLECT: return c < 0 ? -c : 2 * (D - 1) - c;
+    case CLPAD_PAD_SYMMETRIC: return c < 0 ? -c - 1 : 2 * D - 1 - c;
+    case CLPAD_PAD_WRAP: return ((c % D) + D) % D;
+    default: return -1;
+    }
+}
+
+/* One value of the output dtype, from sample v of output channel c. */
+static void oracle_value(const clpad_letterbox_options *o, int c, unsigned v, unsigned char *out)
+{
+    float f = ((float)v * o->scale - o->mean[c]) / o->std[c];
+    if (o->dtype == CLPAD_F32) {
+        memcpy(out, &f, 4);
+    } else if (o->dtype == CLPAD_F16) {
+        _Float16 h = (_Float16)f;
+        memcpy(out, &h, 2);
+    } else {
+        *out = isnan(f) || f <= 0 ? 0 : f >= 255 ? 255 : (unsigned char)nearbyintf(f);
+    }
+}
+
+static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transform *t)
+{
+    const clpad_letterbox_options *o = &c->o;
+    int64_t H = o->out_height, W = o->out_width;
+    size_t es = clpad_dtype_size(o->dtype);
+    for (size_t i = 0; i < c->n; i++) {
+        const clpad_image *im = &c->im[i];
+        int64_t C = im->channels;
+        oracle_geom g = oracle_geometry(im->height, im->width, o);
+        t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw};
+        unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
+        oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
+        for (int64_t y = 0; y < H; y++) {
+            for (int64_t x = 0; x < W; x++) {
+                int64_t my = oracle_map(o->pad_mode, y - g.top, g.nh);
+                int64_t mx = oracle_map(o->pad_mode, x - g.left, g.nw);
+                for (int64_t ch = 0; ch < C; ch++) {
+                    int64_t sc = o->swap_rb && C >= 3 && ch != 1 && ch != 3 ? 2 - ch : ch;
+                    unsigned v = my < 0 || mx < 0 ? o->pad_value[sc] /* the image's order */
+                                                  : rs[(my * g.nw + mx) * C + sc];
+                    size_t at = o->layout == CLPAD_LAYOUT_NCHW
+                                    ? (size_t)(((int64_t)i * C + ch) * H * W + y * W + x)
+                                    : (size_t)((((int64_t)i * H + y) * W + x) * C + ch);
+                    oracle_value(o, (int)ch, v, out + at * es);
+                }
+            }
+        }
+        free(rs);
+    }
+}
+
+/* ---- Comparing ----------------------------------------------------------------- */
+
+/* Run a case through clpad_letterbox_cpu and the oracle; 1 if it ran. */
+static int check_case(const lb_case *c, int index)
+{
+    char buf[1024];
+    size_t bytes = lb_case_out_bytes(c);
+    int64_t shape[4];
+    clpad_status st = clpad_letterbox_plan(c->im, c->n, &c->o, shape, NULL);
+    if (st == CLPAD_ERR_INVALID_PADS) {
+        /* reflect / symmetric beyond its limit: the oracle must agree */
+        bool broken = false;
+        for (size_t i = 0; i < c->n; i++) {
+            oracle_geom g = oracle_geometry(c->im[i].height, c->im[i].width, &c->o);
+            int64_t lim = c->o.pad_mode == CLPAD_PAD_REFLECT ? 1 : 0;
+            int64_t pads[4] = {g.top, c->o.out_height - g.nh - g.top, g.left,
+                               c->o.out_width - g.nw - g.left};
+            int64_t dims[4] = {g.nh, g.nh, g.nw, g.nw};
+            for (int k = 0; k < 4; k++)
+                broken |= pads[k] > dims[k] - lim;
+        }
+        if (!broken)
+            fail_msg("case %d: refused as INVALID_PADS but no pad breaks the limit (%s): %s",
+                     index, clpad_last_error(), lb_case_str(c, buf, sizeof buf));
+        return 0;
+    }
+    TU_ASSERT_OK(st);
+    unsigned char *want = malloc(bytes + 1), *got = malloc(bytes + 1);
+    clpad_letterbox_transform tw[LB_MAX_IMAGES], tg[LB_MAX_IMAGES];
+    oracle(c, want, tw);
+    memset(got, 0xA5, bytes + 1);
+    TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, got, bytes, tg));
+    if (memcmp(got, want, bytes)) {
+        size_t k = 0;
+        while (got[k] == want[k])
+            k++;
+        fail_msg("case %d: byte %zu = %u, the oracle says %u: %s", index, k, got[k], want[k],
+                 lb_case_str(c, buf, sizeof buf));
+    }
+    if (got[bytes] != 0xA5)
+        fail_msg("case %d: written past the output", index);
+    for (size_t i = 0; i < c->n; i++)
+        if (memcmp(&tw[i], &tg[i], sizeof tw[i]))
+            fail_msg("case %d: images[%zu] transform {%g, %lld, %lld, %lld, %lld}, the oracle "
+                     "says {%g, %lld, %lld, %lld, %lld}",
+                     index, i, tg[i].scale, (long long)tg[i].pad_top, (long long)tg[i].pad_left,
+                     (long long)tg[i].resized_height, (long long)tg[i].resized_width, tw[i].scale,
+                     (long long)tw[i].pad_top, (long long)tw[i].pad_left,
+                     (long long)tw[i].resized_height, (long long)tw[i].resized_width);
+    free(want);
+    free(got);
+    return 1;
+}
+
+static void test_random_batches(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x1E77E8B0;
+    int ran = 0, refused = 0;
+    enum { CASES = 300 };
+    for (int i = 0; i < CASES; i++) {
+        lb_case c;
+        lb_random_case(&c, &rng, 5, i % 10 == 0 ? 400 : 60, i % 10 == 1 ? 300 : 48);
+        if (check_case(&c, i))
+            ran++;
+        else
+            refused++;
+        lb_case_free(&c);
+    }
+    printf("%d random batches equal the oracle (%d refused by reflect/symmetric limits, "
+           "checked)\n",
+           ran, refused);
+    assert_true(ran > CASES / 2);
+}
+
+/* Images already the slot's size, one pixel wide, one pixel tall, enlarged
+ * and shrunk, exactly halved (OpenCV switches to INTER_AREA there, which is
+ * the same sum), every interpolation and layout. */
+static void test_edge_cases(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xED6E;
+    static const int64_t sizes[][2] = {{64, 48}, {1, 1}, {1, 37}, {37, 1}, {7, 5},  {200, 90},
+                                       {640, 480}, {128, 96}, {33, 300}, {2, 2}};
+    int n = 0;
+    for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+        for (int interp = 0; interp < 2; interp++) {
+            for (int layout = 0; layout < 2; layout++, n++) {
+                lb_case c;
+                memset(&c, 0, sizeof c);
+                c.n = 1;
+                lb_case_image(&c, 0, sizes[s][0], sizes[s][1], 3, layout, &rng);
+                clpad_letterbox_options_init(&c.o, 64, 48);
+                c.o.interp = (clpad_interp)interp;
+                c.o.layout = (clpad_layout)layout;
+                c.o.dtype = CLPAD_U8;
+                assert_int_equal(check_case(&c, n), 1);
+                lb_case_free(&c);
+            }
+        }
+    }
+    /* an image of the slot's size comes back unchanged (u8, NHWC) */
+    lb_case c;
+    memset(&c, 0, sizeof c);
+    c.n = 1;
+    lb_case_image(&c, 0, 30, 40, 3, 0, &rng);
+    clpad_letterbox_options_init(&c.o, 30, 40);
+    c.o.dtype = CLPAD_U8;
+    c.o.layout = CLPAD_LAYOUT_NHWC;
+    unsigned char out[30 * 40 * 3];
+    clpad_letterbox_transform t;
+    TU_ASSERT_OK(clpad_letterbox_cpu(c.im, 1, &c.o, out, sizeof out, &t));
+    assert_memory_equal(out, c.pixels[0], sizeof out);
+    assert_true(t.scale == 1.0 && t.pad_top == 0 && t.pad_left == 0 && t.resized_height == 30);
+    lb_case_free(&c);
+    printf("%d edge cases equal the oracle; an image of the slot's size is unchanged\n", n);
+}
+
+/* Normalisations at the edges of the dtypes against the oracle (the
+ * compiler's float -> _Float16): f32 denormals, f16 subnormals, ties and
+ * overflow, u8 ties and saturation; every sample value 0..255 occurs. */
+static void test_value_edges(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xF16;
+    static const struct {
+        clpad_dtype dtype;
+        float scale, mean, std_;
+    } sets[] = {
+        {CLPAD_F32, 1e-38f, 0.0f, 1.0f},   {CLPAD_F32, 1.0f, 127.5f, 3e37f},
+        {CLPAD_F16, 1e-6f, 0.0f, 1.0f},    {CLPAD_F16, 0x1p-25f, 0.0f, 1.0f},
+        {CLPAD_F16, 1.0f, -2048.0f, 1.0f}, {CLPAD_F16, 1.0f, 0.0f, 0.0039f},
+        {CLPAD_F16, 257.0f, -65000.0f, 1.0f}, {CLPAD_F16, 1.0f, 0.5f, 4096.0f},
+        {CLPAD_U8, 0.5f, 0.0f, 1.0f},      {CLPAD_U8, 3.0f, 200.0f, -1.0f},
+        {CLPAD_U8, 1.0f, -0.5f, 1.0f},
+    };
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        lb_case c;
+        memset(&c, 0, sizeof c);
+        c.n = 1;
+        lb_case_image(&c, 0, 16, 16, 1, 0, &rng);
+        for (int v = 0; v < 256; v++)
+            c.pixels[0][v] = (unsigned char)v;
+        clpad_letterbox_options_init(&c.o, 16, 16);
+        c.o.dtype = sets[k].dtype;
+        c.o.scale = sets[k].scale;
+        c.o.mean[0] = sets[k].mean;
+        c.o.std[0] = sets[k].std_;
+        assert_int_equal(check_case(&c, (int)k), 1);
+        lb_case_free(&c);
+    }
+}
+
+/* Ultralytics' numbers: 1080x1920 into 640x640 is r = 1/3, 360x640, pad_top
+ * 140; an odd total puts the extra pixel at the bottom / right; scale-up
+ * off keeps a small image at its size; a 1 x 10000 image keeps one row. */
+static void test_transforms(void **state)
+{
+    (void)state;
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 640, 640);
+    clpad_image im[4] = {{.height = 1080, .width = 1920, .channels = 3},
+                         {.height = 481, .width = 640, .channels = 3},
+                         {.height = 100, .width = 50, .channels = 3},
+                         {.height = 1, .width = 10000, .channels = 3}};
+    clpad_letterbox_transform t[4];
+    int64_t shape[4];
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 4, &o, shape, t));
+    assert_int_equal(shape[0], 4);
+    assert_int_equal(shape[1], 3);
+    assert_int_equal(shape[2], 640);
+    assert_int_equal(shape[3], 640);
+    assert_true(t[0].scale == 640.0 / 1920.0);
+    assert_int_equal(t[0].resized_height, 360);
+    assert_int_equal(t[0].resized_width, 640);
+    assert_int_equal(t[0].pad_top, 140);
+    assert_int_equal(t[0].pad_left, 0);
+    assert_int_equal(t[1].resized_height, 481); /* r = 1 */
+    assert_int_equal(t[1].pad_top, 79);         /* 159 = 79 top + 80 bottom */
+    assert_int_equal(t[2].resized_height, 640);
+    assert_int_equal(t[2].resized_width, 320);
+    assert_int_equal(t[2].pad_left, 160);
+    assert_int_equal(t[3].resized_height, 1); /* round(0.064) = 0, kept at 1 */
+    assert_int_equal(t[3].resized_width, 640);
+    o.scaleup = 0;
+    o.placement = CLPAD_PLACE_TOP_LEFT;
+    o.layout = CLPAD_LAYOUT_NHWC;
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 4, &o, shape, t));
+    assert_int_equal(shape[3], 3);
+    assert_int_equal(t[2].resized_height, 100);
+    assert_true(t[2].scale == 1.0);
+    assert_int_equal(t[2].pad_top, 0);
+    assert_int_equal(t[2].pad_left, 0);
+    /* round half to even: 5 x 0.5 = 2.5 -> 2, 7 x 0.5 = 3.5 -> 4 */
+    clpad_letterbox_options_init(&o, 5, 10);
+    clpad_image h[2] = {{.height = 10, .width = 5, .channels = 1},
+                        {.height = 10, .width = 7, .channels = 1}};
+    TU_ASSERT_OK(clpad_letterbox_plan(h, 2, &o, shape, t));
+    assert_int_equal(t[0].resized_width, 2);
+    assert_int_equal(t[1].resized_width, 4);
+}
+
+/* A bad image anywhere in a batch fails the whole call, names the image,
+ * and writes nothing. */
+static void test_errors(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xBAD;
+    unsigned char px[64 * 64 * 4];
+    tu_fill(px, sizeof px, &rng);
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 16, 16);
+    unsigned char out[4 * 3 * 16 * 16 * 4];
+    struct {
+        clpad_image bad;
+        clpad_status want;
+        const char *says;
+    } cases[] = {
+        {{.data = px, .height = 0, .width = 4, .channels = 3}, CLPAD_ERR_INVALID_SHAPE, "images[2]"},
+        {{.data = px, .height = 4, .width = -1, .channels = 3}, CLPAD_ERR_INVALID_SHAPE, "images[2]"},
+        {{.data = px, .height = 4, .width = 4, .channels = 4}, CLPAD_ERR_INVALID_SHAPE, "images[2]: 4 channels"},
+        {{.data = px, .height = 4, .width = 4, .channels = 2}, CLPAD_ERR_INVALID_SHAPE, "images[2]: 2 channels"},
+        {{.data = px, .height = 4, .width = 4, .channels = 3, .row_stride = 11},
+         CLPAD_ERR_INVALID_SHAPE, "images[2]: row_stride 11"},
+        {{.data = NULL, .height = 4, .width = 4, .channels = 3}, CLPAD_ERR_INVALID_ARGUMENT,
+         "images[2]: data is NULL"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        clpad_image im[4] = {{.data = px, .height = 8, .width = 8, .channels = 3},
+                             {.data = px, .height = 3, .width = 9, .channels = 3},
+                             cases[k].bad,
+                             {.data = px, .height = 5, .width = 5, .channels = 3}};
+        memset(out, 0x5A, sizeof out);
+        clpad_letterbox_transform t[4];
+        memset(t, 0x5A, sizeof t);
+        TU_ASSERT_STATUS(clpad_letterbox_cpu(im, 4, &o, out, sizeof out, t), cases[k].want);
+        if (!strstr(clpad_last_error(), cases[k].says))
+            fail_msg("case %zu: message '%s' does not say '%s'", k, clpad_last_error(),
+                     cases[k].says);
+        for (size_t i = 0; i < sizeof out; i++)
+            if (out[i] != 0x5A)
+                fail_msg("case %zu: output byte %zu written by a failed call", k, i);
+        for (size_t i = 0; i < sizeof t; i++)
+            if (((unsigned char *)t)[i] != 0x5A)
+                fail_msg("case %zu: transforms written by a failed call", k);
+    }
+    /* reflect beyond the resized image: a 1 x 64 image into 16 x 16 */
+    clpad_image thin[2] = {{.data = px, .height = 8, .width = 8, .channels = 3},
+                           {.data = px, .height = 1, .width = 64, .channels = 3}};
+    o.pad_mode = CLPAD_PAD_REFLECT;
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, &o, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_PADS);
+    assert_non_null(strstr(clpad_last_error(), "images[1]: pad_top"));
+    o.pad_mode = CLPAD_PAD_EDGE; /* edge has no limit */
+    TU_ASSERT_OK(clpad_letterbox_cpu(thin, 2, &o, out, sizeof out, NULL));
+    /* options */
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.std[1] = 0;
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, &o, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "std[1]"));
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.dtype = CLPAD_I32;
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, &o, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_letterbox_options_init(&o, 0, 16);
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, &o, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_SHAPE);
+    clpad_letterbox_options_init(&o, 16, 16);
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, &o, out, 2 * 3 * 16 * 16 * 4 - 1, NULL),
+                     CLPAD_ERR_BUFFER_TOO_SMALL);
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(thin, 2, NULL, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    /* sizes at the edges of the types: refused by name, before any read */
+    clpad_letterbox_options_init(&o, 16, 16);
+    clpad_image huge[3] = {{.data = px, .height = 4, .width = 4, .channels = 3},
+                           {.data = px, .height = (int64_t)1 << 40, .width = 4, .channels = 3},
+                           {.data = px, .height = 4, .width = (int64_t)1 << 40, .channels = 3}};
+    int64_t shp[4];
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 2, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    assert_non_null(strstr(clpad_last_error(), "images[1]"));
+    clpad_image h3[2] = {huge[0], huge[2]};
+    TU_ASSERT_STATUS(clpad_letterbox_plan(h3, 2, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    clpad_image stride[2] = {huge[0], {.data = px, .height = (int64_t)1 << 30, .width = 4,
+                                       .channels = 3, .row_stride = INT64_MAX / 2}};
+    TU_ASSERT_STATUS(clpad_letterbox_plan(stride, 2, &o, shp, NULL), CLPAD_ERR_OVERFLOW);
+    assert_non_null(strstr(clpad_last_error(), "images[1]"));
+    clpad_letterbox_options_init(&o, (int64_t)1 << 31, 16);
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_UNSUPPORTED);
+    clpad_letterbox_options_init(&o, INT32_MAX, INT32_MAX); /* 4 * 3 * (2^31)^2 bytes */
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_OVERFLOW);
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.scale = NAN;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_letterbox_options_init(&o, 16, 16);
+    o.interp = CLPAD_INTERP_COUNT;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(huge, 1, &o, shp, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_letterbox_options_init(&o, 16, 16);
+    /* an empty batch is an empty tensor */
+    int64_t shape[4];
+    TU_ASSERT_OK(clpad_letterbox_plan(NULL, 0, &o, shape, NULL));
+    assert_int_equal(shape[0], 0);
+    TU_ASSERT_OK(clpad_letterbox_cpu(NULL, 0, &o, NULL, 0, NULL));
+}
+
+/* Names of the options round-trip. */
+static void test_names(void **state)
+{
+    (void)state;
+    for (int i = 0; i < CLPAD_INTERP_COUNT; i++) {
+        clpad_interp v;
+        TU_ASSERT_OK(clpad_interp_from_name(clpad_interp_name((clpad_interp)i), &v));
+        assert_int_equal(v, i);
+    }
+    for (int i = 0; i < CLPAD_PLACEMENT_COUNT; i++) {
+        clpad_placement v;
+        TU_ASSERT_OK(clpad_placement_from_name(clpad_placement_name((clpad_placement)i), &v));
+        assert_int_equal(v, i);
+    }
+    for (int i = 0; i < CLPAD_LAYOUT_COUNT; i++) {
+        clpad_layout v;
+        TU_ASSERT_OK(clpad_layout_from_name(clpad_layout_name((clpad_layout)i), &v));
+        assert_int_equal(v, i);
+    }
+    clpad_layout l;
+    TU_ASSERT_STATUS(clpad_layout_from_name("CHW", &l), CLPAD_ERR_PARSE);
+    assert_null(clpad_interp_name(CLPAD_INTERP_COUNT));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_random_batches), cmocka_unit_test(test_edge_cases),
+        cmocka_unit_test(test_value_edges),
+        cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
