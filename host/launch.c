@@ -179,13 +179,6 @@ clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t 
     return CLPAD_OK;
 }
 
-/* Whether the host-pointer path uses host memory in place: a device with
- * host-unified memory, and zero-copy not given up on this context. */
-static bool zero_copy_ok(const clpad_context *ctx)
-{
-    return ctx->unified_memory && !__atomic_load_n(&ctx->zero_copy_failed, __ATOMIC_RELAXED);
-}
-
 /* Bytes from the CL_DEVICE_MEM_BASE_ADDR_ALIGN boundary at or below p up to
  * p: a CL_MEM_USE_HOST_PTR buffer starts at that boundary (drivers copy a
  * misaligned host pointer into memory of their own, or refuse it), and the
@@ -195,6 +188,17 @@ static bool zero_copy_ok(const clpad_context *ctx)
 static size_t misalignment(const clpad_context *ctx, const void *p)
 {
     return (size_t)((uintptr_t)p % ctx->mem_base_align);
+}
+
+/* Whether the host-pointer path uses the host memory at p in place: a device
+ * with host-unified memory, zero-copy not given up on this context, and the
+ * rounded-down start (misalignment) still in p's page (a device that asks
+ * for more than a page's alignment gets copies of a misaligned pointer). */
+static bool zero_copy_ok(const clpad_context *ctx, const void *p)
+{
+    static const size_t page = 4096; /* the smallest page of the systems clpad runs on */
+    return ctx->unified_memory && !__atomic_load_n(&ctx->zero_copy_failed, __ATOMIC_RELAXED) &&
+           (ctx->mem_base_align <= page || misalignment(ctx, p) == 0);
 }
 
 /* One try of clpad__run_host: the input in place when zc_in, the output when
@@ -314,9 +318,9 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
     clpad_status st = CLPAD_OK;
     if (out_bytes > 0) {
         bool map_failed = false;
-        bool zc = zero_copy_ok(ctx);
-        st = run_host_once(ctx, in, in_bytes, out, out_bytes, zc && in_bytes > 0, zc, fn, closure,
-                           &ri, &map_failed);
+        st = run_host_once(ctx, in, in_bytes, out, out_bytes,
+                           in_bytes > 0 && zero_copy_ok(ctx, in), zero_copy_ok(ctx, out), fn,
+                           closure, &ri, &map_failed);
         if (st && map_failed) {
             /* The device could not map the output in place: the context
              * remembers, and this call ends with copies (the output is
