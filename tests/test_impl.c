@@ -372,7 +372,8 @@ static void test_quirk_map_blocking(void **state)
     clpad_context *ctx = make_ctx("cpu", true, NULL);
     if (!device_unified(ctx)) {
         clpad_context_destroy(ctx);
-        skip(); /* no host-unified memory: clpad never maps in place here */
+        printf("skipped: no host-unified memory, so clpad never maps in place here\n");
+        skip();
     }
     cl_int err;
     enum { N = 4096 };
@@ -530,10 +531,23 @@ static void test_quirk_no_restrict(void **state)
 
 int main(void)
 {
+    /* Run by tests/impl/run.sh (CLPAD_TEST_IMPL set), which has checked that
+     * the implementation is installed: no device is then a failure. Run by
+     * hand on the default device: skipped without one. */
+    const char *impl = getenv("CLPAD_TEST_IMPL");
+    if (impl) {
+        clpad_context *probe = NULL;
+        clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
+        if (st) {
+            fprintf(stderr, "%s is installed, but no device: %s: %s\n", impl,
+                    clpad_status_name(st), clpad_last_error());
+            return 1;
+        }
+        clpad_context_destroy(probe);
+    }
     clpad_context *ctx = tu_device_context(); /* SKIP without a device */
     const char *want = getenv("CLPAD_DEVICE");
-    printf("implementation: %s; quirks: \"%s\"\n",
-           getenv("CLPAD_TEST_IMPL") ? getenv("CLPAD_TEST_IMPL") : "(default)",
+    printf("implementation: %s; quirks: \"%s\"\n", impl ? impl : "(default)",
            clpad_context_quirks(ctx));
     if (want && !strstr(clpad_context_platform_name(ctx), want) &&
         !strstr(clpad_context_device_name(ctx), want)) {
