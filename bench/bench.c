@@ -129,7 +129,7 @@ static int add_sb(bench_case *cs, int n, bench_op op, const char *name, int rank
     return n + 1;
 }
 
-/* The cases of issue 5, and NCHW space/batch moves (a blocked innermost axis:
+/* The throughput cases, and NCHW space/batch moves (a blocked innermost axis:
  * single-element runs); `quick` shrinks the large ones 8-16x for a fast look. */
 static int make_cases(bench_case *cs, bool quick)
 {

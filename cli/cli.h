@@ -8,18 +8,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes: 0 success, 1 a failure while running, 2 a usage error. */
+/* Exit codes: 0 success; 2 a usage error, one the command line alone shows
+ * (an unknown option, a malformed list, options that exclude each other, an
+ * unknown file extension); 1 everything else: a failure while running, and
+ * an error that depends on the input (pads that do not match its rank, a
+ * --value out of its dtype's range, a missing file). */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* Print "clpad: error: <message>" on stderr; returns `code` for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Print on stderr that `clpad COMMAND OLD_SPELLING` is deprecated in favour
+ * of SPELLING (old spellings work one release more). */
+void cli_deprecated(const char *command, const char *old_spelling, const char *spelling);
 /* Print "clpad: <message>" on stderr unless quiet. */
 void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Parse a comma-separated list of int64 ("1,-2,3") for option `opt` (named in
- * errors). At most `cap` values; "" is the empty list (rank 0). Empty items
- * ("1,,2"), junk, overflow: error message printed, returns false. */
+ * errors). Spaces and tabs around a value are allowed (" 1 , 2 "), before and
+ * after alike. At most `cap` values; "" (or only spaces) is the empty list
+ * (rank 0). Empty items ("1,,2"), junk, overflow: error message printed,
+ * returns false. */
 bool cli_parse_i64_list(const char *text, const char *opt, int64_t *out, int cap, int *count);
+
+/* Whether --value's text is a value of some dtype (an integer, a number,
+ * nan, inf, true, false): if not, the command line alone is wrong (exit 2);
+ * if it is but does not fit the input's dtype, the input decides (exit 1). */
+bool cli_value_text_valid(const char *text);
+
+/* --quality Q: a JPEG quality, 1..100 (error message printed, false). */
+bool cli_parse_quality(const char *text, int *quality);
 
 /* "[1, 3, 224, 224]" into buf. */
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len);

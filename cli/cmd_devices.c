@@ -21,13 +21,15 @@ int cmd_devices(int argc, char **argv)
     static const struct option opts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
     int c;
     optind = 1;
+    opterr = 0; /* errors in clpad's own form, not getopt's */
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         if (c == 'h') {
             printf("usage: clpad devices\n\nList the OpenCL devices as P:D (platform:device), "
                    "the form --device and $CLPAD_DEVICE accept.\n");
             return CLI_OK;
         }
-        return CLI_USAGE;
+        return cli_error(CLI_USAGE, "devices: unknown option '%s' (try `clpad devices --help`)",
+                         argv[optind - 1]);
     }
     if (optind < argc)
         return cli_error(CLI_USAGE, "devices: unexpected argument '%s'", argv[optind]);

@@ -13,46 +13,72 @@
 static void pad_usage(FILE *f)
 {
     fprintf(f,
-            "usage: clpad pad [--mode MODE] --pads-begin B0,B1,... --pads-end E0,E1,...\n"
-            "                 [--value V] [--device SPEC | --cpu] [--verify] [--quiet]\n"
-            "                 INPUT OUTPUT\n"
+            "usage: clpad pad [--mode MODE[,MODE...]] --pads-begin B0,B1,... --pads-end E0,E1,...\n"
+            "                 [--axes A0,A1,...] [--to-multiple N[,N...] [--placement end|center]]\n"
+            "                 [--large-pads numpy|error] [--value V]\n"
+            "                 [--device SPEC | --cpu] [--verify] [--quiet] INPUT OUTPUT\n"
             "\n"
             "Pad (positive pads) or crop (negative pads) every axis of INPUT, as OpenVINO\n"
             "Pad-12 does, and write OUTPUT atomically.\n"
             "\n"
-            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
+            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap, or a\n"
+            "                         framework's name: cv:REFLECT_101, torch:circular,\n"
+            "                         tf:SYMMETRIC, onnx:edge, np:reflect, ... (docs/modes.md);\n"
+            "                         a list gives each axis its own mode (one per axis, or\n"
+            "                         one per --axes entry)\n"
+            "      --large-pads P     error (default): reflect pads <= D-1, symmetric <= D;\n"
+            "                         numpy: larger pads repeat the mirror as numpy.pad does\n"
+            "                         (np: and cv: modes imply it)\n"
+            "      --axes LIST        ONNX Pad-18's axes: the pad lists (and a --mode or\n"
+            "                         --to-multiple list) name only these axes (negative:\n"
+            "                         from the end); the others are not padded\n"
+            "      --to-multiple LIST pad each axis (each --axes axis) at the end up to the\n"
+            "                         next multiple of N (one N: every such axis; 1: leave\n"
+            "                         it); added to --pads-begin/--pads-end, which default\n"
+            "                         to 0 with it; on an image one N means H and W\n"
+            "      --placement P      end (default) or center: where --to-multiple's\n"
+            "                         elements go (center: the odd one at the end)\n"
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
-            "  -v, --value V          pad_value for constant mode, parsed exactly in the\n"
+            "      --value V          pad_value for constant mode, parsed exactly in the\n"
             "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "Padding for a window instead of --pads-begin/--pads-end (SPEC section 4):\n"
+            "Padding for a window instead of --pads-begin/--pads-end (docs/spec.md, section 4):\n"
             "      --same-as conv|pool  compute the pads of that window's convention (one of\n"
             "                         --tf, --onnx, --openvino, --torch, --trt) on INPUT's\n"
             "                         spatial axes and pad with zeros (or --value), so that\n"
             "                         a VALID window on OUTPUT equals the framework's window\n"
-            "      --layout L         NCHW (default for .npy) or NHWC; images are HWC\n"
+            "      --layout L         NCHW (default for .npy) or NHWC; an image is HWC:\n"
+            "                         NHWC (a batch of one) or no --layout pads its H and W,\n"
+            "                         NCHW is refused\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order, little-endian)\n"
-            "or an image, read as an HxWxC u8 tensor; for an image, two pad values\n"
-            "mean H,W and leave the channels alone. OUTPUT: %s.\n"
-            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            "or an image, read as an HxWxC u8 tensor (u16: a 16-bit PNG or PNM); for an\n"
+            "image, two pad values mean H,W and leave the channels alone. OUTPUT: %s.\n"
+            "OUTPUT is replaced atomically: a read-only file is refused, a symbolic link is\n"
+            "written through to its file, a replaced file keeps its mode; SIGINT, SIGTERM\n"
+            "and SIGHUP leave no temporary file.\n"
+            "Exit status: 0 success, 1 failure (including what depends on INPUT: its rank,\n"
+            "its dtype's range), 2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
     fprintf(f, "\nWindow options (with --same-as):\n");
     cli_window_usage(f, false);
+    fprintf(f, "\nDeprecated (accepted for one more release, with a warning):\n"
+               "  -v V                   use --value V (-v is --verbose in most tools)\n");
 }
 
 /* One Pad call, for cli_run_op. */
 typedef struct pad_op {
-    const cli_tensor *in;
+    const tio_tensor *in;
     const int64_t *pads_begin, *pads_end;
-    clpad_pad_mode mode;
+    const clpad_pad_options *options;
     const void *value;
 } pad_op;
 
@@ -60,8 +86,32 @@ static clpad_status run_pad(clpad_context *ctx, const void *op, void *out, size_
                             clpad_run_info *info)
 {
     const pad_op *p = op;
-    return clpad_pad(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
-                     p->pads_end, p->mode, p->value, out, out_bytes, info);
+    return clpad_pad_ex(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
+                        p->pads_end, p->options, p->value, out, out_bytes, info);
+}
+
+/* --mode's list: each name through the library's parser (clpad's names and
+ * the frameworks'), the flags of those frameworks' meanings together. */
+static int parse_modes(const char *arg, clpad_pad_mode *modes, int *n, unsigned *flags)
+{
+    char buf[512];
+    if (strlen(arg) >= sizeof buf)
+        return cli_error(CLI_USAGE, "--mode: the list is too long");
+    strcpy(buf, arg);
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save)) {
+        unsigned f = 0;
+        if (*n == CLPAD_MAX_RANK)
+            return cli_error(CLI_USAGE, "--mode: more than %d modes", CLPAD_MAX_RANK);
+        if (clpad_pad_mode_parse(tok, &modes[*n], &f))
+            return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
+        *flags |= f;
+        (*n)++;
+    }
+    if (*n == 0 || arg[0] == ',' || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+        return cli_error(CLI_USAGE, "--mode: an empty mode in '%s'", arg);
+    return CLI_OK;
 }
 
 /* Options shared by the data-movement subcommands. */
@@ -69,17 +119,29 @@ int cmd_pad(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"mode", required_argument, NULL, 'm'},   {"pads-begin", required_argument, NULL, 'b'},
-        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'v'},
+        {"pads-end", required_argument, NULL, 'e'}, {"value", required_argument, NULL, 'V'},
         {"device", required_argument, NULL, 'd'}, {"cpu", no_argument, NULL, 'C'},
         {"verify", no_argument, NULL, 'Y'},       {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},         {"same-as", required_argument, NULL, 'S'},
-        {"layout", required_argument, NULL, 'L'}, CLI_WINDOW_OPTIONS,
+        {"layout", required_argument, NULL, 'L'}, {"quality", required_argument, NULL, 'Q'},
+        {"axes", required_argument, NULL, 'A'},   {"to-multiple", required_argument, NULL, 'T'},
+        {"placement", required_argument, NULL, 'P'},
+        {"large-pads", required_argument, NULL, 'G'}, CLI_WINDOW_OPTIONS,
         {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
+    clpad_pad_mode modes[CLPAD_MAX_RANK];
+    int nmodes = 0;
+    unsigned mode_flags = 0;
+    int64_t axes[CLPAD_MAX_RANK], multiples[CLPAD_MAX_RANK];
+    int nax = -1, nmult = -1;
+    clpad_placement placement = CLPAD_PLACE_END;
+    bool have_placement = false;
+    const char *large = NULL;
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    bool cpu = false, verify = false, quiet = false, deprecated_v = false;
+    int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
     cli_window_init(&win);
@@ -88,9 +150,41 @@ int cmd_pad(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":m:b:e:v:d:qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'm':
-            if (clpad_pad_mode_from_name(optarg, &mode))
-                return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
+        case 'm': {
+            int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
+            if (rc != CLI_OK)
+                return rc;
+            mode = modes[0];
+            break;
+        }
+        case 'A':
+            if (!cli_parse_i64_list(optarg, "--axes", axes, CLPAD_MAX_RANK, &nax))
+                return CLI_USAGE;
+            break;
+        case 'T':
+            if (!cli_parse_i64_list(optarg, "--to-multiple", multiples, CLPAD_MAX_RANK, &nmult))
+                return CLI_USAGE;
+            for (int k = 0; k < nmult; k++)
+                if (multiples[k] < 1)
+                    return cli_error(CLI_USAGE, "--to-multiple: %lld is not a multiple (give "
+                                                "N >= 1; 1 leaves an axis alone)",
+                                     (long long)multiples[k]);
+            if (nmult == 0)
+                return cli_error(CLI_USAGE, "--to-multiple: give at least one N");
+            break;
+        case 'P':
+            if (!strcasecmp(optarg, "end"))
+                placement = CLPAD_PLACE_END;
+            else if (!strcasecmp(optarg, "center") || !strcasecmp(optarg, "centre"))
+                placement = CLPAD_PLACE_CENTER;
+            else
+                return cli_error(CLI_USAGE, "--placement: '%s' is not end or center", optarg);
+            have_placement = true;
+            break;
+        case 'G':
+            if (strcasecmp(optarg, "numpy") && strcasecmp(optarg, "error"))
+                return cli_error(CLI_USAGE, "--large-pads: '%s' is not numpy or error", optarg);
+            large = optarg;
             break;
         case 'b':
             if (!cli_parse_i64_list(optarg, "--pads-begin", pb, CLPAD_MAX_RANK, &npb))
@@ -100,7 +194,11 @@ int cmd_pad(int argc, char **argv)
             if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
                 return CLI_USAGE;
             break;
-        case 'v':
+        case 'v': /* deprecated short spelling of --value */
+            deprecated_v = true;
+            value_text = optarg;
+            break;
+        case 'V':
             value_text = optarg;
             break;
         case 'd':
@@ -111,6 +209,10 @@ int cmd_pad(int argc, char **argv)
             break;
         case 'Y':
             verify = true;
+            break;
+        case 'Q':
+            if (!cli_parse_quality(optarg, &quality))
+                return CLI_USAGE;
             break;
         case 'q':
             quiet = true;
@@ -140,10 +242,22 @@ int cmd_pad(int argc, char **argv)
         }
         }
     }
+    if (deprecated_v && !quiet)
+        cli_deprecated("pad", "-v", "--value");
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    bool any_constant = nmodes == 0;
+    for (int k = 0; k < nmodes; k++)
+        any_constant |= modes[k] == CLPAD_PAD_CONSTANT;
+    if (have_placement && nmult < 0)
+        return cli_error(CLI_USAGE, "pad: --placement applies to --to-multiple");
+    if (nmult >= 0 && npb < 0 && npe < 0)
+        npb = npe = 0; /* --to-multiple alone: no explicit pads (filled in below) */
+    if (same_as && (nax >= 0 || nmult >= 0 || nmodes > 1))
+        return cli_error(CLI_USAGE, "pad: --same-as computes every pad; --axes, --to-multiple "
+                                    "and a --mode list do not apply");
     if (same_as) {
         if (npb >= 0 || npe >= 0)
             return cli_error(CLI_USAGE, "pad: --same-as computes the pads; do not give "
@@ -160,22 +274,41 @@ int cmd_pad(int argc, char **argv)
     }
     if (npb < 0 || npe < 0)
         return cli_error(CLI_USAGE, "pad: --pads-begin and --pads-end are required");
-    if (npb != npe)
+    if (npb != npe && !(nmult >= 0 && (npb == 0 || npe == 0)))
         return cli_error(CLI_USAGE, "pad: --pads-begin has %d values but --pads-end has %d", npb,
                          npe);
-    if (value_text && mode != CLPAD_PAD_CONSTANT)
+    if (value_text && !any_constant)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
+    if (value_text && !cli_value_text_valid(value_text))
+        return cli_error(CLI_USAGE,
+                         "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
+                         "inf, true or false)",
+                         value_text);
     if (cpu && device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);
+    /* An image is HWC, channels last (a batch of one, as NHWC without N):
+     * --layout NHWC names its H and W, NCHW contradicts it. */
+    bool image_in = strcmp(tio_format(in_path), "npy") != 0;
+    if (same_as && image_in && layout && strcasecmp(layout, "NHWC"))
+        return cli_error(CLI_USAGE,
+                         "--layout %s: INPUT '%s' is an image, HWC (channels last); use --layout "
+                         "NHWC or none, or a .npy for a channels-first tensor",
+                         layout, in_path);
     if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
+    if (quality && strcmp(tio_format(out_path), "jpeg"))
+        return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
+    /* OUTPUT can be written (directory, permissions, what its links name)
+     * before the input is read and padded. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
 
-    cli_tensor in = {0}, out = {0};
+    tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
@@ -184,10 +317,10 @@ int cmd_pad(int argc, char **argv)
     }
     if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */
         bool nhwc = layout && !strcasecmp(layout, "NHWC");
-        int first = in.is_image && !layout ? 0 : nhwc ? 1 : 2;
-        int naxes = in.is_image && !layout ? 2 : in.rank - 2;
+        int first = in.is_image ? 0 : nhwc ? 1 : 2; /* an image: H, W of HWC */
+        int naxes = in.is_image ? 2 : in.rank - 2;
         if (naxes < 1 || first + naxes > in.rank) {
-            rc = cli_error(CLI_USAGE, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
+            rc = cli_error(CLI_FAIL, "--same-as: %s has rank %d; %s needs rank >= 3", in_path,
                            in.rank, layout ? layout : "NCHW");
             goto done;
         }
@@ -210,23 +343,89 @@ int cmd_pad(int argc, char **argv)
                      cli_shape_str(in.rank, pe, s2, sizeof s2));
         }
     }
-    if (in.is_image && npb == 2 && in.rank == 3) { /* H,W: channels unpadded */
-        pb[2] = pe[2] = 0;
-        npb = npe = 3;
+    /* --axes: the lists name those axes only (ONNX Pad-18); else every axis. A
+     * count that does not match the input's rank depends on the input (exit 1);
+     * one that does not match --axes is wrong on the command line alone (2). */
+    const bool user_axes = nax >= 0;
+    int listed = nax >= 0 ? nax : in.rank;
+    int64_t all_axes[CLPAD_MAX_RANK];
+    bool image_hw = false;
+    if (nax < 0 && in.is_image && in.rank == 3 &&
+        (npb == 2 || npe == 2 || nmodes == 2 || nmult == 2 ||
+         (nmult == 1 && npb == 0 && npe == 0))) {
+        listed = 2; /* an image's H,W: the channels unpadded */
+        nax = 2;
+        axes[0] = 0, axes[1] = 1;
+        image_hw = true;
     }
-    if (npb != in.rank) {
-        rc = cli_error(CLI_USAGE, "--pads-begin/--pads-end have %d values but %s has rank %d%s",
-                       npb, in_path, in.rank, in.is_image ? " (an image: give 2 or 3)" : "");
+    const char *names = image_hw ? "the image's H,W are" : nax >= 0 ? "--axes names"
+                                                                    : "the input has";
+    if (nax < 0)
+        for (int k = 0; k < in.rank; k++)
+            all_axes[k] = k;
+    const int64_t *ax = nax >= 0 ? axes : all_axes;
+    if (nmult >= 0 && npb == 0 && npe == 0) {
+        for (int k = 0; k < listed; k++)
+            pb[k] = pe[k] = 0;
+        npb = npe = listed;
+    }
+    if (npb != listed || npe != listed) {
+        rc = cli_error(user_axes ? CLI_USAGE : CLI_FAIL, "--pads-begin/--pads-end have %d values but %s has %s %d%s",
+                       npb, in_path, nax >= 0 ? "--axes with" : "rank", listed,
+                       nax >= 0 ? " axes" : in.is_image ? " (an image: give 2 or 3)" : "");
         goto done;
     }
+    if (nmodes > 1 && nmodes != listed) {
+        rc = cli_error(user_axes ? CLI_USAGE : CLI_FAIL, "--mode has %d modes but %s %d axes (give one mode, or one "
+                                  "per axis)",
+                       nmodes, names, listed);
+        goto done;
+    }
+    if (nmult > 1 && nmult != listed) {
+        rc = cli_error(user_axes ? CLI_USAGE : CLI_FAIL, "--to-multiple has %d values but %s %d axes (give one, or "
+                                  "one per axis)",
+                       nmult, names, listed);
+        goto done;
+    }
+    clpad_pad_options popt;
+    clpad_pad_options_init(&popt, mode);
+    if (listed > 0 || nax >= 0) {
+        int64_t fb[CLPAD_MAX_RANK], fe[CLPAD_MAX_RANK];
+        if (clpad_pad_axes_expand(in.rank, listed, ax, pb, pe, fb, fe)) {
+            rc = cli_error(CLI_FAIL, "--axes: %s", clpad_last_error());
+            goto done;
+        }
+        int64_t mult[CLPAD_MAX_RANK];
+        for (int i = 0; i < in.rank; i++)
+            mult[i] = 1;
+        for (int k = 0; k < listed; k++) {
+            int i = (int)(ax[k] < 0 ? ax[k] + in.rank : ax[k]); /* checked by the expand */
+            if (nmodes > 1)
+                popt.modes[i] = modes[k];
+            if (nmult >= 1)
+                mult[i] = multiples[nmult == 1 ? 0 : k];
+        }
+        if (nmult >= 1 && clpad_pad_to_multiple(in.rank, in.shape, mult, placement, fb, fe)) {
+            rc = cli_error(CLI_FAIL, "--to-multiple: %s", clpad_last_error());
+            goto done;
+        }
+        memcpy(pb, fb, (size_t)in.rank * sizeof *fb);
+        memcpy(pe, fe, (size_t)in.rank * sizeof *fe);
+        npb = npe = in.rank;
+    }
+    if (large && !strcasecmp(large, "numpy"))
+        mode_flags |= CLPAD_PAD_LARGE_NUMPY;
+    else if (large)
+        mode_flags = 0; /* --large-pads error: Pad-12's limits even for np: and cv: names */
+    popt.flags = mode_flags;
     unsigned char value[8] = {0};
     if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
-        rc = cli_error(CLI_USAGE, "--value: %s", clpad_last_error());
+        rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
         goto done;
     }
     out.dtype = in.dtype;
     out.rank = in.rank;
-    if (clpad_pad_output_shape(in.rank, in.shape, pb, pe, mode, out.shape)) {
+    if (clpad_pad_output_shape_ex(in.rank, in.shape, pb, pe, &popt, out.shape)) {
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
@@ -243,10 +442,11 @@ int cmd_pad(int argc, char **argv)
         cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
         goto done;
     }
-    pad_op op = {&in, pb, pe, mode, value};
+    pad_op op = {&in, pb, pe, &popt, value};
     if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
         goto done;
-    if (tio_save(out_path, &out, err, sizeof err)) {
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(out_path, &out, &save_opts, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
@@ -254,8 +454,14 @@ int cmd_pad(int argc, char **argv)
     cli_report_device(&run);
     cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
              clpad_dtype_name(in.dtype), in_path);
-    cli_note(quiet, "output: %s %s, mode %s (%s)", cli_shape_str(out.rank, out.shape, s2, sizeof s2),
-             clpad_dtype_name(out.dtype), clpad_pad_mode_name(mode), out_path);
+    char mode_desc[160] = "";
+    for (int i = 0; i < (nmodes > 1 ? in.rank : 1); i++)
+        snprintf(mode_desc + strlen(mode_desc), sizeof mode_desc - strlen(mode_desc), "%s%s",
+                 i ? "," : "", clpad_pad_mode_name(popt.modes[i]));
+    cli_note(quiet, "output: %s %s, mode %s%s (%s)",
+             cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
+             mode_desc, popt.flags & CLPAD_PAD_LARGE_NUMPY ? ", large pads as numpy" : "",
+             out_path);
     cli_report_timing(&run, out.nbytes);
     rc = CLI_OK;
 done:

@@ -1,7 +1,7 @@
 /* `clpad shape`: output size and padding of a convolution, deconvolution or
  * pooling window in the TensorRT, TensorFlow, ONNX, OpenVINO or PyTorch
- * convention (SPEC §4, include/clpad_window.h). Also the window options shared
- * with other subcommands (cli/window_opts.h). */
+ * convention (docs/spec.md section 4, include/clpad_window.h). Also the
+ * window options shared with other subcommands (cli/window_opts.h). */
 #include "cli.h"
 #include "window_opts.h"
 
@@ -40,6 +40,7 @@ void cli_window_set_input(struct cli_window_opts *w, int naxes, const int64_t *s
         naxes = CLPAD_MAX_RANK;
     memcpy(w->input.v, sizes, (size_t)naxes * sizeof *sizes);
     w->input.n = naxes;
+    w->input_from_tensor = true;
 }
 
 static const char *option_name(int opt)
@@ -49,14 +50,14 @@ static const char *option_name(int opt)
     case CLI_WOPT_KERNEL: return "--kernel";
     case CLI_WOPT_STRIDE: return "--stride";
     case CLI_WOPT_DILATION: return "--dilation";
-    case CLI_WOPT_TRT: return "--mode";
+    case CLI_WOPT_TRT: return "--trt";
     case CLI_WOPT_TF: return "--tf";
     case CLI_WOPT_ONNX: return "--onnx";
     case CLI_WOPT_OPENVINO: return "--openvino";
     case CLI_WOPT_TORCH: return "--torch";
-    case CLI_WOPT_PADS_BEGIN: return "--pads-begin";
-    case CLI_WOPT_PADS_END: return "--pads-end";
-    case CLI_WOPT_ONNX_PADS: return "--pads";
+    case CLI_WOPT_PADS_BEGIN: return "--window-pads-begin";
+    case CLI_WOPT_PADS_END: return "--window-pads-end";
+    case CLI_WOPT_ONNX_PADS: return "--onnx-pads";
     case CLI_WOPT_CEIL_MODE: return "--ceil-mode";
     case CLI_WOPT_ROUNDING: return "--rounding";
     case CLI_WOPT_OUTPUT_PADDING: return "--output-padding";
@@ -86,6 +87,19 @@ static int set_convention(struct cli_window_opts *w, enum cli_window_convention 
 
 int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
 {
+    /* `clpad shape`'s old spellings, one release more (cli/window_opts.h). */
+    static const struct {
+        int old_code, code;
+        const char *old_name;
+    } renamed[] = {{CLI_WOPT_OLD_MODE, CLI_WOPT_TRT, "--mode"},
+                   {CLI_WOPT_OLD_PADS_BEGIN, CLI_WOPT_PADS_BEGIN, "--pads-begin"},
+                   {CLI_WOPT_OLD_PADS_END, CLI_WOPT_PADS_END, "--pads-end"},
+                   {CLI_WOPT_OLD_PADS, CLI_WOPT_ONNX_PADS, "--pads"}};
+    for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
+        if (opt == renamed[i].old_code) {
+            cli_deprecated("shape", renamed[i].old_name, option_name(renamed[i].code));
+            opt = renamed[i].code;
+        }
     switch (opt) {
     case CLI_WOPT_INPUT:
         return parse_list(arg, opt, &w->input, CLPAD_MAX_RANK);
@@ -121,11 +135,11 @@ int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
     case CLI_WOPT_TRT: {
         clpad_trt_padding m;
         if (clpad_trt_padding_from_name(arg, &m) != CLPAD_OK)
-            return cli_error(CLI_USAGE, "--mode: unknown TensorRT padding mode '%s' (expected "
+            return cli_error(CLI_USAGE, "--trt: unknown TensorRT padding mode '%s' (expected "
                                         "explicit-round-down, explicit-round-up, same-upper "
                                         "or same-lower)",
                              arg);
-        return set_convention(w, CLI_WIN_TRT, "--mode", (int)m);
+        return set_convention(w, CLI_WIN_TRT, "--trt", (int)m);
     }
     case CLI_WOPT_TF: {
         clpad_tf_padding m;
@@ -169,8 +183,22 @@ int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
     }
 }
 
+/* A list whose length does not match the spatial axes: a usage error when
+ * --input gave them, an error of the input when its tensor did. */
+static int axes_mismatch(const struct cli_window_opts *w, const char *name, int n, int naxes)
+{
+    if (w->input_from_tensor)
+        return cli_error(CLI_FAIL, "%s has %d value%s; INPUT has %d spatial axes (give %d "
+                                   "values, or 1 for all)",
+                         name, n, n == 1 ? "" : "s", naxes, naxes);
+    return cli_error(CLI_USAGE, "%s has %d value%s; --input has %d axes (give %d values, or 1 "
+                                "for all)",
+                     name, n, n == 1 ? "" : "s", naxes, naxes);
+}
+
 /* Expand a list to naxes values: n == naxes as is, n == 1 broadcast. */
-static int expand(const char *name, const struct cli_window_list *l, int naxes, int64_t *out)
+static int expand(const struct cli_window_opts *w, const char *name,
+                  const struct cli_window_list *l, int naxes, int64_t *out)
 {
     if (l->n == naxes) {
         memcpy(out, l->v, (size_t)naxes * sizeof *out);
@@ -181,19 +209,18 @@ static int expand(const char *name, const struct cli_window_list *l, int naxes, 
             out[i] = l->v[0];
         return CLI_OK;
     }
-    return cli_error(CLI_USAGE, "%s has %d value%s; --input has %d axes (give %d values, or 1 "
-                                "for all)",
-                     name, l->n, l->n == 1 ? "" : "s", naxes, naxes);
+    return axes_mismatch(w, name, l->n, naxes);
 }
 
 /* Expand an optional list: NULL when not given. */
-static int expand_opt(const char *name, const struct cli_window_list *l, int naxes,
-                      int64_t *buf, const int64_t **out)
+static int expand_opt(const struct cli_window_opts *w, const char *name,
+                      const struct cli_window_list *l, int naxes, int64_t *buf,
+                      const int64_t **out)
 {
     *out = NULL;
     if (l->n == 0)
         return CLI_OK;
-    int rc = expand(name, l, naxes, buf);
+    int rc = expand(w, name, l, naxes, buf);
     if (rc == CLI_OK)
         *out = buf;
     return rc;
@@ -205,6 +232,47 @@ static int not_with(const char *option, const struct cli_window_opts *w, const c
                      why ? " " : "", why ? why : "");
 }
 
+/* The arrays of one library call, expanded to naxes values. */
+struct window_args {
+    int64_t kernel[CLPAD_MAX_RANK], sbuf[CLPAD_MAX_RANK], dbuf[CLPAD_MAX_RANK];
+    int64_t bbuf[CLPAD_MAX_RANK], ebuf[CLPAD_MAX_RANK], tbuf[CLPAD_MAX_RANK];
+    int64_t opbuf[CLPAD_MAX_RANK], osbuf[CLPAD_MAX_RANK], onnx[2 * CLPAD_MAX_RANK];
+    const int64_t *stride, *dilation, *pb, *pe, *tp, *outpad, *outshape, *onnx_pads;
+};
+
+/* The chosen convention's library function; with_pads = false leaves the
+ * explicit pads out (NULL). */
+static clpad_status call_library(const struct cli_window_opts *w, const struct window_args *a,
+                                 bool with_pads, clpad_window_result *r)
+{
+    int naxes = w->input.n;
+    const int64_t *pb = with_pads ? a->pb : NULL, *pe = with_pads ? a->pe : NULL;
+    switch (w->conv) {
+    case CLI_WIN_TRT:
+        return clpad_window_tensorrt(w->op, (clpad_trt_padding)w->mode, naxes, w->input.v,
+                                     a->kernel, a->stride, a->dilation, pb, pe, r);
+    case CLI_WIN_TF:
+        if (a->outpad) /* Keras' Conv*DTranspose(output_padding=...) */
+            return clpad_window_keras(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v,
+                                      a->kernel, a->stride, a->dilation, a->outpad, r);
+        return clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, a->kernel,
+                               a->stride, a->dilation, pb, pe, a->outshape, r);
+    case CLI_WIN_ONNX:
+        return clpad_window_onnx(w->op, (clpad_onnx_auto_pad)w->mode, naxes, w->input.v,
+                                 a->kernel, a->stride, a->dilation,
+                                 with_pads ? a->onnx_pads : NULL, w->ceil_mode, a->outpad,
+                                 a->outshape, r);
+    case CLI_WIN_OPENVINO:
+        return clpad_window_openvino(w->op, (clpad_ov_auto_pad)w->mode, w->rounding, naxes,
+                                     w->input.v, a->kernel, a->stride, a->dilation, pb, pe,
+                                     a->outpad, a->outshape, r);
+    default:
+        return clpad_window_torch(w->op, (clpad_torch_padding)w->mode, naxes, w->input.v,
+                                  a->kernel, a->stride, a->dilation, a->tp, w->ceil_mode,
+                                  a->outpad, r);
+    }
+}
+
 int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
 {
     int naxes = w->input.n;
@@ -213,113 +281,90 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
     if (w->kernel.n == 0)
         return cli_error(CLI_USAGE, "--kernel K1,K2,... is required");
     if (w->conv == CLI_WIN_NONE)
-        return cli_error(CLI_USAGE, "give a convention: --mode (TensorRT), --tf, --onnx, "
+        return cli_error(CLI_USAGE, "give a convention: --trt (TensorRT), --tf, --onnx, "
                                     "--openvino or --torch");
 
-    bool deconv = w->op == CLPAD_WINDOW_DECONV, pool = w->op == CLPAD_WINDOW_POOL;
+    /* Options the chosen convention has no parameter for: the command line
+     * is wrong. The rest is the library's to judge, by the convention's own
+     * rules (ceil_mode or rounding outside pooling, output_padding or
+     * output_shape outside deconv, TF or ONNX pads with a mode that computes
+     * its own, the limits): it refuses with its message, exit status 1. */
     bool has_pads = w->pads_begin.n || w->pads_end.n;
-    /* options that the convention or the op does not have */
     if (w->ceil_mode && w->conv != CLI_WIN_ONNX && w->conv != CLI_WIN_TORCH)
         return not_with("--ceil-mode", w, "(ONNX and PyTorch only; OpenVINO has --rounding)");
-    if (w->ceil_mode && !pool)
-        return cli_error(CLI_USAGE, "--ceil-mode applies to pool only");
     if (w->have_rounding && w->conv != CLI_WIN_OPENVINO)
         return not_with("--rounding", w, NULL);
-    if (w->have_rounding && !pool && w->rounding != CLPAD_OV_FLOOR)
-        return cli_error(CLI_USAGE, "--rounding %s applies to pool only",
-                         clpad_ov_rounding_name(w->rounding));
-    if (w->output_padding.n && !deconv)
-        return cli_error(CLI_USAGE, "--output-padding applies to deconv only");
-    if (w->output_shape.n && !deconv)
-        return cli_error(CLI_USAGE, "--output-shape applies to deconv only");
-    if (w->output_padding.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TF))
+    if (w->output_padding.n && w->conv == CLI_WIN_TRT)
         return not_with("--output-padding", w, NULL);
+    /* --tf with --output-padding: Keras' Conv*DTranspose(output_padding=...) */
+    if (w->output_padding.n && w->conv == CLI_WIN_TF && w->mode == CLPAD_TF_EXPLICIT)
+        return not_with("--output-padding", w, "EXPLICIT (Keras has \"same\" and \"valid\")");
+    if (w->output_padding.n && w->output_shape.n && w->conv == CLI_WIN_TF)
+        return cli_error(CLI_USAGE, "--output-padding (Keras) and --output-shape "
+                                    "(tf.nn.conv2d_transpose) exclude each other with --tf");
     if (w->output_shape.n && (w->conv == CLI_WIN_TRT || w->conv == CLI_WIN_TORCH))
         return not_with("--output-shape", w, NULL);
     if (w->onnx_pads.n && w->conv != CLI_WIN_ONNX)
-        return not_with("--pads (ONNX flat layout)", w, "(use --pads-begin / --pads-end)");
+        return not_with("--onnx-pads (ONNX's flat layout)", w,
+                        "(use --window-pads-begin / --window-pads-end)");
     if (w->onnx_pads.n && has_pads)
-        return cli_error(CLI_USAGE, "--pads conflicts with --pads-begin / --pads-end");
-    if (has_pads || w->onnx_pads.n) {
-        bool explicit_mode =
-            (w->conv == CLI_WIN_TRT && (w->mode == CLPAD_TRT_EXPLICIT_ROUND_DOWN ||
-                                        w->mode == CLPAD_TRT_EXPLICIT_ROUND_UP)) ||
-            (w->conv == CLI_WIN_TF && w->mode == CLPAD_TF_EXPLICIT) ||
-            (w->conv == CLI_WIN_ONNX && w->mode == CLPAD_ONNX_NOTSET) ||
-            (w->conv == CLI_WIN_OPENVINO && w->mode == CLPAD_OV_EXPLICIT);
-        if (w->conv == CLI_WIN_TORCH)
-            return not_with("--pads-begin / --pads-end", w,
-                            "(PyTorch pads both sides: --torch P1,P2,...)");
-        if (!explicit_mode)
-            return cli_error(CLI_USAGE, "explicit pads need an explicit mode (%s %s pads "
-                                        "itself)",
-                             w->conv_option,
-                             w->conv == CLI_WIN_TRT        ? clpad_trt_padding_name(w->mode)
-                             : w->conv == CLI_WIN_TF       ? clpad_tf_padding_name(w->mode)
-                             : w->conv == CLI_WIN_ONNX     ? clpad_onnx_auto_pad_name(w->mode)
-                                                           : clpad_ov_auto_pad_name(w->mode));
-    }
+        return cli_error(CLI_USAGE,
+                         "--onnx-pads conflicts with --window-pads-begin / --window-pads-end");
+    if (has_pads && w->conv == CLI_WIN_TORCH)
+        return not_with("--window-pads-begin / --window-pads-end", w,
+                        "(PyTorch pads both sides: --torch P1,P2,...)");
 
-    int64_t kernel[CLPAD_MAX_RANK], sbuf[CLPAD_MAX_RANK], dbuf[CLPAD_MAX_RANK];
-    int64_t bbuf[CLPAD_MAX_RANK], ebuf[CLPAD_MAX_RANK], tbuf[CLPAD_MAX_RANK];
-    int64_t opbuf[CLPAD_MAX_RANK], osbuf[CLPAD_MAX_RANK], onnx[2 * CLPAD_MAX_RANK];
-    const int64_t *stride, *dilation, *pb, *pe, *tp, *outpad, *outshape, *onnx_pads = NULL;
+    struct window_args a;
+    memset(&a, 0, sizeof a);
     int rc;
-    if ((rc = expand("--kernel", &w->kernel, naxes, kernel)) != CLI_OK ||
-        (rc = expand_opt("--stride", &w->stride, naxes, sbuf, &stride)) != CLI_OK ||
-        (rc = expand_opt("--dilation", &w->dilation, naxes, dbuf, &dilation)) != CLI_OK ||
-        (rc = expand_opt("--pads-begin", &w->pads_begin, naxes, bbuf, &pb)) != CLI_OK ||
-        (rc = expand_opt("--pads-end", &w->pads_end, naxes, ebuf, &pe)) != CLI_OK ||
-        (rc = expand_opt("--torch", &w->torch_pads, naxes, tbuf, &tp)) != CLI_OK ||
-        (rc = expand_opt("--output-padding", &w->output_padding, naxes, opbuf, &outpad)) !=
+    if ((rc = expand(w, "--kernel", &w->kernel, naxes, a.kernel)) != CLI_OK ||
+        (rc = expand_opt(w, "--stride", &w->stride, naxes, a.sbuf, &a.stride)) != CLI_OK ||
+        (rc = expand_opt(w, "--dilation", &w->dilation, naxes, a.dbuf, &a.dilation)) != CLI_OK ||
+        (rc = expand_opt(w, "--window-pads-begin", &w->pads_begin, naxes, a.bbuf, &a.pb)) !=
             CLI_OK ||
-        (rc = expand_opt("--output-shape", &w->output_shape, naxes, osbuf, &outshape)) !=
-            CLI_OK)
+        (rc = expand_opt(w, "--window-pads-end", &w->pads_end, naxes, a.ebuf, &a.pe)) !=
+            CLI_OK ||
+        (rc = expand_opt(w, "--torch", &w->torch_pads, naxes, a.tbuf, &a.tp)) != CLI_OK ||
+        (rc = expand_opt(w, "--output-padding", &w->output_padding, naxes, a.opbuf,
+                         &a.outpad)) != CLI_OK ||
+        (rc = expand_opt(w, "--output-shape", &w->output_shape, naxes, a.osbuf,
+                         &a.outshape)) != CLI_OK)
         return rc;
     if (w->onnx_pads.n) {
         if (w->onnx_pads.n != 2 * naxes)
-            return cli_error(CLI_USAGE, "--pads has %d values; ONNX pads need 2 x %d "
-                                        "(x1_begin, x2_begin, ..., x1_end, x2_end)",
+            return cli_error(w->input_from_tensor ? CLI_FAIL : CLI_USAGE,
+                             "--onnx-pads has %d values; ONNX pads need 2 x %d "
+                             "(x1_begin, x2_begin, ..., x1_end, x2_end)",
                              w->onnx_pads.n, naxes);
-        onnx_pads = w->onnx_pads.v;
-    } else if (w->conv == CLI_WIN_ONNX && (pb || pe)) {
+        a.onnx_pads = w->onnx_pads.v;
+    } else if (w->conv == CLI_WIN_ONNX && (a.pb || a.pe)) {
         for (int i = 0; i < naxes; i++) {
-            onnx[i] = pb ? pb[i] : 0;
-            onnx[naxes + i] = pe ? pe[i] : 0;
+            a.onnx[i] = a.pb ? a.pb[i] : 0;
+            a.onnx[naxes + i] = a.pe ? a.pe[i] : 0;
         }
-        onnx_pads = onnx;
+        a.onnx_pads = a.onnx;
     }
-
-    clpad_status st = CLPAD_OK;
-    switch (w->conv) {
-    case CLI_WIN_TRT:
-        st = clpad_window_tensorrt(w->op, (clpad_trt_padding)w->mode, naxes, w->input.v, kernel,
-                                   stride, dilation, pb, pe, r);
-        break;
-    case CLI_WIN_TF:
-        if (w->mode == CLPAD_TF_EXPLICIT && !pb && !pe)
-            return cli_error(CLI_USAGE, "--tf EXPLICIT needs --pads-begin and --pads-end");
-        st = clpad_window_tf(w->op, (clpad_tf_padding)w->mode, naxes, w->input.v, kernel, stride,
-                             dilation, pb, pe, outshape, r);
-        break;
-    case CLI_WIN_ONNX:
-        st = clpad_window_onnx(w->op, (clpad_onnx_auto_pad)w->mode, naxes, w->input.v, kernel,
-                               stride, dilation, onnx_pads, w->ceil_mode, outpad, outshape, r);
-        break;
-    case CLI_WIN_OPENVINO:
-        st = clpad_window_openvino(w->op, (clpad_ov_auto_pad)w->mode, w->rounding, naxes,
-                                   w->input.v, kernel, stride, dilation, pb, pe, outpad,
-                                   outshape, r);
-        break;
-    case CLI_WIN_TORCH:
-        st = clpad_window_torch(w->op, (clpad_torch_padding)w->mode, naxes, w->input.v, kernel,
-                                stride, dilation, tp, w->ceil_mode, outpad, r);
-        break;
-    default:
-        break;
-    }
-    if (st != CLPAD_OK)
+    if (call_library(w, &a, true, r) != CLPAD_OK)
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
+
+    /* Pads the convention ignores (TensorRT's SAME modes "take precedence",
+     * OpenVINO's automatic ones, a deconv given its output shape): the
+     * library follows the framework and ignores them, a command line that
+     * gives them is surely mistaken (as --value with another pad mode). The
+     * library says so itself: the window without them is the same. */
+    bool nonzero = false;
+    for (int i = 0; i < naxes; i++)
+        nonzero |= (a.pb && a.pb[i]) || (a.pe && a.pe[i]) ||
+                   (a.onnx_pads && (a.onnx_pads[i] || a.onnx_pads[naxes + i]));
+    clpad_window_result r0;
+    if (nonzero && call_library(w, &a, false, &r0) == CLPAD_OK &&
+        memcmp(&r0, r, sizeof r0) == 0) {
+        char d[160];
+        return cli_error(CLI_USAGE,
+                         "%s ignores explicit window pads (it computes its own); give them "
+                         "with an explicit mode",
+                         cli_window_describe(w, d, sizeof d));
+    }
     return CLI_OK;
 }
 
@@ -332,7 +377,7 @@ const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size
         mode = clpad_trt_padding_name((clpad_trt_padding)w->mode);
         break;
     case CLI_WIN_TF:
-        conv = "tf";
+        conv = w->output_padding.n ? "keras" : "tf";
         mode = clpad_tf_padding_name((clpad_tf_padding)w->mode);
         break;
     case CLI_WIN_ONNX:
@@ -368,26 +413,22 @@ void cli_window_usage(FILE *f, bool shape)
     opt_line(f, "--kernel K1,K2,...", "kernel (filter) size per axis");
     opt_line(f, "--stride S1,S2,...", "stride (default 1; PyTorch pooling: the kernel)");
     opt_line(f, "--dilation D1,D2,...", "dilation (default 1)");
-    opt_line(f, shape ? "--mode MODE" : "--trt MODE",
-             "TensorRT PaddingMode: explicit-round-down,");
+    opt_line(f, "--trt MODE", "TensorRT PaddingMode: explicit-round-down,");
     opt_line(f, "", "explicit-round-up, same-upper, same-lower");
     opt_line(f, "--tf SAME|VALID|EXPLICIT", "TensorFlow padding");
     opt_line(f, "--onnx AUTO_PAD", "ONNX auto_pad: NOTSET, VALID, SAME_UPPER, SAME_LOWER");
     opt_line(f, "--openvino AUTO_PAD", "OpenVINO auto_pad: explicit, same_upper, same_lower,");
     opt_line(f, "", "valid");
     opt_line(f, "--torch same|valid|P1,...", "PyTorch padding (P: both sides of each axis)");
-    opt_line(f, shape ? "--pads-begin B1,B2,..." : "--window-pads-begin LIST",
-             "explicit pads before each axis (explicit modes)");
-    opt_line(f, shape ? "--pads-end E1,E2,..." : "--window-pads-end LIST",
-             "explicit pads after each axis");
-    opt_line(f, shape ? "--pads B1,...,E1,..." : "--onnx-pads LIST",
-             "ONNX flat pads x1_begin,x2_begin,...,x1_end,x2_end");
+    opt_line(f, "--window-pads-begin LIST", "explicit pads before each axis (explicit modes)");
+    opt_line(f, "--window-pads-end LIST", "explicit pads after each axis");
+    opt_line(f, "--onnx-pads LIST", "ONNX flat pads x1_begin,x2_begin,...,x1_end,x2_end");
     opt_line(f, "--ceil-mode", "round up (ONNX, PyTorch pooling); a last window");
     opt_line(f, "", "starting in the end padding is dropped");
     opt_line(f, "--rounding floor|ceil|...", "OpenVINO pooling rounding_type: floor, ceil,");
     opt_line(f, "", "ceil_torch (ceil, dropping a last window in the padding)");
     opt_line(f, "--output-padding LIST", "deconv: extra output at the end (ONNX, OpenVINO,");
-    opt_line(f, "", "PyTorch)");
+    opt_line(f, "", "PyTorch; with --tf: Keras' Conv*DTranspose)");
     opt_line(f, "--output-shape LIST", "deconv: requested output size (TF, ONNX, OpenVINO)");
     if (!shape)
         fprintf(f, "A list of one value applies to every axis.\n");
@@ -401,16 +442,17 @@ static void shape_usage(FILE *f)
 {
     fprintf(f, "usage: clpad shape conv|deconv|pool --input I1,I2,... --kernel K1,K2,...\n"
                "                   [--stride ...] [--dilation ...]\n"
-               "                   (--mode explicit-round-down|explicit-round-up|same-upper|"
+               "                   (--trt explicit-round-down|explicit-round-up|same-upper|"
                "same-lower\n"
-               "                        [--pads-begin ... --pads-end ...]\n"
-               "                    | --tf SAME|VALID|EXPLICIT [--pads-begin ... --pads-end ...]\n"
+               "                        [--window-pads-begin ... --window-pads-end ...]\n"
+               "                    | --tf SAME|VALID|EXPLICIT\n"
+               "                        [--window-pads-begin ... --window-pads-end ...]\n"
                "                    | --onnx NOTSET|VALID|SAME_UPPER|SAME_LOWER\n"
-               "                        [--pads-begin ... --pads-end ... | --pads ...] "
-               "[--ceil-mode]\n"
+               "                        [--window-pads-begin ... --window-pads-end ... |\n"
+               "                         --onnx-pads ...] [--ceil-mode]\n"
                "                    | --openvino explicit|same_upper|same_lower|valid\n"
-               "                        [--pads-begin ... --pads-end ...] "
-               "[--rounding floor|ceil|ceil_torch]\n"
+               "                        [--window-pads-begin ... --window-pads-end ...]\n"
+               "                        [--rounding floor|ceil|ceil_torch]\n"
                "                    | --torch same|valid|P1,P2,... [--ceil-mode])\n"
                "                   [--output-padding ...] [--output-shape ...]   (deconv)\n"
                "                   [--json]\n"
@@ -418,7 +460,8 @@ static void shape_usage(FILE *f)
                "Output size and begin/end padding of each spatial axis of a convolution,\n"
                "deconvolution or pooling window, in one framework's convention (its own\n"
                "clamping and rounding rules; see clpad_window.h). For deconv the pads are\n"
-               "what is cropped from the full (I-1)*S + DK output.\n"
+               "what is cropped from the full (I-1)*S + DK output. The options are spelled\n"
+               "as in `clpad pad --same-as`.\n"
                "\n");
     cli_window_usage(f, true);
     opt_line(f, "--json", "print one JSON object {\"output\": [...],");
@@ -426,9 +469,14 @@ static void shape_usage(FILE *f)
     opt_line(f, "-h, --help", "show this help");
     fprintf(f, "A list of one value applies to every axis.\n"
                "\n"
-               "Example (TF SAME, seed 004): clpad shape conv --input 7,8 --kernel 4 "
-               "--stride 3 --tf SAME\n"
-               "Exit status: 0 success, 1 the window is invalid, 2 usage error.\n");
+               "Example (TF SAME): clpad shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME\n"
+               "Exit status: 0 success; 1 the convention's rules refuse the window; 2 the\n"
+               "command line is malformed, or names an option the convention does not have.\n"
+               "\n"
+               "Deprecated (accepted for one more release, with a warning):\n"
+               "  --mode MODE            use --trt MODE\n"
+               "  --pads-begin, --pads-end  use --window-pads-begin, --window-pads-end\n"
+               "  --pads LIST            use --onnx-pads LIST\n");
 }
 
 static int digits(int64_t v)

@@ -64,14 +64,18 @@ static void space_usage(const space_cmd *sc, FILE *f)
             "                          (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu               use the CPU reference path, no OpenCL\n"
             "      --verify            also run the CPU path and compare byte for byte\n"
+            "      --quality Q         JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet             print nothing but errors\n"
             "  -h, --help              show this help\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order,\n"
-            "little-endian) or an image, read as a 1xHxWxC u8 tensor; for an image, two\n"
-            "values per list mean H,W and leave the batch and channels alone.\n"
+            "little-endian) or an image, read as a 1xHxWxC u8 tensor (u16: a 16-bit PNG or\n"
+            "PNM); for an image, two values per list mean H,W and leave the batch and\n"
+            "channels alone.\n"
             "OUTPUT: %s; an image takes a batch of one, [1, H, W, C].\n"
-            "Exit status: 0 success, 1 failure, 2 usage error.\n",
+            "OUTPUT is replaced atomically, as `clpad pad --help` says.\n"
+            "Exit status: 0 success, 1 failure (including what depends on INPUT),\n"
+            "2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
 }
 
@@ -79,7 +83,7 @@ static void space_usage(const space_cmd *sc, FILE *f)
 /* One SpaceToBatch / BatchToSpace call, for cli_run_op. */
 typedef struct space_op {
     const space_cmd *sc;
-    const cli_tensor *in;
+    const tio_tensor *in;
     const int64_t *block, *begin, *end;
 } space_op;
 
@@ -87,7 +91,7 @@ static clpad_status run_space_op(clpad_context *ctx, const void *op, void *out, 
                                  clpad_run_info *info)
 {
     const space_op *o = op;
-    const cli_tensor *in = o->in;
+    const tio_tensor *in = o->in;
     if (o->sc->s2b)
         return clpad_space_to_batch(ctx, in->dtype, in->rank, in->shape, in->data, o->block,
                                     o->begin, o->end, out, out_bytes, info);
@@ -96,7 +100,7 @@ static clpad_status run_space_op(clpad_context *ctx, const void *op, void *out, 
 }
 
 /* An image is HxWxC: give it a batch axis of one. */
-static void add_batch_axis(cli_tensor *t)
+static void add_batch_axis(tio_tensor *t)
 {
     for (int i = t->rank; i > 0; i--)
         t->shape[i] = t->shape[i - 1];
@@ -119,17 +123,18 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         {"pads-end", required_argument, NULL, 'e'},    {"device", required_argument, NULL, 'd'},
         {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     static const struct option b2s_opts[] = {
         {"block-shape", required_argument, NULL, 'B'}, {"crops-begin", required_argument, NULL, 'b'},
         {"crops-end", required_argument, NULL, 'e'},   {"device", required_argument, NULL, 'd'},
         {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
         {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {0, 0, 0, 0}};
+        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
     int nblock = -1, nbegin = -1, nend = -1;
     const char *device = NULL;
     bool cpu = false, verify = false, quiet = false;
+    int quality = 0;
     int c;
     optind = 1;
     opterr = 0;
@@ -156,6 +161,10 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
             break;
         case 'Y':
             verify = true;
+            break;
+        case 'Q':
+            if (!cli_parse_quality(optarg, &quality))
+                return CLI_USAGE;
             break;
         case 'q':
             quiet = true;
@@ -192,8 +201,15 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     if (!out_fmt || !tio_format_can_save(out_fmt))
         return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
                          tio_save_extensions());
+    if (quality && strcmp(out_fmt, "jpeg"))
+        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
+                         sc->name);
+    /* OUTPUT can be written (directory, permissions, what its links name)
+     * before the input is read and moved. */
+    if (tio_check_output(out_path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
 
-    cli_tensor in = {0}, out = {0};
+    tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
@@ -210,7 +226,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         }
     }
     if (nblock != in.rank) {
-        rc = cli_error(CLI_USAGE, "--block-shape has %d values but %s has rank %d%s", nblock,
+        rc = cli_error(CLI_FAIL, "--block-shape has %d values but %s has rank %d%s", nblock,
                        in_path, in.rank,
                        in.is_image ? " (an image, as [1, H, W, C]: give 2 or 4)" : "");
         goto done;
@@ -225,7 +241,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         goto done;
     }
     /* What is saved: an image output drops a batch axis of one. */
-    cli_tensor saved = out;
+    tio_tensor saved = out;
     if (strcmp(out_fmt, "npy") != 0 && out.rank == 4 && out.shape[0] == 1) {
         saved.rank = 3;
         memmove(saved.shape, saved.shape + 1, 3 * sizeof *saved.shape);
@@ -248,7 +264,8 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         goto done;
     saved.data = out.data;
     saved.nbytes = out.nbytes;
-    if (tio_save(out_path, &saved, err, sizeof err)) {
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(out_path, &saved, &save_opts, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }

@@ -1,5 +1,6 @@
-/* Window-geometry options of the clpad command line (SPEC §4), shared by
- * `clpad shape` and any subcommand that pads "the same as" a conv / pool window.
+/* Window-geometry options of the clpad command line (docs/spec.md section 4),
+ * shared by `clpad shape` and any subcommand that pads "the same as" a conv /
+ * pool window.
  *
  * Use:
  *     struct cli_window_opts w;
@@ -15,11 +16,13 @@
  *     clpad_window_result r;
  *     int rc = cli_window_compute(&w, &r);      (prints its own error message)
  *
- * CLI_WINDOW_OPTIONS names no option that `clpad pad` uses (--mode, --pads-begin
- * and --pads-end mean the pad mode and pads there): TensorRT's mode is --trt,
- * and explicit window pads are --window-pads-begin / --window-pads-end /
- * --onnx-pads. CLI_WINDOW_SHAPE_OPTIONS adds `clpad shape`'s own spellings:
- * --input, --mode (= --trt), --pads-begin, --pads-end, --pads (= --onnx-pads).
+ * One spelling for each idea in every subcommand: TensorRT's mode is --trt
+ * (--mode is the pad mode of `clpad pad`), explicit window pads are
+ * --window-pads-begin / --window-pads-end (--pads-begin / --pads-end are the
+ * Pad's own pads there), ONNX's flat pads --onnx-pads.
+ * CLI_WINDOW_SHAPE_OPTIONS adds `clpad shape`'s --input, and its old
+ * spellings, kept one release with a warning: --mode (= --trt),
+ * --pads-begin, --pads-end, --pads (= --onnx-pads).
  * Every option value is a long-only code >= CLI_WOPT_BASE, so it cannot clash
  * with a short option character.
  */
@@ -53,6 +56,10 @@ enum {
     CLI_WOPT_ROUNDING,
     CLI_WOPT_OUTPUT_PADDING,
     CLI_WOPT_OUTPUT_SHAPE,
+    CLI_WOPT_OLD_MODE, /* deprecated spellings of `clpad shape` */
+    CLI_WOPT_OLD_PADS_BEGIN,
+    CLI_WOPT_OLD_PADS_END,
+    CLI_WOPT_OLD_PADS,
     CLI_WOPT_END
 };
 
@@ -80,10 +87,10 @@ enum {
 
 #define CLI_WINDOW_SHAPE_OPTIONS                                                  \
     {"input", required_argument, NULL, CLI_WOPT_INPUT},                           \
-        {"mode", required_argument, NULL, CLI_WOPT_TRT},                          \
-        {"pads-begin", required_argument, NULL, CLI_WOPT_PADS_BEGIN},             \
-        {"pads-end", required_argument, NULL, CLI_WOPT_PADS_END},                 \
-        {"pads", required_argument, NULL, CLI_WOPT_ONNX_PADS}
+        {"mode", required_argument, NULL, CLI_WOPT_OLD_MODE},                     \
+        {"pads-begin", required_argument, NULL, CLI_WOPT_OLD_PADS_BEGIN},         \
+        {"pads-end", required_argument, NULL, CLI_WOPT_OLD_PADS_END},             \
+        {"pads", required_argument, NULL, CLI_WOPT_OLD_PADS}
 
 /* Which convention an option chose. */
 enum cli_window_convention {
@@ -108,6 +115,7 @@ struct cli_window_opts {
     const char *conv_option; /* the option that chose it, for messages ("--tf") */
     int mode;
     struct cli_window_list input, kernel, stride, dilation;
+    bool input_from_tensor; /* input set by cli_window_set_input, not --input */
     struct cli_window_list pads_begin, pads_end, onnx_pads, torch_pads;
     struct cli_window_list output_padding, output_shape;
     bool ceil_mode;
@@ -122,7 +130,9 @@ void cli_window_init(struct cli_window_opts *w);
  * usage error and returns CLI_USAGE for an unknown name. */
 int cli_window_set_op(struct cli_window_opts *w, const char *name);
 
-/* Set the spatial input sizes (when they come from a tensor, not --input). */
+/* Set the spatial input sizes (when they come from a tensor, not --input):
+ * then a list that does not match them is an error of the input (CLI_FAIL),
+ * not of the command line. */
 void cli_window_set_input(struct cli_window_opts *w, int naxes, const int64_t *sizes);
 
 /* Handle one getopt_long code with its argument: CLI_OK when taken,
@@ -137,8 +147,8 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r);
 /* "conv, tf SAME", "pool, onnx NOTSET ceil_mode", "pool, openvino explicit rounding=ceil"... */
 const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size_t len);
 
-/* Help lines for the options in CLI_WINDOW_OPTIONS (shape = also the
- * CLI_WINDOW_SHAPE_OPTIONS spellings). */
+/* Help lines for the options in CLI_WINDOW_OPTIONS (shape: also --input;
+ * the deprecated spellings are listed by `clpad shape --help` itself). */
 void cli_window_usage(FILE *f, bool shape);
 
 #endif

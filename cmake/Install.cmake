@@ -7,14 +7,15 @@
 #   lib/libclpad.so.0.1.0, libclpad.so.0                        [clpad_runtime]
 #   lib/libclpad.so, lib/libclpad.a, include/clpad.h, include/clpad_window.h,
 #   lib/cmake/clpad/clpad{Config,ConfigVersion,Targets*}.cmake,
-#   lib/pkgconfig/clpad.pc                                        [clpad_development]
+#   lib/pkgconfig/clpad.pc, clpad-static.pc                       [clpad_development]
 #   bin/clpad (the CLI, when CLPAD_BUILD_CLI)                     [clpad_cli]
 #
 # Consumers:
 #   find_package(clpad 0.1 CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE clpad::clpad)          # shared
 #   target_link_libraries(app PRIVATE clpad::clpad_static)   # static
-#   cc app.c $(pkg-config --cflags --libs clpad)
+#   cc app.c $(pkg-config --cflags --libs clpad)          # shared
+#   cc app.c $(pkg-config --cflags --libs clpad-static)   # static
 
 # The Python wheel (pyproject.toml sets CLPAD_PYTHON_WHEEL; scikit-build-core
 # installs into the wheel's platlib directory) gets the shared library alone,
@@ -140,7 +141,7 @@ install(FILES
   DESTINATION ${CLPAD_INSTALL_CMAKEDIR}
   COMPONENT clpad_development)
 
-# --- pkg-config: clpad.pc --------------------------------------------------------
+# --- pkg-config: clpad.pc (shared library), clpad-static.pc (libclpad.a) --------------------------------------------------------
 # The prefix is known only at install time (`cmake --install --prefix P`), so
 # the file is configured then, from cmake/clpad.pc.in, with absolute paths.
 set(CLPAD_PC_REQUIRES_PRIVATE "")
@@ -187,10 +188,13 @@ install(CODE "
   set(CLPAD_PC_CFLAGS_EXTRA [=[${CLPAD_PC_CFLAGS_EXTRA}]=])
   configure_file([=[${PROJECT_SOURCE_DIR}/cmake/clpad.pc.in]=]
                  [=[${_clpad_pc_stage}/clpad.pc]=] @ONLY)
+  configure_file([=[${PROJECT_SOURCE_DIR}/cmake/clpad-static.pc.in]=]
+                 [=[${_clpad_pc_stage}/clpad-static.pc]=] @ONLY)
   if(IS_ABSOLUTE \"\${_libdir}\")
     set(_pcdir \"\${_libdir}/pkgconfig\")
   else()
     set(_pcdir \"\${CMAKE_INSTALL_PREFIX}/\${_libdir}/pkgconfig\")
   endif()
-  file(INSTALL DESTINATION \"\${_pcdir}\" TYPE FILE FILES [=[${_clpad_pc_stage}/clpad.pc]=])
+  file(INSTALL DESTINATION \"\${_pcdir}\" TYPE FILE FILES [=[${_clpad_pc_stage}/clpad.pc]=]
+       [=[${_clpad_pc_stage}/clpad-static.pc]=])
 " COMPONENT clpad_development)

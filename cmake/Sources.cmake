@@ -19,6 +19,7 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/pad_shape.c
   ${CLPAD_ROOT}/host/pad_cpu.c
   ${CLPAD_ROOT}/host/pad_cl.c
+  ${CLPAD_ROOT}/host/pad_forms.c
   ${CLPAD_ROOT}/host/space_batch_shape.c
   ${CLPAD_ROOT}/host/space_batch_cpu.c
   ${CLPAD_ROOT}/host/space_batch_cl.c
@@ -45,3 +46,15 @@ function(clpad_embed_kernels output)
     COMMENT "Embedding OpenCL kernels"
     VERBATIM)
 endfunction()
+
+# The tensor file I/O library (io/: .npy, images, atomic outputs), used by the
+# CLI, the tests and the fuzz targets.
+set(CLPAD_IO_SOURCES
+  ${CLPAD_ROOT}/io/util.c
+  ${CLPAD_ROOT}/io/reader.c
+  ${CLPAD_ROOT}/io/formats.c
+  ${CLPAD_ROOT}/io/npy.c
+  ${CLPAD_ROOT}/io/image_read.c
+  ${CLPAD_ROOT}/io/image_write.c
+  ${CLPAD_ROOT}/io/atomic_file.c
+  ${CLPAD_ROOT}/io/load_save.c)

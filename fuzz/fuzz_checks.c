@@ -1,7 +1,7 @@
 /*
  * The checks behind the fuzz targets and tests/test_hostile.c (see
  * fuzz_checks.h). Every oracle here is written from the headers' and
- * SPEC.md's text, element by element or formula by formula, sharing no code
+ * docs/spec.md's text, element by element or formula by formula, sharing no code
  * with the library: 128-bit integers stand in for "exact", so that an
  * overflow of int64 is seen rather than suffered.
  *
@@ -14,6 +14,8 @@
 
 #include "clpad.h"
 #include "tensor_io.h"
+/* the stream reader (the bytes as a pipe delivers them) */
+#include "io_internal.h"
 #ifdef FZ_WITH_INTERNALS /* the fuzz build compiles the library's sources in */
 #include "pad_plan.h"
 #endif
@@ -242,11 +244,36 @@ static fz_count fz_count_of(int rank, const i128 *dims, size_t esize)
 /* .npy                                                                      */
 /* ------------------------------------------------------------------------- */
 
-static bool tensor_zeroed(const cli_tensor *t)
+static bool tensor_zeroed(const tio_tensor *t)
 {
-    cli_tensor z;
+    tio_tensor z;
     memset(&z, 0, sizeof z);
     return memcmp(t, &z, sizeof z) == 0;
+}
+
+/* The same bytes read as a stream, as a pipe delivers them (tio_load_fd on a
+ * pipe): *consumed is how far the reader went. */
+static int load_stream(bool npy, const uint8_t *data, size_t size, tio_tensor *t,
+                       uint64_t *consumed, char *err, size_t errlen)
+{
+    tio__reader r;
+    tio__reader_mem(&r, npy ? "fuzz.npy" : "fuzz.img", data, size, false);
+    memset(t, 0, sizeof *t);
+    int rc = npy ? tio__load_npy(&r, t, err, errlen)
+                 : tio__load_image(&r, FZ_IMAGE_MAX_BYTES, t, err, errlen);
+    if (rc) {
+        free(t->data);
+        memset(t, 0, sizeof *t);
+    }
+    *consumed = r.pos;
+    return rc;
+}
+
+static bool same_tensor(const tio_tensor *a, const tio_tensor *b)
+{
+    return a->dtype == b->dtype && a->rank == b->rank && a->nbytes == b->nbytes &&
+           a->is_image == b->is_image && !memcmp(a->shape, b->shape, sizeof a->shape) &&
+           (!a->nbytes || !memcmp(a->data, b->data, a->nbytes));
 }
 
 static const char *check_err_text(const char *what, const char *err, const char *name)
@@ -264,12 +291,39 @@ const char *fz_check_npy(const uint8_t *data, size_t size)
 {
     const char *msg = NULL;
     char err[512] = "";
-    cli_tensor t, u;
+    tio_tensor t, u;
     unsigned char *saved = NULL;
     size_t saved_len = 0;
     memset(&u, 0, sizeof u);
     int rc = tio_load_npy_mem(data, size, "fuzz.npy", &t, err, sizeof err);
     CHECK(rc == 0 || rc == 1, "tio_load_npy_mem returned %d", rc);
+    /* As a stream: the reader goes exactly as far as the header promises
+     * (the declared sizes against what arrives), and agrees with the file
+     * reader, except that a stream may go on after the data. */
+    uint64_t consumed;
+    char serr[512] = "";
+    int src = load_stream(true, data, size, &u, &consumed, serr, sizeof serr);
+    CHECK(consumed <= size, "the stream reader went %llu bytes into %zu",
+          (unsigned long long)consumed, size);
+    if (src) {
+        CHECK(rc, "a .npy loads from a file but not as a stream: %s", serr);
+        msg = check_err_text("the .npy stream reader", serr, "fuzz.npy");
+        CHECK(!msg, "%s", msg);
+        CHECK(tensor_zeroed(&u), "the .npy stream reader failed but left the tensor non-zero");
+    } else {
+        CHECK(u.data && u.nbytes <= consumed, "the stream gave %zu bytes of data from %llu",
+              u.nbytes, (unsigned long long)consumed);
+        CHECK(!u.nbytes || !memcmp(u.data, data + consumed - u.nbytes, u.nbytes),
+              "the stream's data is not the bytes before where it stopped");
+        if (rc)
+            CHECK(strstr(err, "trailing bytes") && consumed < size,
+                  "a .npy loads as a stream (%llu of %zu bytes) but not from a file: %s",
+                  (unsigned long long)consumed, size, err);
+        else
+            CHECK(same_tensor(&t, &u) && consumed == size,
+                  "the stream and the file give different tensors");
+    }
+    tio_free(&u);
     if (rc) {
         msg = check_err_text("tio_load_npy_mem", err, "fuzz.npy");
         CHECK(!msg, "%s", msg);
@@ -343,6 +397,7 @@ static uint32_t be32(const uint8_t *b)
     return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
+static uint32_t le16(const uint8_t *b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8; }
 static uint32_t le32(const uint8_t *b)
 {
     return (uint32_t)b[3] << 24 | (uint32_t)b[2] << 16 | (uint32_t)b[1] << 8 | b[0];
@@ -451,23 +506,37 @@ const char *fz_check_image(const uint8_t *data, size_t size)
 {
     const char *msg = NULL;
     char err[512] = "";
-    cli_tensor t;
+    tio_tensor t;
     int rc = tio_load_image_mem(data, size, "fuzz.img", FZ_IMAGE_MAX_BYTES, &t, err, sizeof err);
     CHECK(rc == 0 || rc == 1, "tio_load_image_mem returned %d", rc);
+    /* As a stream: the same answer, from no more bytes than the file. */
+    {
+        tio_tensor u;
+        uint64_t consumed;
+        char serr[512] = "";
+        int src = load_stream(false, data, size, &u, &consumed, serr, sizeof serr);
+        bool agree = src == rc && (rc || same_tensor(&t, &u));
+        tio_free(&u);
+        CHECK(consumed <= size, "the stream reader went %llu bytes into %zu",
+              (unsigned long long)consumed, size);
+        CHECK(agree, "the stream (%d: %s) and the file (%d: %s) disagree", src, serr, rc, err);
+    }
     if (rc) {
         msg = check_err_text("tio_load_image_mem", err, "fuzz.img");
         CHECK(!msg, "%s", msg);
         CHECK(tensor_zeroed(&t), "tio_load_image_mem failed but left the tensor non-zero");
         goto out;
     }
-    CHECK(t.dtype == CLPAD_U8 && t.rank == 3 && t.is_image, "not a u8 HxWxC image tensor");
+    CHECK((t.dtype == CLPAD_U8 || t.dtype == CLPAD_U16) && t.rank == 3 && t.is_image,
+          "not a u8 or u16 HxWxC image tensor");
     long long H = t.shape[0], W = t.shape[1], C = t.shape[2];
+    size_t es = clpad_dtype_size(t.dtype);
     CHECK(H >= 1 && W >= 1 && H <= (1 << 24) && W <= (1 << 24), "image %lldx%lld", W, H);
     CHECK(C >= 1 && C <= 4, "%lld channels", C);
     for (int i = 3; i < CLPAD_MAX_RANK; i++)
         CHECK(t.shape[i] == 0, "shape[%d] = %lld beyond the rank", i, (long long)t.shape[i]);
-    CHECK((i128)t.nbytes == (i128)H * W * C, "nbytes %zu for %lldx%lldx%lld", t.nbytes, H, W,
-          C);
+    CHECK((i128)t.nbytes == (i128)H * W * C * (i128)es, "nbytes %zu for %lldx%lldx%lld of %s",
+          t.nbytes, H, W, C, clpad_dtype_name(t.dtype));
     CHECK(t.nbytes <= FZ_IMAGE_MAX_BYTES, "image of %zu bytes above the limit", t.nbytes);
     CHECK(t.data != NULL, "data is NULL");
 
@@ -476,9 +545,13 @@ const char *fz_check_image(const uint8_t *data, size_t size)
     int c = 0;
     size_t off = 0;
     if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
-        if (png_geometry(data, size, &w, &h, &c))
+        if (png_geometry(data, size, &w, &h, &c)) {
             CHECK(w == W && h == H && c == C, "PNG header says %lldx%lldx%d, loaded %lldx%lldx%lld",
                   w, h, c, W, H, C);
+            /* 16-bit samples stay 16-bit; every other depth comes out as u8. */
+            CHECK((data[24] == 16) == (t.dtype == CLPAD_U16), "a PNG of bit depth %d loaded as %s",
+                  data[24], clpad_dtype_name(t.dtype));
+        }
     } else if (size >= 3 && data[0] == 0xff && data[1] == 0xd8 && data[2] == 0xff) {
         if (jpeg_geometry(data, size, &w, &h, &c))
             CHECK(w == W && h == H && c == C,
@@ -491,18 +564,35 @@ const char *fz_check_image(const uint8_t *data, size_t size)
             long long ah = bh < 0 ? -(long long)bh : bh;
             CHECK((long long)le32(data + 18) == W && ah == H,
                   "BMP header says %ux%lld, loaded %lldx%lld", le32(data + 18), ah, W, H);
+            /* Uncompressed pixels must all be in the file (stb_image reads
+             * missing rows as zeros). */
+            unsigned bpp = le16(data + 28);
+            uint32_t comp = size >= 34 ? le32(data + 30) : 0;
+            if ((comp == 0 || comp == 3 || comp == 6) &&
+                (bpp == 1 || bpp == 4 || bpp == 8 || bpp == 16 || bpp == 24 || bpp == 32)) {
+                unsigned long long stride = ((unsigned long long)W * bpp + 31) / 32 * 4;
+                CHECK((unsigned long long)le32(data + 10) + stride * (unsigned long long)H <= size,
+                      "a truncated BMP (%lldx%lld, %u bits) loaded from %zu bytes", W, H, bpp,
+                      size);
+            }
         }
+        CHECK(t.dtype == CLPAD_U8, "a BMP loaded as %s", clpad_dtype_name(t.dtype));
     } else if (size >= 2 && data[0] == 'P' && (data[1] == '5' || data[1] == '6')) {
         CHECK(pnm_geometry(data, size, &w, &h, &c, &maxval, &off), "a malformed PNM header loaded");
         CHECK(w == W && h == H && c == C, "PNM header says %lldx%lldx%d, loaded %lldx%lldx%lld", w,
               h, c, W, H, C);
         CHECK(maxval >= 1 && maxval <= 65535, "PNM maxval %lld accepted", maxval);
         size_t sample = maxval > 255 ? 2 : 1;
-        CHECK(off <= size && (size - off) / sample >= t.nbytes, "a truncated PNM loaded");
+        CHECK(es == sample, "a PNM of maxval %lld loaded as %s", maxval,
+              clpad_dtype_name(t.dtype));
+        CHECK(off <= size && size - off >= t.nbytes, "a truncated PNM loaded");
         const unsigned char *px = t.data;
-        for (size_t k = 0; k < t.nbytes; k++)
-            CHECK(px[k] == data[off + k * sample], "PNM sample %zu is %u, the file has %u", k,
-                  px[k], data[off + k * sample]);
+        for (size_t k = 0; k < t.nbytes / sample; k++) {
+            unsigned v = sample == 1 ? px[k] : (unsigned)px[2 * k] | (unsigned)px[2 * k + 1] << 8;
+            unsigned f = sample == 1 ? data[off + k]
+                                     : (unsigned)data[off + 2 * k] << 8 | data[off + 2 * k + 1];
+            CHECK(v == f, "PNM sample %zu is %u, the file has %u (big-endian)", k, v, f);
+        }
     } else {
         CHECK(false, "an image without a PNG, JPEG, BMP or PNM signature loaded");
     }
@@ -705,7 +795,7 @@ out:
 
 #define GUARD 64
 
-/* SPEC §1's table, one coordinate: the input coordinate, or -1 for the pad value. */
+/* The Pad table of docs/spec.md, one coordinate: the input coordinate, or -1 for the pad value. */
 static i128 pad_map(int mode, i128 c, i128 D)
 {
     if (c >= 0 && c < D)
@@ -979,7 +1069,9 @@ const char *fz_check_pad(const uint8_t *data, size_t size)
      * the plan's canonical pads keep the kernels' index math in int64. */
     if (oc.elems > 0) {
         clpad_pad_plan plan;
-        clpad__pad_plan(rank, shape, pb, pe, (clpad_pad_mode)mode, es, true, &plan);
+        int8_t rules[CLPAD_MAX_RANK];
+        clpad__pad_uniform_rules(rank, (clpad_pad_mode)mode, rules);
+        clpad__pad_plan(rank, shape, pb, pe, rules, es, true, &plan);
         CHECK(clpad__pad_plan_check(&plan) == CLPAD_OK,
               "the device plan of an accepted call fails its bounds check: %s",
               clpad_last_error());
@@ -1006,7 +1098,7 @@ out:
 
 enum { SB_S2B, SB_B2S };
 
-/* The rules of SPEC §2 / §3 and the header for one call; fills out[] (exact)
+/* The rules of docs/spec.md (SpaceToBatch / BatchToSpace) and the header for one call; fills out[] (exact)
  * when they hold. `outbytes_es` is the element size of the byte check. */
 static unsigned sb_rules(int op, int rank, const int64_t *shape, const int64_t *block,
                          const int64_t *begin, const int64_t *end, bool out_null, size_t es,
@@ -1080,7 +1172,7 @@ static unsigned sb_rules(int op, int rank, const int64_t *shape, const int64_t *
     return bad;
 }
 
-/* SPEC §2's element form and §3's inverse, element by element. */
+/* docs/spec.md's SpaceToBatch element form and its BatchToSpace inverse, element by element. */
 static void sb_oracle(int op, size_t es, int rank, const int64_t *shape, const int64_t *block,
                       const int64_t *begin, const int64_t *out_shape, const unsigned char *in,
                       unsigned char *want, size_t out_elems)
@@ -1310,7 +1402,7 @@ const char *fz_check_space_batch(const uint8_t *data, size_t size)
                   nulls, io_nulls, osel, (unsigned)size, NULL, &y, &ybytes, yshape);
     if (msg || op != 3 || !y)
         goto out;
-    /* BatchToSpace(SpaceToBatch(x, B, p), B, p) == x (SPEC §3). */
+    /* BatchToSpace(SpaceToBatch(x, B, p), B, p) == x (docs/spec.md, BatchToSpace). */
     msg = sb_call(SB_B2S, dtype, rank, yshape, block, begin, end, 0, 0, 0, 0, y, &z, &zbytes,
                   zshape);
     if (msg)
@@ -1509,6 +1601,8 @@ static void exp_tf(const wcall *c, wexp *e)
     bool ok = w_common(c, e, CLPAD_TF_PADDING_COUNT, true, false);
     if (c->mode != CLPAD_TF_EXPLICIT && (c->pb || c->pe))
         e->bad |= S_ARG;
+    if (c->mode == CLPAD_TF_EXPLICIT && (!c->pb || !c->pe)) /* explicit_paddings required */
+        e->bad |= S_ARG;
     if (c->oshape && c->op != CLPAD_WINDOW_DECONV)
         e->bad |= S_ARG;
     for (int i = 0; i < c->nax && c->naxes >= 1 && c->naxes <= CLPAD_MAX_RANK; i++) {
@@ -1600,14 +1694,9 @@ static void exp_onnx(const wcall *c, wexp *e)
             continue;
         }
         i128 full = w_full(e, i, I, c->opad ? c->opad[i] : 0);
-        if (c->oshape) {
-            i128 total = full - c->oshape[i];
-            if (total < 0) {
-                e->bad |= S_SHAPE;
-                continue;
-            }
+        if (c->oshape) { /* any sign: a negative total adds zeros */
             e->O[i] = c->oshape[i];
-            w_split(e, i, total, upper);
+            w_split(e, i, full - c->oshape[i], upper);
         } else if (same) {
             i128 total = full - wv(e, I * S);
             if (total < 0)
@@ -1635,7 +1724,9 @@ static void exp_ov(const wcall *c, wexp *e)
     bool use_pads = c->mode == CLPAD_OV_EXPLICIT && !c->oshape;
     bool valid_n = c->naxes >= 1 && c->naxes <= CLPAD_MAX_RANK;
     for (int i = 0; valid_n && i < c->naxes; i++) {
-        if (use_pads && ((c->pb && c->pb[i] < 0) || (c->pe && c->pe[i] < 0)))
+        if (c->mode == CLPAD_OV_EXPLICIT && c->pb && c->pb[i] < 0)
+            e->bad |= S_PADS;
+        if (use_pads && c->pe && c->pe[i] < 0)
             e->bad |= S_PADS;
         if (c->opad && c->opad[i] < 0)
             e->bad |= S_PADS;
@@ -1661,13 +1752,19 @@ static void exp_ov(const wcall *c, wexp *e)
         }
         i128 full = w_full(e, i, I, c->opad ? c->opad[i] : 0);
         if (c->oshape) {
-            i128 total = full - c->oshape[i];
-            if (total < 0) {
-                e->bad |= S_SHAPE;
-                continue;
+            /* OpenVINO's shape inference: SAME_* split the total clamped at 0
+             * (SAME_UPPER: the odd one at the beginning), EXPLICIT keeps
+             * pads_begin, VALID 0; the end is the rest of full - O */
+            i128 O = c->oshape[i], B = 0;
+            if (same) {
+                w_split(e, i, full - O > 0 ? full - O : 0, !upper);
+                B = e->B[i];
+            } else if (c->mode == CLPAD_OV_EXPLICIT && c->pb) {
+                B = c->pb[i];
             }
-            e->O[i] = c->oshape[i];
-            w_split(e, i, total, !upper); /* SAME_UPPER: the odd one at the beginning */
+            e->O[i] = O;
+            e->B[i] = B;
+            e->A[i] = wv(e, full - O - B);
         } else {
             w_deconv_explicit(e, i, full, pb, pe);
         }

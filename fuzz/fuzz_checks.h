@@ -4,7 +4,7 @@
  *
  * Each check decodes one fuzz input, calls the code under test and compares
  * what it did with what include/clpad.h, include/clpad_window.h and
- * cli/tensor_io.h promise. It returns NULL when everything holds, else a
+ * io/tensor_io.h promise. It returns NULL when everything holds, else a
  * one-line message naming the broken promise (valid until the next check on
  * the thread). Memory errors and undefined behaviour are caught by ASan and
  * UBSan, which both the fuzzers and the sanitizer build of the tests use.

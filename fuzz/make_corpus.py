@@ -116,7 +116,7 @@ def win_seed(fn, op, mode, axes, rounding=0, ceil=0, stride=False, dil=False, pb
 
 def pad_corpus():
     f32 = struct.pack("<f", 2.5) + b"\0" * 4
-    # SPEC §1's example: 3x4, pads_begin [2, -1], pads_end [-1, 3], every mode that allows it.
+    # The Pad specification's mixed example: 3x4, pads_begin [2, -1], pads_end [-1, 3], every mode that allows it.
     for m in ("constant", "edge", "reflect", "symmetric", "wrap"):
         write("pad", f"spec_3x4_{m}", pad_seed("f32", m, [3, 4], [2, -1], [-1, 3], f32))
     for k, dt in enumerate(DT):
@@ -170,7 +170,7 @@ def pad_corpus():
 # ---------------------------------------------------------------------------
 
 def sb_corpus():
-    # SPEC §2's example: [2, 6, 10, 3, 3], block [1, 2, 4, 3, 1], pads [0, 0, 1, 0, 0] both sides.
+    # The SpaceToBatch specification's example: [2, 6, 10, 3, 3], block [1, 2, 4, 3, 1], pads [0, 0, 1, 0, 0] both sides.
     spec = ([2, 6, 10, 3, 3], [1, 2, 4, 3, 1], [0, 0, 1, 0, 0], [0, 0, 1, 0, 0])
     write("space_batch", "spec_s2b", sb_seed(0, "u8", *spec))
     write("space_batch", "spec_roundtrip", sb_seed(3, "f32", *spec))
@@ -205,7 +205,7 @@ def sb_corpus():
 # ---------------------------------------------------------------------------
 
 def window_corpus():
-    # SPEC §4: TensorRT pooling I=6, B=3, A=2, S=2, F=3: O=5 explicit; SAME O=3.
+    # docs/spec.md, Window geometry: TensorRT pooling I=6, B=3, A=2, S=2, F=3: O=5 explicit; SAME O=3.
     ax = dict(I=6, F=3, S=2, B=3, A=2)
     for mode in range(4):
         write("window", f"trt_pool_seed_mode{mode}",
@@ -301,6 +301,12 @@ def npy_corpus():
     write("npy", "structured", npy("{'descr': [('a', '<f4')], 'fortran_order': False, "
                                    "'shape': (1,)}", b"\0" * 4))
     write("npy", "header_past_end", b"\x93NUMPY\x01\x00\xff\x00{'descr'")
+    # declared sizes against what is there: the stream reader stops where the
+    # header says, the file reader also refuses what follows
+    write("npy", "trailing_data", npy_numpy_style("|u1", [3], b"\1\2\3\4\5"))
+    write("npy", "shape_exceeds_memory", npy_numpy_style("<f8", [1 << 40, 1 << 20], b"\0" * 8))
+    write("npy", "zeros_no_magic", b"\0" * 64)
+    write("npy", "header_longer_than_1mib", b"\x93NUMPY\x02\x00\x00\x00\x20\x00{}")
 
 
 # ---------------------------------------------------------------------------
@@ -379,6 +385,15 @@ def image_corpus():
     write("image", "ppm_p6", b"P6\n2 2\n255\n" + bytes(range(12)))
     write("image", "pgm_p5_comment", b"P5 # a comment\n3 1\n# another\n255\n\x01\x02\x03")
     write("image", "pgm_p5_16bit", b"P5\n2 1\n65535\n\x12\x34\xab\xcd")
+    write("image", "bmp24_truncated", bmp(3, 3, 24, [bytes(range(9))] * 3)[:-16])
+    write("image", "png_width_0", png(1, 1, 0, 8, b"\x07").replace(
+        b"IHDR\0\0\0\1", b"IHDR\0\0\0\0"))
+    write("image", "png_width_2_31", png(1, 1, 0, 8, b"\x07").replace(
+        b"IHDR\0\0\0\1", b"IHDR\x80\0\0\0"))
+    write("image", "png_rgb16", png(2, 1, 2, 16, bytes(range(12))))
+    write("image", "png_palette_index_out_of_range",
+          png(3, 1, 3, 8, b"\x00\x01\x07", plte=b"\xff\x00\x00\x00\xff\x00"))
+    write("image", "png_data_after_iend", png(1, 1, 0, 8, b"\x07") + b"\0" * 4096)
     write("image", "pgm_cr_comment", b"P5\r#c\r2 1\r255\r\x05\x06")
     write("image", "ppm_truncated", b"P6\n4 4\n255\n\x01\x02\x03")
     write("image", "pgm_wrapping_width", b"P5\n4294967297 1\n255\n\x07")

@@ -257,6 +257,14 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
     clpad__clear_error();
     if (!out)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "context: result pointer is NULL");
+    const unsigned known = CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_QUIET |
+                           CLPAD_CONTEXT_CPU_ONLY | CLPAD_CONTEXT_VERBOSE |
+                           CLPAD_CONTEXT_DEVICE_ONLY;
+    if (flags & ~known)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "context: unknown flag bits 0x%x in flags 0x%x (known: 0x%x, the "
+                           "CLPAD_CONTEXT_* values)",
+                           flags & ~known, flags, known);
     clpad_context *ctx = NULL;
     clpad_status st = alloc_context(&ctx);
     if (st)

@@ -2,6 +2,8 @@
 #include "launch.h"
 #include "pad_plan.h"
 
+#include "coords.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -16,15 +18,17 @@ static void unit_value(const void *pad_value, size_t esize, size_t unit, unsigne
         memcpy(out + i, pad_value, esize);
 }
 
-void clpad__pad_options(clpad_pad_mode mode, size_t unit_bytes, char *options, size_t size)
+void clpad__pad_options(int row_rule, bool outer_modes, size_t unit_bytes, char *options,
+                        size_t size)
 {
-    static const char *const names[CLPAD_PAD_MODE_COUNT] = {"CONSTANT", "EDGE", "REFLECT",
-                                                            "SYMMETRIC", "WRAP"};
-    snprintf(options, size, "-DCLPAD_PAD_%s -DCLPAD_UNIT_BYTES=%zu", names[mode], unit_bytes);
+    static const char *const names[CLPAD_COORD_RULE_COUNT] = {
+        "CONSTANT", "EDGE", "REFLECT", "SYMMETRIC", "WRAP", "REFLECT_NUMPY", "SYMMETRIC_NUMPY"};
+    snprintf(options, size, "-DCLPAD_PAD_%s%s -DCLPAD_UNIT_BYTES=%zu", names[row_rule],
+             outer_modes ? " -DCLPAD_PAD_OUTER_MODES" : "", unit_bytes);
 }
 
 /* Launch the pad kernel of a validated plan (kernels/pad.cl). */
-static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, clpad_pad_mode mode,
+static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p,
                                  const void *pad_value, size_t esize, cl_mem input,
                                  size_t input_offset, cl_mem output, size_t output_offset,
                                  cl_command_queue queue, cl_uint num_events,
@@ -40,7 +44,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     size_t eb = clpad__unit_bytes(p->elem_bytes, input_offset, output_offset);
     cl_long K = (cl_long)(p->elem_bytes / eb);
     unsigned char value[8];
-    unit_value(mode == CLPAD_PAD_CONSTANT ? pad_value : NULL, esize, eb, value);
+    unit_value(p->any_constant ? pad_value : NULL, esize, eb, value);
     /* Streaming stores for the long interior stretches of a large output. */
     cl_long nt_min = clpad__nt_min(ctx, out_bytes, eb, ctx->policy.nt_stretch_bytes);
 
@@ -50,6 +54,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     int r = p->rank;
     cl_int n_outer = r - 1;
     cl_long stride = p->in_dims[r - 1] * K;
+    /* mixed modes: the outer axes' rules, 4 bits each, innermost first */
+    cl_uint o_modes = 0;
     for (int k = 0; k < n_outer; k++) {
         int a = r - 2 - k;
         o_dims.s[k] = p->out_dims[a];
@@ -57,6 +63,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
         o_pb.s[k] = p->pads_begin[a];
         i_strides.s[k] = stride;
         stride *= p->in_dims[a];
+        o_modes |= (cl_uint)p->rules[a] << (4 * k);
     }
     for (int k = n_outer; k < 8; k++)
         o_dims.s[k] = i_dims.s[k] = 1;
@@ -67,7 +74,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     size_t vectors = ((size_t)(row_out * K) + vec - 1) / vec;
 
     char options[CLPAD_OPTIONS_MAX];
-    clpad__pad_options(mode, eb, options, sizeof options);
+    clpad__pad_options(p->rules[r - 1], p->uniform < 0, eb, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st = clpad__kernel_begin(ctx, "pad", options, "pad", &kc);
     if (st)
@@ -92,6 +99,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p, cl
     clpad__arg(&kc, "items", sizeof g.items, &g.items);
     clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
     clpad__arg(&kc, "nt_min", sizeof nt_min, &nt_min);
+    clpad__arg(&kc, "o_modes", sizeof o_modes, &o_modes);
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
 }
 
@@ -100,8 +108,10 @@ typedef struct pad_call {
     clpad_dtype dtype;
     int rank;
     const int64_t *shape, *pads_begin, *pads_end;
-    clpad_pad_mode mode;
+    const clpad_pad_options *options;
     const void *pad_value;
+    int8_t rules[CLPAD_MAX_RANK]; /* from the call's validation (clpad__pad_check); they
+                                     stay valid for the pieces, whose pads only shrink */
 } pad_call;
 
 static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem input,
@@ -110,12 +120,12 @@ static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem i
                                  const cl_event *wait_list, cl_event *event)
 {
     clpad_pad_plan plan;
-    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode,
+    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->rules,
                     clpad_dtype_size(c->dtype), true, &plan);
     clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
     if (st)
         return st;
-    return enqueue_plan(ctx, &plan, c->mode, c->pad_value, clpad_dtype_size(c->dtype), input,
+    return enqueue_plan(ctx, &plan, c->pad_value, clpad_dtype_size(c->dtype), input,
                         input_offset, output, output_offset, queue, num_events, wait_list, event);
 }
 
@@ -126,13 +136,33 @@ clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
                                size_t output_offset, cl_command_queue queue, cl_uint num_events,
                                const cl_event *wait_list, cl_event *event)
 {
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
+        clpad__clear_error();
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    }
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    return clpad_enqueue_pad_ex(ctx, dtype, rank, shape, input, input_offset, pads_begin,
+                                pads_end, &o, pad_value, output, output_offset, queue,
+                                num_events, wait_list, event);
+}
+
+clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                  const int64_t *shape, cl_mem input, size_t input_offset,
+                                  const int64_t *pads_begin, const int64_t *pads_end,
+                                  const clpad_pad_options *options, const void *pad_value,
+                                  cl_mem output, size_t output_offset, cl_command_queue queue,
+                                  cl_uint num_events, const cl_event *wait_list,
+                                  cl_event *event)
+{
     clpad__clear_error();
     clpad_status st = clpad__require_device(ctx, "enqueue_pad");
     if (st)
         return st;
     size_t in_bytes, out_bytes, esize = clpad_dtype_size(dtype);
-    if ((st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, NULL, &in_bytes,
-                               &out_bytes)))
+    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
+    if ((st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, c.rules, NULL,
+                               &in_bytes, &out_bytes)))
         return st;
     if (num_events && !wait_list)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad: num_events > 0 but wait_list is NULL");
@@ -143,7 +173,6 @@ clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
         if (!input)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
     }
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, mode, pad_value};
     return enqueue_call(ctx, &c, input, input_offset, output, output_offset,
                         queue ? queue : ctx->queue, num_events, wait_list, event);
 }
@@ -200,18 +229,34 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
                        clpad_pad_mode mode, const void *pad_value, void *output,
                        size_t output_bytes, clpad_run_info *info)
 {
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
+        clpad__clear_error();
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    }
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    return clpad_pad_ex(ctx, dtype, rank, shape, input, pads_begin, pads_end, &o, pad_value,
+                        output, output_bytes, info);
+}
+
+clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,
+                          const void *input, const int64_t *pads_begin, const int64_t *pads_end,
+                          const clpad_pad_options *options, const void *pad_value, void *output,
+                          size_t output_bytes, clpad_run_info *info)
+{
     clpad__clear_error();
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
     size_t in_bytes, out_bytes;
-    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, NULL,
-                                       &in_bytes, &out_bytes);
+    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options,
+                                       c.rules, NULL, &in_bytes, &out_bytes);
     if (st)
         return st;
     if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
         uint64_t t0 = clpad__now_ns();
-        st = clpad__pad_cpu_threads(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
-                           output, output_bytes);
+        st = clpad__pad_cpu_threads(dtype, rank, shape, input, pads_begin, pads_end, options,
+                                    pad_value, output, output_bytes);
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,
                                      .bytes_moved = in_bytes + out_bytes};
@@ -224,7 +269,6 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
     if (out_bytes > 0 && (!output || (in_bytes > 0 && !input)))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
                            output ? "input" : "output");
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, mode, pad_value};
     if (in_bytes > ctx->max_alloc)
         return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
                            "pad: the input (%zu bytes) is larger than the largest buffer %s can "
@@ -237,7 +281,8 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
     /* An output larger than one device buffer: in pieces that fit. */
     uint64_t t0 = clpad__now_ns();
     int64_t out_shape[CLPAD_MAX_RANK], pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
-    clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, out_shape, NULL, NULL);
+    clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, NULL, out_shape, NULL,
+                     NULL);
     memcpy(pb, pads_begin, (size_t)rank * sizeof *pb);
     memcpy(pe, pads_end, (size_t)rank * sizeof *pe);
     c.pads_begin = pb;

@@ -17,7 +17,7 @@
  * make the compiler re-read every field for every row. */
 enum { ROW_MAP_MAX = 16 };
 typedef struct row_plan {
-    clpad_pad_mode mode;
+    int mode;                      /* the innermost axis's rule (kernels/coords.h) */
     int64_t D, O, b;
     int64_t lo, hi;                /* output elements copied from the input row */
     size_t eb;                     /* bytes per element of the plan */
@@ -31,7 +31,6 @@ typedef struct row_plan {
 
 typedef struct pad_job {
     const clpad_pad_plan *p;
-    clpad_pad_mode mode;
     const unsigned char *value; /* one element of the original dtype */
     size_t out_block[CLPAD_MAX_RANK]; /* bytes of one output index on each axis */
     size_t in_block[CLPAD_MAX_RANK];  /* bytes of one input index on each axis */
@@ -41,9 +40,9 @@ typedef struct pad_job {
 
 /* Source coordinate of padded coordinate c on an axis of size D
  * (kernels/coords.h, shared with the kernels); -1 for constant padding. */
-static inline int64_t map_coord(clpad_pad_mode mode, int64_t c, int64_t D)
+static inline int64_t map_coord(int mode, int64_t c, int64_t D)
 {
-    return clpad_coord_map((int)mode, c, D);
+    return clpad_coord_map(mode, c, D);
 }
 
 /* Fill n bytes with the repeated value of vbytes bytes (n is a multiple of
@@ -71,7 +70,7 @@ static inline void fill(unsigned char *dst, size_t n, const unsigned char *value
 /* dst[o] = src[map(o - b)] for o in [r0, r1), elements of `eb` bytes: typed
  * moves for the common sizes (a memcpy call per 4-byte element costs more
  * than the copy). */
-static inline void copy_mapped(clpad_pad_mode mode, unsigned char *dst, const unsigned char *src,
+static inline void copy_mapped(int mode, unsigned char *dst, const unsigned char *src,
                         int64_t r0, int64_t r1, int64_t b, int64_t D, size_t eb)
 {
 #define CLPAD_COPY_MAPPED(T)                                                          \
@@ -103,7 +102,7 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const int6
                     (size_t)(r.hi - r.lo) * eb);
     if (r.n_map) { /* short borders: the pad value, or each element's precomputed source */
 #define CLPAD_ROW_BORDERS(T)                                                             \
-    if (r.mode == CLPAD_PAD_CONSTANT) {                                                  \
+    if (r.mode == CLPAD_COORD_CONSTANT) {                                                  \
         T v;                                                                             \
         memcpy(&v, r.pattern, sizeof(T));                                                \
         for (int64_t i = 0; i < r.n_map; i++) {                                          \
@@ -138,9 +137,9 @@ static inline __attribute__((always_inline)) void pad_row(row_plan r, const int6
         int64_t r0 = runs[k][0], r1 = runs[k][1];
         if (r1 <= r0)
             continue;
-        if (r.mode == CLPAD_PAD_CONSTANT) {
+        if (r.mode == CLPAD_COORD_CONSTANT) {
             fill(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, r.pattern, 64);
-        } else if (r.mode == CLPAD_PAD_EDGE && r.hi > r.lo && r1 - r0 > 16) { /* long runs */
+        } else if (r.mode == CLPAD_COORD_EDGE && r.hi > r.lo && r1 - r0 > 16) { /* long runs */
             const unsigned char *e = src + (size_t)map_coord(r.mode, r0 - r.b, r.D) * eb;
             fill(dst + (size_t)r0 * eb, (size_t)(r1 - r0) * eb, e, eb);
         } else {
@@ -183,7 +182,7 @@ static inline __attribute__((always_inline)) void pad_rows_short(
     for (int k = 0; k < nm; k++) {
         doff[k] = (ptrdiff_t)(k < rp->lo ? (size_t)k * eb : hi_b + (size_t)(k - rp->lo) * eb) -
                   (ptrdiff_t)lo_b;
-        soff[k] = rp->mode == CLPAD_PAD_CONSTANT ? 0 : (ptrdiff_t)((size_t)map[k] * eb) - (ptrdiff_t)from;
+        soff[k] = rp->mode == CLPAD_COORD_CONSTANT ? 0 : (ptrdiff_t)((size_t)map[k] * eb) - (ptrdiff_t)from;
     }
     unsigned char *d = dst + lo_b;
     const unsigned char *s = src + from;
@@ -196,7 +195,7 @@ static inline __attribute__((always_inline)) void pad_rows_short(
         for (int k = 0; k < (NM); k++)                                                   \
             memcpy(d + doff[k], BORDER, eb);                                             \
     }
-    if (rp->mode == CLPAD_PAD_CONSTANT) {
+    if (rp->mode == CLPAD_COORD_CONSTANT) {
         uint64_t v;
         memcpy(&v, rp->pattern, sizeof v);
         switch (nm) {
@@ -309,7 +308,7 @@ static void pad_axis(const pad_job *j, int axis, const unsigned char *src, unsig
             o = hi;
         if (o >= O)
             break;
-        int64_t m = map_coord(j->mode, o - b, D);
+        int64_t m = map_coord(p->rules[axis], o - b, D);
         if (m < 0)
             fill(dst + (size_t)o * ob, ob, j->row.pattern, 64);
         else if (m + b >= lo && m + b < hi) /* that source row is already in the output */
@@ -324,10 +323,26 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
                            clpad_pad_mode mode, const void *pad_value, void *output,
                            size_t output_bytes)
 {
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
+        clpad__clear_error();
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    }
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    return clpad_pad_cpu_ex(dtype, rank, shape, input, pads_begin, pads_end, &o, pad_value,
+                            output, output_bytes);
+}
+
+clpad_status clpad_pad_cpu_ex(clpad_dtype dtype, int rank, const int64_t *shape,
+                              const void *input, const int64_t *pads_begin,
+                              const int64_t *pads_end, const clpad_pad_options *options,
+                              const void *pad_value, void *output, size_t output_bytes)
+{
     clpad__clear_error();
     size_t in_bytes, out_bytes;
-    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, NULL,
-                                       &in_bytes, &out_bytes);
+    int8_t rules[CLPAD_MAX_RANK];
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, rules,
+                                       NULL, &in_bytes, &out_bytes);
     if (st)
         return st;
     if (output_bytes < out_bytes)
@@ -347,14 +362,12 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     size_t esize = clpad_dtype_size(dtype);
     unsigned char zero[8] = {0};
     clpad_pad_plan plan;
-    clpad__pad_plan(rank, shape, pads_begin, pads_end, mode, esize, true, &plan);
+    clpad__pad_plan(rank, shape, pads_begin, pads_end, rules, esize, true, &plan);
     if (plan.no_pads) {
         memcpy(output, input, out_bytes);
         return CLPAD_OK;
     }
-    pad_job j = {.p = &plan,
-                 .mode = mode,
-                 .value = mode == CLPAD_PAD_CONSTANT && pad_value ? pad_value : zero};
+    pad_job j = {.p = &plan, .value = plan.any_constant && pad_value ? pad_value : zero};
     size_t ob = plan.elem_bytes, ib = plan.elem_bytes;
     for (int a = plan.rank - 1; a >= 0; a--) {
         j.out_block[a] = ob;
@@ -366,6 +379,7 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     for (size_t i = 0; i < sizeof pattern; i += esize) /* esize (1..8) divides 64 */
         memcpy(pattern + i, j.value, esize);
     int last = plan.rank - 1;
+    int mode = plan.rules[last];
     int64_t D = plan.in_dims[last], O = plan.out_dims[last], b = plan.pads_begin[last];
     int64_t lo = b > 0 ? b : 0, hi = b + D < O ? b + D : O;
     j.row = (row_plan){.mode = mode, .D = D, .O = O, .b = b, .lo = lo, .hi = hi < lo ? lo : hi,
@@ -375,7 +389,7 @@ clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, co
     int64_t n_border = r->lo + (O - r->hi);
     if (r->hi > r->lo && n_border <= ROW_MAP_MAX && (eb == 1 || eb == 2 || eb == 4 || eb == 8)) {
         r->n_map = (int)n_border;
-        for (int64_t i = 0; mode != CLPAD_PAD_CONSTANT && i < n_border; i++)
+        for (int64_t i = 0; mode != CLPAD_COORD_CONSTANT && i < n_border; i++)
             j.row_map[i] = map_coord(mode, (i < r->lo ? i : r->hi + (i - r->lo)) - b, D);
     }
     pad_axis(&j, 0, input, output);
@@ -392,7 +406,7 @@ typedef struct pieces {
     clpad_dtype dtype;
     int rank, axis;
     const int64_t *shape, *pads_begin, *pads_end, *out_shape;
-    clpad_pad_mode mode;
+    const clpad_pad_options *options;
     const void *in, *value;
     unsigned char *out;
     int64_t per;
@@ -423,8 +437,8 @@ static void run_piece(void *arg, int i)
     size_t bytes = (size_t)(hi - lo) * P->block[P->axis];
     if (!bytes)
         return;
-    clpad_status st = clpad_pad_cpu(P->dtype, P->rank, P->shape, P->in, pb, pe, P->mode,
-                                    P->value, P->out + off, bytes);
+    clpad_status st = clpad_pad_cpu_ex(P->dtype, P->rank, P->shape, P->in, pb, pe, P->options,
+                                       P->value, P->out + off, bytes);
     int none = 0;
     if (st)
         atomic_compare_exchange_strong(&P->failed, &none, (int)st);
@@ -432,20 +446,20 @@ static void run_piece(void *arg, int i)
 
 clpad_status clpad__pad_cpu_threads(clpad_dtype dtype, int rank, const int64_t *shape,
                                     const void *input, const int64_t *pads_begin,
-                                    const int64_t *pads_end, clpad_pad_mode mode,
+                                    const int64_t *pads_end, const clpad_pad_options *options,
                                     const void *pad_value, void *output, size_t output_bytes)
 {
     int threads = clpad__pool_threads();
     size_t in_bytes, out_bytes;
     int64_t out_shape[CLPAD_MAX_RANK];
-    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, mode, out_shape,
-                                       &in_bytes, &out_bytes);
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, NULL,
+                                       out_shape, &in_bytes, &out_bytes);
     if (st || threads <= 1 || rank == 0 || out_bytes < CLPAD_CPU_PIECE_MIN_BYTES * 2 ||
         output_bytes < out_bytes || !output || (in_bytes && !input))
-        return clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
-                             output, output_bytes); /* (one thread; and its errors) */
+        return clpad_pad_cpu_ex(dtype, rank, shape, input, pads_begin, pads_end, options,
+                                pad_value, output, output_bytes); /* (one thread; its errors) */
     pieces P = {.dtype = dtype, .rank = rank, .shape = shape, .pads_begin = pads_begin,
-                .pads_end = pads_end, .out_shape = out_shape, .mode = mode, .in = input,
+                .pads_end = pads_end, .out_shape = out_shape, .options = options, .in = input,
                 .value = pad_value, .out = output};
     /* A few pieces per thread (for balance), none below the minimum size: the
      * first axis whose leading indices give that many, cut as needed. */
@@ -466,8 +480,8 @@ clpad_status clpad__pad_cpu_threads(clpad_dtype dtype, int rank, const int64_t *
     if (P.per > out_shape[a])
         P.per = out_shape[a];
     if (P.per < 1 || lead * P.per > INT32_MAX)
-        return clpad_pad_cpu(dtype, rank, shape, input, pads_begin, pads_end, mode, pad_value,
-                             output, output_bytes);
+        return clpad_pad_cpu_ex(dtype, rank, shape, input, pads_begin, pads_end, options,
+                                pad_value, output, output_bytes);
     clpad__parallel_for((int)(lead * P.per), run_piece, &P);
     clpad__clear_error();
     st = (clpad_status)atomic_load(&P.failed);

@@ -13,8 +13,8 @@ _Static_assert(CLPAD_PAD_CONSTANT == CLPAD_COORD_CONSTANT && CLPAD_PAD_EDGE == C
                    CLPAD_PAD_WRAP == CLPAD_COORD_WRAP,
                "pad mode numbering differs between clpad.h and kernels/coords.h");
 
-static clpad_status check_limit(clpad_pad_mode mode, int axis, const char *which, int64_t pad,
-                                int64_t D)
+static clpad_status check_limit(clpad_pad_mode mode, bool large, int axis, const char *which,
+                                int64_t pad, int64_t D, int8_t *rule)
 {
     if (pad <= 0)
         return CLPAD_OK; /* limits apply to positive pads only; negative pads crop */
@@ -23,42 +23,114 @@ static clpad_status check_limit(clpad_pad_mode mode, int axis, const char *which
         return CLPAD_OK;
     case CLPAD_PAD_EDGE:
     case CLPAD_PAD_WRAP:
-        if (D < 1)
-            return clpad__fail(CLPAD_ERR_INVALID_PADS,
-                               "%s[%d] = %lld: %s mode needs a non-empty axis, but shape[%d] = 0",
-                               which, axis, (long long)pad, clpad_pad_mode_name(mode), axis);
-        return CLPAD_OK;
+        break;
     case CLPAD_PAD_REFLECT:
-        if (pad > D - 1)
+        if (pad > D - 1 && D >= 1 && large) {
+            *rule = CLPAD_COORD_REFLECT_NUMPY;
+            return CLPAD_OK;
+        }
+        if (pad > D - 1 && D >= 1)
             return clpad__fail(CLPAD_ERR_INVALID_PADS,
-                               "%s[%d] = %lld exceeds the reflect limit shape[%d] - 1 = %lld",
+                               "%s[%d] = %lld exceeds the reflect limit shape[%d] - 1 = %lld "
+                               "(numpy.pad's repeated reflection is opt-in: large pads "
+                               "'numpy')",
                                which, axis, (long long)pad, axis, (long long)(D - 1));
-        return CLPAD_OK;
+        break;
     case CLPAD_PAD_SYMMETRIC:
-        if (pad > D)
+        if (pad > D && D >= 1 && large) {
+            *rule = CLPAD_COORD_SYMMETRIC_NUMPY;
+            return CLPAD_OK;
+        }
+        if (pad > D && D >= 1)
             return clpad__fail(CLPAD_ERR_INVALID_PADS,
-                               "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld", which,
-                               axis, (long long)pad, axis, (long long)D);
-        return CLPAD_OK;
+                               "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld "
+                               "(numpy.pad's repeated mirror is opt-in: large pads 'numpy')",
+                               which, axis, (long long)pad, axis, (long long)D);
+        break;
     default:
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
     }
+    if (D < 1)
+        return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                           "%s[%d] = %lld: %s mode needs a non-empty axis, but shape[%d] = 0",
+                           which, axis, (long long)pad, clpad_pad_mode_name(mode), axis);
+    return CLPAD_OK;
+}
+
+/* The fields of clpad_pad_options this library reads: up to `flags` at
+ * least (the first version), and zeros past what it knows. */
+static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad_options *out)
+{
+    if (!o)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: options is NULL");
+    size_t min = offsetof(clpad_pad_options, flags) + sizeof o->flags;
+    if (o->size < min)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "pad: options->size = %zu is smaller than the first version's %zu "
+                           "bytes (fill it with clpad_pad_options_init)",
+                           o->size, min);
+    size_t known = o->size < sizeof *o ? o->size : sizeof *o;
+    memset(out, 0, sizeof *out);
+    memcpy(out, o, known);
+    for (size_t k = sizeof *o; k < o->size; k++)
+        if (((const unsigned char *)o)[k])
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "pad: options has a non-zero byte at offset %zu, past the "
+                               "fields this library version knows (%zu bytes)",
+                               k, sizeof *o);
+    for (int k = 0; k < 4; k++)
+        if (out->reserved[k])
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "pad: options->reserved[%d] must be 0", k);
+    if (out->flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "pad: options->flags = 0x%x has unknown bits 0x%x", out->flags,
+                           out->flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY);
+    for (int i = 0; i < rank && i < CLPAD_MAX_RANK; i++)
+        if ((unsigned)out->modes[i] >= CLPAD_PAD_MODE_COUNT)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "pad: options->modes[%d] = %d is not a clpad_pad_mode", i,
+                               (int)out->modes[i]);
+    return CLPAD_OK;
+}
+
+void clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode)
+{
+    if (!options)
+        return;
+    memset(options, 0, sizeof *options);
+    options->size = sizeof *options;
+    for (int i = 0; i < CLPAD_MAX_RANK; i++)
+        options->modes[i] = mode;
+}
+
+void clpad__pad_uniform_rules(int rank, clpad_pad_mode mode, int8_t *rules)
+{
+    for (int i = 0; i < rank && i < CLPAD_MAX_RANK; i++)
+        rules[i] = (int8_t)mode;
 }
 
 static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
-                              const int64_t *pads_end, clpad_pad_mode mode, int64_t *out)
+                              const int64_t *pads_end, const clpad_pad_options *options,
+                              int64_t *out, int8_t *rules_out)
 {
-    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
     clpad_status st = clpad__check_rank_shape("pad", rank, 0, shape);
     if (st)
+        return st;
+    clpad_pad_options o;
+    if ((st = load_options(options, rank, &o)))
         return st;
     if (rank > 0 && (!pads_begin || !pads_end))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
                            pads_begin ? "pads_end" : "pads_begin");
+    bool large = o.flags & CLPAD_PAD_LARGE_NUMPY;
+    int8_t rules[CLPAD_MAX_RANK];
     for (int i = 0; i < rank; i++) {
-        if ((st = check_limit(mode, i, "pads_begin", pads_begin[i], shape[i])) ||
-            (st = check_limit(mode, i, "pads_end", pads_end[i], shape[i])))
+        rules[i] = (int8_t)o.modes[i];
+        if ((st = check_limit(o.modes[i], large, i, "pads_begin", pads_begin[i], shape[i],
+                              &rules[i])) ||
+            (st = check_limit(o.modes[i], large, i, "pads_end", pads_end[i], shape[i],
+                              &rules[i])))
             return st;
         int64_t sum, last;
         /* The input coordinates c = o - pads_begin of the output run from
@@ -78,6 +150,8 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
                                (long long)pads_end[i]);
         out[i] = sum > 0 ? sum : 0;
     }
+    if (rules_out && rank > 0)
+        memcpy(rules_out, rules, (size_t)rank);
     return CLPAD_OK;
 }
 
@@ -85,11 +159,24 @@ clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_
                                     const int64_t *pads_end, clpad_pad_mode mode,
                                     int64_t *out_shape)
 {
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
+        clpad__clear_error();
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    }
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    return clpad_pad_output_shape_ex(rank, shape, pads_begin, pads_end, &o, out_shape);
+}
+
+clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape, const int64_t *pads_begin,
+                                       const int64_t *pads_end, const clpad_pad_options *options,
+                                       int64_t *out_shape)
+{
     clpad__clear_error();
     if (rank > 0 && !out_shape)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: out_shape is NULL");
     int64_t out[CLPAD_MAX_RANK];
-    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, mode, out);
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, out, NULL);
     if (st)
         return st;
     if (!clpad__count(rank, out, 1, NULL, NULL))
@@ -101,14 +188,14 @@ clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_
 
 clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
                               const int64_t *pads_begin, const int64_t *pads_end,
-                              clpad_pad_mode mode, int64_t *out_shape, size_t *in_bytes,
-                              size_t *out_bytes)
+                              const clpad_pad_options *options, int8_t *rules,
+                              int64_t *out_shape, size_t *in_bytes, size_t *out_bytes)
 {
     size_t esize = clpad_dtype_size(dtype);
     if (!esize)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: invalid dtype %d", (int)dtype);
     int64_t out[CLPAD_MAX_RANK];
-    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, mode, out);
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, out, rules);
     if (st)
         return st;
     if (!clpad__count(rank, shape, esize, NULL, in_bytes))
@@ -127,20 +214,26 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
  * pads_begin * (units per element) that the kernels form would overflow.
  * The output covers the input coordinates c in [-b, -b + O):
  *  - wrap reads c mod D everywhere: any b' = b (mod D) does; b' in [0, D);
+ *    likewise the _numpy mirrors with their periods 2(D-1) and 2D;
  *  - constant and edge only tell "before", "inside" and "after" apart: a
  *    window wholly before the input (-b + O <= 0) moves to [-O, 0), one
  *    wholly after it (-b >= D) to [D, D + O);
  *  - reflect and symmetric: positive pads are at most D, and a pads_begin
  *    below -(D + pads_end) leaves nothing to output, so b is in range already. */
-static int64_t canonical_begin(clpad_pad_mode mode, int64_t D, int64_t b, int64_t O)
+static int64_t canonical_begin(int rule, int64_t D, int64_t b, int64_t O)
 {
     if (O == 0)
         return 0;
-    if (mode == CLPAD_PAD_WRAP && D > 0) {
-        int64_t m = b % D;
-        return m < 0 ? m + D : m;
+    /* the periodic rules read c mod their period everywhere */
+    int64_t period = rule == CLPAD_COORD_WRAP              ? D
+                     : rule == CLPAD_COORD_REFLECT_NUMPY   ? (D > 1 ? 2 * (D - 1) : 1)
+                     : rule == CLPAD_COORD_SYMMETRIC_NUMPY ? 2 * D
+                                                           : 0;
+    if (period > 0 && D > 0) {
+        int64_t m = b % period;
+        return m < 0 ? m + period : m;
     }
-    if (mode == CLPAD_PAD_CONSTANT || mode == CLPAD_PAD_EDGE) {
+    if (rule == CLPAD_COORD_CONSTANT || rule == CLPAD_COORD_EDGE) {
         if (b >= O) /* -b + O <= 0 */
             return O;
         if (b <= -D)
@@ -150,7 +243,7 @@ static int64_t canonical_begin(clpad_pad_mode mode, int64_t D, int64_t b, int64_
 }
 
 void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
-                     const int64_t *pads_end, clpad_pad_mode mode, size_t elem_size,
+                     const int64_t *pads_end, const int8_t *rules, size_t elem_size,
                      bool widen, clpad_pad_plan *plan)
 {
     /* Working copy, innermost last; axes of size 1 without pads vanish. The
@@ -160,6 +253,7 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
      * output) becomes an input of size 0 on every axis, the output all
      * padding: no size of an axis that is never read enters the plan. */
     int64_t D[CLPAD_MAX_RANK], b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
+    int8_t R[CLPAD_MAX_RANK];
     int n = 0;
     bool no_pads = true, empty_in = false;
     for (int i = 0; i < rank; i++)
@@ -172,17 +266,19 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
         int64_t o = pads_begin[i] + shape[i] + pads_end[i]; /* validated: no overflow */
         o = o > 0 ? o : 0;
         D[n] = empty_in ? 0 : shape[i];
-        b[n] = empty_in ? o : canonical_begin(mode, shape[i], pads_begin[i], o);
+        R[n] = empty_in ? CLPAD_COORD_CONSTANT : rules[i];
+        b[n] = empty_in ? o : canonical_begin(R[n], shape[i], pads_begin[i], o);
         e[n] = o - D[n] - b[n];
         n++;
     }
-    /* Merge an outer axis into its unpadded inner neighbour. In constant mode
-     * the outer axis may be padded: whole inner rows are then pad or copy. */
+    /* Merge an outer axis into its unpadded inner neighbour. An outer axis
+     * in constant mode may be padded: whole inner rows are then pad or copy.
+     * The merged axis keeps the outer axis's rule. */
     for (int i = n - 2; i >= 0; i--) {
         bool inner_plain = !b[i + 1] && !e[i + 1];
         bool outer_plain = !b[i] && !e[i];
         int64_t nd, nb, ne, sum;
-        if (!inner_plain || !(outer_plain || mode == CLPAD_PAD_CONSTANT))
+        if (!inner_plain || !(outer_plain || R[i] == CLPAD_COORD_CONSTANT))
             continue;
         int64_t last;
         if (!clpad__mul_i64(D[i], D[i + 1], &nd) || !clpad__mul_i64(b[i], D[i + 1], &nb) ||
@@ -196,6 +292,7 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
             D[j] = D[j + 1];
             b[j] = b[j + 1];
             e[j] = e[j + 1];
+            R[j] = R[j + 1];
         }
         n--;
     }
@@ -212,8 +309,31 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
     if (n == 0) { /* a scalar, or only unit axes: one element */
         D[0] = 1;
         b[0] = e[0] = 0;
+        R[0] = rank > 0 ? rules[0] : CLPAD_COORD_CONSTANT;
         n = 1;
     }
+    /* Unpadded axes read no rule: they take the padded axes' one where
+     * those agree, so that such a call runs a single-rule kernel. */
+    int shared = -1;
+    bool mixed = false;
+    for (int i = 0; i < n; i++) {
+        if (!b[i] && !e[i])
+            continue;
+        if (shared < 0)
+            shared = R[i];
+        else if (R[i] != shared)
+            mixed = true;
+    }
+    if (shared < 0)
+        shared = R[n - 1];
+    plan->any_constant = false;
+    for (int i = 0; i < n; i++) {
+        if (!b[i] && !e[i] && !mixed)
+            R[i] = (int8_t)shared;
+        plan->rules[i] = R[i];
+        plan->any_constant |= R[i] == CLPAD_COORD_CONSTANT && (b[i] || e[i]);
+    }
+    plan->uniform = mixed ? -1 : shared;
     plan->rank = n;
     plan->elem_bytes = elem;
     plan->no_pads = no_pads;

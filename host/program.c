@@ -207,7 +207,8 @@ clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *o
     return CLPAD_OK;
 }
 
-/* Every program variant the library uses. */
+/* Every program variant of the one-mode calls (clpad_pad, clpad_enqueue_pad);
+ * the variants of mixed modes and of large pads build on first use. */
 clpad_status clpad_context_warmup(clpad_context *ctx)
 {
     clpad__clear_error();
@@ -222,7 +223,7 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
         char opt[CLPAD_OPTIONS_MAX];
         cl_program p;
         for (int m = 0; m < CLPAD_PAD_MODE_COUNT && !st; m++) {
-            clpad__pad_options((clpad_pad_mode)m, units[u], opt, sizeof opt);
+            clpad__pad_options(m, false, units[u], opt, sizeof opt);
             st = clpad__program(ctx, "pad", opt, &p);
         }
         /* space/batch, and its streaming variant where the device has one */

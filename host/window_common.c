@@ -233,19 +233,14 @@ clpad_status clpad__w_check_output_shape(const char *who, int naxes, const int64
     return CLPAD_OK;
 }
 
-/* Deconv with a requested output size: total = full - O (>= 0), split with
- * the odd element at the end (`extra_at_end`) or the beginning. */
-clpad_status clpad__w_deconv_split_to(const char *who, int axis, int64_t full, int64_t O,
-                                    bool extra_at_end, int64_t *B, int64_t *A)
+/* Deconv with a requested output size: total = full - O, of any sign (a
+ * negative total extends the full output with zeros), split with the odd
+ * element at the end (`extra_at_end`) or the beginning, floor division as
+ * ONNX's reference implementation does. */
+void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_t *B, int64_t *A)
 {
     int64_t total = full - O; /* full >= 1, O >= 1: no overflow */
-    if (total < 0)
-        return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
-                           "%s: output_shape[%d] = %lld exceeds the full transposed-"
-                           "convolution output %lld (pads would be negative)",
-                           who, axis, (long long)O, (long long)full);
     clpad__w_split(total, extra_at_end, B, A);
-    return CLPAD_OK;
 }
 
 clpad_status clpad__w_check_result(const char *who, clpad_window_result *result)

@@ -63,10 +63,10 @@ clpad_status clpad__w_check_output_padding(const char *who, int naxes,
                                          const int64_t *stride, const int64_t *dilation,
                                          bool upper_bound);
 clpad_status clpad__w_check_output_shape(const char *who, int naxes, const int64_t *output_shape);
-/* Deconv with a requested output size: total = full - O (>= 0), split with
- * the odd element at the end (`extra_at_end`) or the beginning. */
-clpad_status clpad__w_deconv_split_to(const char *who, int axis, int64_t full, int64_t O,
-                                    bool extra_at_end, int64_t *B, int64_t *A);
+/* Deconv with a requested output size: total = full - O, of any sign (a
+ * negative total extends the full output with zeros), split with the odd
+ * element at the end (`extra_at_end`) or the beginning (floor halves). */
+void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_t *B, int64_t *A);
 clpad_status clpad__w_check_result(const char *who, clpad_window_result *result);
 /* Split a total pad between begin and end: the half rounded down (floor, so
  * also for a negative total) on the side without the extra element, the rest

@@ -74,9 +74,11 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
         int64_t full;
         TRY(clpad__w_deconv_full(i, I, S, DK, output_padding ? output_padding[i] : 0, &full));
         if (output_shape) {
+            /* the operator text's split, any sign: SAME_UPPER B = total // 2,
+             * the others A = total // 2 (floor, as ONNX's reference code) */
             r.output[i] = output_shape[i];
-            TRY(clpad__w_deconv_split_to(who, i, full, output_shape[i], upper, &r.pads_begin[i],
-                                &r.pads_end[i]));
+            clpad__w_deconv_split_to(full, output_shape[i], upper, &r.pads_begin[i],
+                                     &r.pads_end[i]);
         } else if (same) {
             int64_t target, total;
             TRY(clpad__w_ck_mul(i, "input*stride", I, S, &target));

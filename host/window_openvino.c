@@ -35,9 +35,10 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
                            who, output_padding ? "output_padding" : "output_shape",
                            clpad__w_op_names[op]);
     bool use_pads = auto_pad == CLPAD_OV_EXPLICIT && !output_shape;
-    if (use_pads) {
+    if (auto_pad == CLPAD_OV_EXPLICIT) {
         TRY(clpad__w_check_nonneg(who, "pads_begin", naxes, pads_begin));
-        TRY(clpad__w_check_nonneg(who, "pads_end", naxes, pads_end));
+        if (!output_shape)
+            TRY(clpad__w_check_nonneg(who, "pads_end", naxes, pads_end));
     }
     TRY(clpad__w_check_output_padding(who, naxes, output_padding, r.stride, dilation, false));
     if (output_shape)
@@ -68,9 +69,18 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
         int64_t full;
         TRY(clpad__w_deconv_full(i, I, S, DK, output_padding ? output_padding[i] : 0, &full));
         if (output_shape) {
-            /* spec: auto_pad != SAME_UPPER -> begin = total // 2; else end = total // 2 */
-            r.output[i] = output_shape[i];
-            TRY(clpad__w_deconv_split_to(who, i, full, output_shape[i], !upper, &r.pads_begin[i],
+            /* OpenVINO's shape inference: SAME_* split max(total, 0) (SAME_UPPER:
+             * end = total // 2, the odd one at the beginning); EXPLICIT keeps the
+             * given pads_begin, VALID 0; the end is what remains of full - O */
+            int64_t O = output_shape[i], B = 0, A;
+            if (same) {
+                clpad__w_deconv_split_to(full, O > full ? full : O, !upper, &B, &A);
+            } else if (auto_pad == CLPAD_OV_EXPLICIT) {
+                B = pads_begin ? pads_begin[i] : 0;
+            }
+            r.output[i] = O;
+            r.pads_begin[i] = B;
+            TRY(clpad__w_ck_sub(i, "full output - output_shape - pads_begin", full - O, B,
                                 &r.pads_end[i]));
         } else {
             r.pads_begin[i] = pb;

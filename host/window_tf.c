@@ -48,6 +48,11 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                            clpad__w_op_names[op]);
     TRY(clpad__w_check_nonneg(who, "pads_begin", naxes, pads_begin));
     TRY(clpad__w_check_nonneg(who, "pads_end", naxes, pads_end));
+    /* TensorFlow's EXPLICIT padding takes its explicit_paddings, both sides. */
+    if (padding == CLPAD_TF_EXPLICIT && (!pads_begin || !pads_end))
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: padding EXPLICIT needs pads_begin and pads_end (%s is NULL)", who,
+                           !pads_begin ? "pads_begin" : "pads_end");
     if (output_shape)
         TRY(clpad__w_check_output_shape(who, naxes, output_shape));
 
@@ -93,6 +98,81 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
         /* A = full - O - B; full, O >= 1 and 0 <= fb <= O + ... : checked anyway */
         TRY(clpad__w_ck_sub(i, "full output - output", full, O, &r.pads_end[i]));
         TRY(clpad__w_ck_sub(i, "full output - output - pads_begin", r.pads_end[i], fb, &r.pads_end[i]));
+    }
+    *result = r;
+    return CLPAD_OK;
+}
+
+/* Keras (include/clpad_window.h states the rules). Convolution and pooling
+ * are TensorFlow's SAME / VALID; the transposed convolution follows Keras'
+ * own geometry (deconv_output_length, and the backend-neutral crops its
+ * conv_transpose computes), which tf.nn.conv2d_transpose cannot express
+ * when output_padding is given. */
+CLPAD_API clpad_status clpad_window_keras(clpad_window_op op, clpad_tf_padding padding,
+                                          int naxes, const int64_t *input,
+                                          const int64_t *kernel, const int64_t *stride,
+                                          const int64_t *dilation,
+                                          const int64_t *output_padding,
+                                          clpad_window_result *result)
+{
+    static const char who[] = "clpad_window_keras";
+    clpad__clear_error();
+    TRY(clpad__w_check_result(who, result));
+    if (padding != CLPAD_TF_VALID && padding != CLPAD_TF_SAME)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: padding = %d: Keras has \"valid\" and \"same\" only "
+                           "(CLPAD_TF_VALID, CLPAD_TF_SAME)",
+                           who, (int)padding);
+    clpad_window_result r;
+    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true,
+                               op == CLPAD_WINDOW_POOL, &r));
+    if (output_padding && op != CLPAD_WINDOW_DECONV)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: output_padding applies to deconv (Conv*DTranspose) only "
+                           "(op = %s)",
+                           who, clpad__w_op_names[op]);
+    if (output_padding) {
+        for (int i = 0; i < naxes; i++) {
+            int64_t v = output_padding[i];
+            if (v < 0 || v >= r.stride[i])
+                return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                                   "%s: output_padding[%d] = %lld must be >= 0 and smaller "
+                                   "than stride[%d] = %lld",
+                                   who, i, (long long)v, i, (long long)r.stride[i]);
+        }
+    }
+    bool same = padding == CLPAD_TF_SAME;
+    for (int i = 0; i < naxes; i++) {
+        int64_t I = r.input[i], S = r.stride[i], DK = r.extent[i];
+        if (op != CLPAD_WINDOW_DECONV) {
+            TRY(tf_forward(who, i, padding, I, DK, S, 0, 0, &r.output[i], &r.pads_begin[i],
+                           &r.pads_end[i]));
+            continue;
+        }
+        /* Elements cropped from the full output (I-1)*S + DK, begin and end;
+         * negative: zeros appended. With output_padding op:
+         *   valid: crops 0 and -op, O = (I-1)*S + DK + op;
+         *   same:  total = DK - DK%2 - op, O = (I-1)*S + DK%2 + op,
+         *          begin = max(floor(total/2), 0);
+         * without: valid op = max(S - DK, 0), O = (I-1)*S + max(DK, S);
+         *          same total = DK - S, O = I*S, begin = max(floor(total/2), 0). */
+        int64_t full, total, B;
+        TRY(clpad__w_deconv_full(i, I, S, DK, 0, &full));
+        if (!same) {
+            total = -(output_padding ? output_padding[i] : (S > DK ? S - DK : 0));
+            B = 0;
+        } else {
+            total = output_padding ? DK - DK % 2 - output_padding[i] : DK - S;
+            B = clpad__w_floor_div(total, 2);
+            if (B < 0)
+                B = 0;
+        }
+        r.pads_begin[i] = B;
+        r.pads_end[i] = total - B;
+        TRY(clpad__w_ck_sub(i, "full output - total crop", full, total, &r.output[i]));
+        if (r.output[i] < 1)
+            return clpad__fail(CLPAD_ERR_INVALID_SHAPE, "%s: axis %d: output size %lld is < 1",
+                               who, i, (long long)r.output[i]);
     }
     *result = r;
     return CLPAD_OK;

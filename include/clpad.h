@@ -228,6 +228,127 @@ CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t 
                                      size_t output_bytes);
 
 /* ------------------------------------------------------------------------- */
+/* Pad: per-axis modes, large pads, framework names, axes, multiples          */
+/* (docs/modes.md)                                                          */
+/* ------------------------------------------------------------------------- */
+
+/** Flags of clpad_pad_options. */
+enum {
+    /** reflect and symmetric take pads beyond D - 1 / D and repeat the
+     *  mirror periodically, as numpy.pad does (reflect: period 2(D-1), an
+     *  axis of 1 element repeats it; symmetric: period 2D); without it such
+     *  pads are CLPAD_ERR_INVALID_PADS (Pad-12's limits). */
+    CLPAD_PAD_LARGE_NUMPY = 1u << 0,
+};
+
+/**
+ * How clpad_pad_ex and its siblings pad. Fill it with
+ * clpad_pad_options_init(), then change fields: the library reads `size`
+ * first, so that later versions can add fields after `reserved` without
+ * breaking callers built against this header.
+ */
+typedef struct clpad_pad_options {
+    size_t size;                          /* sizeof(clpad_pad_options) (set by init) */
+    clpad_pad_mode modes[CLPAD_MAX_RANK]; /* pad_mode of each axis, outermost first;
+                                             the first `rank` entries are read */
+    unsigned flags;                       /* CLPAD_PAD_LARGE_NUMPY, or 0 */
+    uint64_t reserved[4];                 /* must be 0 */
+} clpad_pad_options;
+
+/** Every axis `mode`, no flags, size set. `options` must not be NULL. */
+CLPAD_API void clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode);
+
+/**
+ * clpad_pad_output_shape with options: each axis i checks the limits of
+ * options->modes[i] (docs/spec.md, "Pad"), or with CLPAD_PAD_LARGE_NUMPY no
+ * upper limit for reflect and symmetric (an axis of 0 elements still takes
+ * no positive pad in any mode but constant).
+ * Errors: those of clpad_pad_output_shape; CLPAD_ERR_INVALID_ARGUMENT
+ * (options NULL, its size smaller than this version's first fields or
+ * non-zero bytes past the fields this library knows, an invalid mode in
+ * modes[0..rank-1], an unknown flag, reserved not 0).
+ */
+CLPAD_API clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape,
+                                                 const int64_t *pads_begin,
+                                                 const int64_t *pads_end,
+                                                 const clpad_pad_options *options,
+                                                 int64_t *out_shape);
+
+/** clpad_pad_cpu with per-axis modes and flags (clpad_pad_options). The
+ *  pad value fills the axes whose mode is constant. Errors: those of
+ *  clpad_pad_cpu and clpad_pad_output_shape_ex. */
+CLPAD_API clpad_status clpad_pad_cpu_ex(clpad_dtype dtype, int rank, const int64_t *shape,
+                                        const void *input, const int64_t *pads_begin,
+                                        const int64_t *pads_end,
+                                        const clpad_pad_options *options,
+                                        const void *pad_value, void *output,
+                                        size_t output_bytes);
+
+/**
+ * Parse a pad mode: clpad's names ("constant", "edge", "reflect",
+ * "symmetric", "wrap"; case-insensitive) or a framework's name with its
+ * prefix, which says whose meaning is meant (docs/modes.md):
+ *   cv:CONSTANT cv:REPLICATE cv:REFLECT (= symmetric) cv:REFLECT_101
+ *     (= reflect; also cv:REFLECT101, cv:DEFAULT) cv:WRAP  (OpenCV BORDER_*)
+ *   torch:constant torch:replicate torch:reflect torch:circular
+ *   tf:CONSTANT tf:REFLECT tf:SYMMETRIC   (tf.pad / MirrorPad)
+ *   onnx:constant onnx:edge onnx:reflect onnx:wrap   (ONNX Pad-19)
+ *   ov:constant ov:edge ov:reflect ov:symmetric      (OpenVINO Pad-12)
+ *   np:constant np:edge np:reflect np:symmetric np:wrap   (numpy.pad)
+ * Prefixes and names are case-insensitive. `*flags` (may be NULL) receives
+ * the clpad_pad_options flags of that framework's meaning:
+ * CLPAD_PAD_LARGE_NUMPY for np: and cv: (numpy.pad and copyMakeBorder
+ * repeat the mirror for any pad), else 0.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL name or mode), CLPAD_ERR_PARSE
+ * (unknown prefix, or a name the framework does not have; the message lists
+ * what it has, e.g. "torch has constant, replicate, reflect, circular").
+ */
+CLPAD_API clpad_status clpad_pad_mode_parse(const char *name, clpad_pad_mode *mode,
+                                            unsigned *flags);
+
+/**
+ * ONNX Pad-18's `axes` form: pads given for `naxes` listed axes only, the
+ * other axes unpadded. axes[k] is in [-rank, rank) (negative counts from
+ * the end, as ONNX); axes_pads_begin[k] / axes_pads_end[k] are that axis's
+ * pads (any sign). Writes pads_begin[rank] / pads_end[rank], zeros on the
+ * unlisted axes. naxes may be 0 (all zeros).
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (rank not in 0..CLPAD_MAX_RANK, naxes
+ * not in 0..rank, NULL arrays, an axis out of range: "axes[1] = 3 is out of
+ * range for rank 3 (-3..2)", an axis listed twice: "axes[2] = -1 repeats
+ * axis 2 (axes[0])").
+ */
+CLPAD_API clpad_status clpad_pad_axes_expand(int rank, int naxes, const int64_t *axes,
+                                             const int64_t *axes_pads_begin,
+                                             const int64_t *axes_pads_end,
+                                             int64_t *pads_begin, int64_t *pads_end);
+
+/** Where clpad_pad_to_multiple puts the added elements. */
+typedef enum clpad_placement {
+    CLPAD_PLACE_END = 0, /* all after the data */
+    CLPAD_PLACE_CENTER,  /* half before, half after; the odd one after */
+    CLPAD_PLACEMENT_COUNT
+} clpad_placement;
+
+/**
+ * Pad to a multiple: grow pads_begin / pads_end (in and out, `rank` values
+ * each, the pads already asked for) so that each axis's output size
+ * max(b + D + e, 0) becomes the next multiple of multiples[i] (itself if it
+ * is one; 0 stays 0). multiples[i] = 1 leaves the axis alone. The added
+ * elements go after the data (CLPAD_PLACE_END) or are split, the odd one
+ * after (CLPAD_PLACE_CENTER: floor(extra/2) before). Explicit pads and a
+ * multiple add up: the multiple applies to the size after the given pads.
+ * The pads are written only on success; the mode's limits are checked by
+ * the pad call itself.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (rank, NULL, bad placement, a multiple
+ * < 1: "multiples[1] = 0 must be >= 1"), CLPAD_ERR_INVALID_SHAPE
+ * (shape[i] < 0), CLPAD_ERR_OVERFLOW.
+ */
+CLPAD_API clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape,
+                                             const int64_t *multiples,
+                                             clpad_placement placement, int64_t *pads_begin,
+                                             int64_t *pads_end);
+
+/* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace (docs/spec.md)                               */
 /* ------------------------------------------------------------------------- */
 
@@ -337,7 +458,8 @@ enum {
  * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
  * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
  * CLPAD_ERR_NO_DEVICE).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_NO_DEVICE,
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; a flag bit that is not a
+ * CLPAD_CONTEXT_* value, named in the message), CLPAD_ERR_NO_DEVICE,
  * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
  * CLPAD_ERR_OUT_OF_MEMORY.
  */
@@ -378,8 +500,10 @@ CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
 
 /**
  * Compile every program clpad may need on this context now, so that the first
- * operation does not pay for compilation. Programs are cached per context,
- * kernel family and build options.
+ * operation does not pay for compilation (the one-mode pad programs and
+ * space/batch; the programs of mixed per-axis modes and of numpy's large
+ * pads build on their first use). Programs are cached per context, kernel
+ * family and build options.
  * Errors: CLPAD_ERR_BUILD_FAILED (see clpad_context_build_log), CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
@@ -458,6 +582,31 @@ CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank
                                  const int64_t *pads_begin, const int64_t *pads_end,
                                  clpad_pad_mode mode, const void *pad_value, void *output,
                                  size_t output_bytes, clpad_run_info *info);
+
+/**
+ * clpad_enqueue_pad with per-axis modes and flags (clpad_pad_options). A
+ * call whose padded axes share one mode runs that mode's kernel, exactly as
+ * clpad_enqueue_pad; mixed modes run a variant that reads the outer axes'
+ * modes at run time. Errors: those of clpad_enqueue_pad and
+ * clpad_pad_output_shape_ex.
+ */
+CLPAD_API clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                            const int64_t *shape, cl_mem input,
+                                            size_t input_offset, const int64_t *pads_begin,
+                                            const int64_t *pads_end,
+                                            const clpad_pad_options *options,
+                                            const void *pad_value, cl_mem output,
+                                            size_t output_offset, cl_command_queue queue,
+                                            cl_uint num_events, const cl_event *wait_list,
+                                            cl_event *event);
+
+/** clpad_pad with per-axis modes and flags (clpad_pad_options); otherwise
+ *  as clpad_pad. Errors: those of clpad_pad and clpad_pad_output_shape_ex. */
+CLPAD_API clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                    const int64_t *shape, const void *input,
+                                    const int64_t *pads_begin, const int64_t *pads_end,
+                                    const clpad_pad_options *options, const void *pad_value,
+                                    void *output, size_t output_bytes, clpad_run_info *info);
 
 /* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace on OpenCL                                     */

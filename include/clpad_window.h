@@ -1,8 +1,8 @@
 /*
  * Window geometry (docs/spec.md, "Window geometry"): output size and begin/end padding of a
  * convolution, deconvolution (transposed convolution) or pooling window, per
- * spatial axis, in the conventions of TensorRT, TensorFlow, ONNX, OpenVINO and
- * PyTorch. Included by clpad.h; the conventions of clpad.h apply: every call
+ * spatial axis, in the conventions of TensorRT, TensorFlow (and Keras), ONNX,
+ * OpenVINO and PyTorch. Included by clpad.h; the conventions of clpad.h apply: every call
  * returns a clpad_status, outputs are written only on success, and a failed
  * call leaves a one-line message naming the argument and axis in
  * clpad_last_error().
@@ -226,8 +226,14 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
  * file): B = the forward convolution's pad_begin on O, A = (I-1)*S + DK - O - B;
  * A is negative when O exceeds the full output (the extra elements are zeros).
  *
- * `pads_begin` / `pads_end` are used only by EXPLICIT (NULL there means 0) and
- * must be NULL otherwise (TensorFlow has one padding argument).
+ * TensorFlow itself has no output_padding: Keras' Conv*DTranspose(
+ * output_padding=...) is clpad_window_keras(). Dilation enters only through
+ * DK (tf.nn.conv2d_transpose accepts dilations > 1 only with strides 1 on
+ * some devices; the geometry is the same).
+ *
+ * `pads_begin` / `pads_end` are required by EXPLICIT (TensorFlow's
+ * explicit_paddings; NULL is CLPAD_ERR_INVALID_ARGUMENT) and must be NULL
+ * otherwise (TensorFlow has one padding argument).
  * Errors: as clpad_window_tensorrt; CLPAD_ERR_INVALID_PADS (a negative
  * explicit pad); CLPAD_ERR_INVALID_SHAPE (I < DK for VALID, M < DK,
  * inconsistent output_shape).
@@ -238,6 +244,46 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                                        const int64_t *dilation, const int64_t *pads_begin,
                                        const int64_t *pads_end, const int64_t *output_shape,
                                        clpad_window_result *result);
+
+/**
+ * Keras (keras.layers.Conv*D, Conv*DTranspose, MaxPooling*D, AveragePooling*D
+ * and keras.ops.conv / conv_transpose / max_pool / average_pool, any
+ * backend). `padding` is CLPAD_TF_VALID ("valid") or CLPAD_TF_SAME ("same").
+ *
+ * conv / pool: as clpad_window_tf (Keras' "same" is O = floor((I-1)/S) + 1 =
+ *   ceil(I/S), TensorFlow's SAME). Pooling: a NULL stride means the pool
+ *   size (Keras' strides=None).
+ * deconv: Keras' deconv_output_length, with K' = DK the dilated kernel and
+ *   pad = K' // 2 for "same", 0 for "valid":
+ *   output_padding given (0 <= output_padding < S, as the layers require):
+ *     O = (I-1)*S + DK - 2*pad + output_padding, i.e. "valid"
+ *     (I-1)*S + DK + output_padding, "same" (I-1)*S + DK%2 + output_padding;
+ *   output_padding NULL (Keras' None): "valid" O = (I-1)*S + max(DK, S),
+ *     "same" O = I*S.
+ *   The result's pads are the crops of the full output (I-1)*S + DK that
+ *   Keras' conv_transpose applies (its backend-neutral form, which the JAX
+ *   backend runs and TensorFlow's conv2d_transpose agrees with wherever it
+ *   accepts the shape): total = full - O; "valid": B = 0, A = total (<= 0:
+ *   output_padding zeros at the end); "same": B = max(floor(total/2), 0),
+ *   A = total - B. Example: I = 3, F = 3, S = 2, "same", output_padding 1:
+ *   O = 4 + 1 + 1 = 6, full 7, B = 0, A = 1.
+ *   The TensorFlow backend refuses the one case "same" with DK even and
+ *   output_padding 0 (then ceil(O/S) = I - 1; TF's size check fails); the
+ *   PyTorch backend clamps an output_padding it cannot express and warns.
+ * Keras' layers also refuse strides > 1 together with dilation_rate > 1;
+ * keras.ops does not, and neither does this function.
+ *
+ * Errors: as clpad_window_tensorrt; CLPAD_ERR_INVALID_ARGUMENT (EXPLICIT
+ * padding, output_padding for conv or pool); CLPAD_ERR_INVALID_PADS
+ * (output_padding < 0 or >= stride); CLPAD_ERR_INVALID_SHAPE (I < DK for
+ * "valid" conv / pool, a deconv output < 1).
+ */
+CLPAD_API clpad_status clpad_window_keras(clpad_window_op op, clpad_tf_padding padding,
+                                          int naxes, const int64_t *input,
+                                          const int64_t *kernel, const int64_t *stride,
+                                          const int64_t *dilation,
+                                          const int64_t *output_padding,
+                                          clpad_window_result *result);
 
 /**
  * ONNX auto_pad / pads (operators Conv, ConvTranspose, MaxPool, AveragePool;
@@ -268,10 +314,19 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
  *
  * deconv (ConvTranspose): full = S*(I-1) + output_padding + DK.
  *   output_shape given (spatial sizes; `pads` is then ignored and may be
- *   non-NULL): total = full - output_shape[i] (must be >= 0), and, per the
- *   current ONNX ConvTranspose text, SAME_UPPER: B = floor(total/2),
- *   A = total - B; any other auto_pad: A = floor(total/2), B = total - A.
- *   O = output_shape[i].
+ *   non-NULL): total = full - output_shape[i], of any sign, and, per the
+ *   ONNX ConvTranspose text, SAME_UPPER: B = floor(total/2), A = total - B;
+ *   any other auto_pad: A = floor(total/2), B = total - A. O = output_shape[i].
+ *   An output_shape larger than the full output gives a negative total,
+ *   split the same way with floor division, so negative pads: zeros added
+ *   on that side (total -1: NOTSET B = 0, A = -1, one zero at the end;
+ *   SAME_UPPER B = -1, A = 0; total -3: NOTSET B = -1, A = -2). ONNX's
+ *   reference implementation (onnx.reference) computes exactly this split
+ *   for SAME_UPPER and SAME_LOWER; for NOTSET and VALID it keeps the given
+ *   pads (zeros when absent) instead, which agrees with the split whenever
+ *   total is 0 or -1 (the cases of ONNX's backend tests). ONNX Runtime
+ *   clamps a negative total at 0, i.e. B = 0 and A = total, which differs
+ *   from the split for SAME_UPPER and for totals below -1.
  *   otherwise NOTSET: O = full - B - A (must be >= 1); VALID: pads 0, O = full;
  *   SAME_UPPER / SAME_LOWER: O = I*S where reachable: total =
  *   max(full - I*S, 0), split as Conv's (SAME_UPPER: the odd one at the end),
@@ -282,12 +337,13 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
  *   corrected rule in 1.13 (microsoft/onnxruntime#12537). Runtimes older than
  *   that give the opposite split for odd totals.
  *   output_padding (NULL = 0) must satisfy 0 <= output_padding < max(S, d)
- *   ("must be less than the corresponding stride/dilation dimension").
+ *   ("must be less than the corresponding stride/dilation dimension"); it
+ *   lengthens `full` at the end, also when output_shape is given.
  * output_padding and output_shape must be NULL unless op is deconv.
  *
  * Errors: as clpad_window_tensorrt; CLPAD_ERR_INVALID_PADS (negative pads,
  * output_padding out of range); CLPAD_ERR_INVALID_SHAPE (M < DK, deconv
- * output < 1, output_shape larger than the full output).
+ * output < 1, output_shape < 1).
  */
 CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad auto_pad,
                                          int naxes, const int64_t *input,
@@ -319,14 +375,25 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
  *   required ("Kernel after dilation has size larger than the data shape
  *   after padding").
  * deconv (ConvolutionBackpropData-1): full = S*(I-1) + DK + output_padding
- *   (output_padding >= 0, NULL = 0).
+ *   (output_padding >= 0, NULL = 0; OpenVINO sets no upper bound).
  *   output_shape NULL: EXPLICIT O = full - B - A; any other auto_pad: pads 0,
  *     O = full.
- *   output_shape given: pads_begin / pads_end are ignored;
- *     total = full - output_shape[i] (must be >= 0); SAME_UPPER:
- *     A = floor(total/2), B = total - A (the odd one at the BEGINNING, as the
- *     OpenVINO spec writes it, the pre-2021 ONNX wording); any other:
- *     B = floor(total/2), A = total - B.
+ *   output_shape given, O = output_shape[i], as OpenVINO's shape inference
+ *   (convolution_backprop_shape_inference_util.hpp, apply_padding) computes
+ *   the pads: SAME_UPPER / SAME_LOWER: t = max(full - O, 0), the total
+ *     clamped at 0; SAME_UPPER: floor(t/2) at the end, B = t - floor(t/2)
+ *     (the odd one at the BEGINNING, as the OpenVINO spec writes it, the
+ *     pre-2021 ONNX wording); SAME_LOWER: B = floor(t/2).
+ *     EXPLICIT: B = pads_begin[i] as given (pads_end is not used);
+ *     VALID: B = 0.
+ *     In every case the output starts B elements into the full output and
+ *     A = full - O - B: negative when O exceeds what is left, the extra
+ *     elements zeros at the end. So an output_shape beyond the full output
+ *     gives B = 0 (SAME_*, VALID) and A = full - O < 0. (The operator
+ *     document says that pads_begin / pads_end are ignored with
+ *     output_shape and that every auto_pad splits the total; the shape
+ *     inference that OpenVINO's plugins use keeps pads_begin for EXPLICIT
+ *     and pads 0 for VALID, and clpad follows it.)
  * output_padding and output_shape must be NULL unless op is deconv.
  *
  * Errors: as clpad_window_onnx; CLPAD_ERR_INVALID_ARGUMENT (rounding other
@@ -361,7 +428,9 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
  *   A NULL stride means the kernel size (PyTorch's default for pooling).
  * deconv (EXPLICIT only): O = (I-1)*S - 2p + DK + output_padding, with
  *   0 <= output_padding < max(S, d) ("output padding must be smaller than
- *   either stride or dilation"); NULL output_padding means 0.
+ *   either stride or dilation"); NULL output_padding means 0. (A module's
+ *   forward(x, output_size=...) chooses output_padding = output_size -
+ *   ((I-1)*S - 2p + DK), which must lie in [0, S - 1]: pass that value.)
  * ceil_mode must be 0 unless op is pool; output_padding must be NULL unless
  * op is deconv.
  *

@@ -15,7 +15,14 @@
  *   wrap       c             c mod D      c mod D     (non-negative)
  *
  * The callers keep the limits (reflect: pads <= D - 1, symmetric: <= D), so
- * one reflection suffices.
+ * one reflection suffices. Beyond them (opt-in, numpy.pad's large pads) two
+ * more rules repeat the mirror, periodically:
+ *
+ *   reflect_numpy    c' = c mod 2(D-1); c' if c' < D, else 2(D-1) - c'
+ *                    (D = 1: 0)
+ *   symmetric_numpy  c' = c mod 2D;     c' if c' < D, else 2D - 1 - c'
+ *
+ * which agree with reflect and symmetric within the limits.
  *
  * SpaceToBatch / BatchToSpace (docs/spec.md, "SpaceToBatch"): the batch
  * element at block offset k and index o of an axis with block B corresponds
@@ -45,6 +52,11 @@ typedef int64_t clpad_i64;
 #define CLPAD_COORD_REFLECT 2
 #define CLPAD_COORD_SYMMETRIC 3
 #define CLPAD_COORD_WRAP 4
+/* Internal rules (no clpad_pad_mode of their own): reflect and symmetric
+ * with pads beyond their limits, repeated as numpy.pad repeats them. */
+#define CLPAD_COORD_REFLECT_NUMPY 5
+#define CLPAD_COORD_SYMMETRIC_NUMPY 6
+#define CLPAD_COORD_RULE_COUNT 7
 
 /* The source coordinate of padded coordinate c on an axis of size D, or -1
  * where constant padding applies. With a constant `mode` (the kernels), the
@@ -68,6 +80,20 @@ CLPAD_COORD_FN clpad_i64 clpad_coord_map(int mode, clpad_i64 c, clpad_i64 D)
         clpad_i64 m = c % D;
         return m < 0 ? m + D : m;
     }
+    case CLPAD_COORD_REFLECT_NUMPY: {
+        if (D == 1)
+            return 0;
+        clpad_i64 p = 2 * (D - 1), m = c % p;
+        if (m < 0)
+            m += p;
+        return m < D ? m : p - m;
+    }
+    case CLPAD_COORD_SYMMETRIC_NUMPY: {
+        clpad_i64 p = 2 * D, m = c % p;
+        if (m < 0)
+            m += p;
+        return m < D ? m : p - 1 - m;
+    }
     default:
         return -1;
     }
@@ -75,7 +101,8 @@ CLPAD_COORD_FN clpad_i64 clpad_coord_map(int mode, clpad_i64 c, clpad_i64 D)
 
 /* How the source coordinate moves as c grows by one inside one border: the
  * mirrors walk back, edge stays, wrap walks forward (and starts over at D,
- * which the caller handles). Within the limits a mirror border never turns. */
+ * which the caller handles). Within the limits a mirror border never turns;
+ * the _numpy rules do turn, and have no step (callers map each element). */
 CLPAD_COORD_FN clpad_i64 clpad_coord_step(int mode)
 {
     return mode == CLPAD_COORD_EDGE ? 0 : mode == CLPAD_COORD_WRAP ? 1 : -1;

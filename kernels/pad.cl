@@ -2,7 +2,10 @@
  *
  * One program per pad mode and unit size, built with one of
  * -DCLPAD_PAD_CONSTANT, -DCLPAD_PAD_EDGE, -DCLPAD_PAD_REFLECT,
- * -DCLPAD_PAD_SYMMETRIC, -DCLPAD_PAD_WRAP and -DCLPAD_UNIT_BYTES=1|2|4|8
+ * -DCLPAD_PAD_SYMMETRIC, -DCLPAD_PAD_WRAP, the large-pad mirrors
+ * -DCLPAD_PAD_REFLECT_NUMPY and -DCLPAD_PAD_SYMMETRIC_NUMPY (numpy.pad's
+ * repeated reflection), optionally -DCLPAD_PAD_OUTER_MODES (mixed modes,
+ * see OUTER_MODE), and -DCLPAD_UNIT_BYTES=1|2|4|8
  * (kernels/common.cl). Its one kernel, `pad`, moves units of that size: Pad
  * is a pure copy, and the pad value arrives as the raw bytes of one unit.
  *
@@ -31,9 +34,27 @@
 #define PAD_MODE CLPAD_COORD_SYMMETRIC
 #elif defined(CLPAD_PAD_WRAP)
 #define PAD_MODE CLPAD_COORD_WRAP
+#elif defined(CLPAD_PAD_REFLECT_NUMPY)
+#define PAD_MODE CLPAD_COORD_REFLECT_NUMPY
+#elif defined(CLPAD_PAD_SYMMETRIC_NUMPY)
+#define PAD_MODE CLPAD_COORD_SYMMETRIC_NUMPY
 #else
-#error "Unsupported pad mode: build with -DCLPAD_PAD_CONSTANT, _EDGE, _REFLECT, _SYMMETRIC or _WRAP"
+#error "Unsupported pad mode: build with -DCLPAD_PAD_CONSTANT, _EDGE, _REFLECT, _SYMMETRIC, _WRAP, _REFLECT_NUMPY or _SYMMETRIC_NUMPY"
 #endif
+
+/* The mode of outer axis k (0: the innermost outer axis). One program per
+ * mode serves the calls whose padded axes share it: every axis has
+ * PAD_MODE. Calls that mix modes build with -DCLPAD_PAD_OUTER_MODES: the
+ * innermost axis keeps PAD_MODE (compile time), the outer axes read theirs
+ * from the kernel argument o_modes, 4 bits each. */
+#ifdef CLPAD_PAD_OUTER_MODES
+#define OUTER_MODE(k) ((int)((o_modes >> (4 * (k))) & 15u))
+#else
+#define OUTER_MODE(k) PAD_MODE
+#endif
+/* Whether the row's border can step from one source unit to the next
+ * (clpad_coord_step); the _numpy mirrors turn, so they map every unit. */
+#define PAD_MODE_STEPS (PAD_MODE != CLPAD_COORD_REFLECT_NUMPY && PAD_MODE != CLPAD_COORD_SYMMETRIC_NUMPY)
 #ifndef CLPAD_UNIT_BYTES
 #error "pad.cl needs -DCLPAD_UNIT_BYTES=1, 2, 4 or 8"
 #endif
@@ -49,13 +70,14 @@
 CLPAD_INLINE long pad_map(long c, long D) { return clpad_coord_map(PAD_MODE, c, D); }
 
 /* Decode one outer axis from r (the row index divided by the axes inside
- * it): its padded index, then its source row offset and validity. */
-CLPAD_INLINE void pad_outer_axis(long o_dim, long i_dim, long o_pb, long i_stride, long *r,
-                                 long *src, int *valid)
+ * it): its padded index, then its source row offset and validity. `mode`
+ * is a constant unless the program mixes modes. */
+CLPAD_INLINE void pad_outer_axis(int mode, long o_dim, long i_dim, long o_pb, long i_stride,
+                                 long *r, long *src, int *valid)
 {
     long o = *r % o_dim;
     *r /= o_dim;
-    long m = pad_map(o - o_pb, i_dim);
+    long m = clpad_coord_map(mode, o - o_pb, i_dim);
     *valid &= (m >= 0);
     *src += m * i_stride;
 }
@@ -103,7 +125,7 @@ CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t 
 {
     if (PAD_MODE == CLPAD_COORD_CONSTANT) {
         u = pad_fill(d, u, lim, lx, value);
-    } else if (lx == 1 && K == 1 && u < lim) {
+    } else if (PAD_MODE_STEPS && lx == 1 && K == 1 && u < lim) {
         long m = pad_map(u - row_pb, row_in);
         for (; u < lim; u++) {
             d[u] = s[m];
@@ -277,7 +299,7 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                            const long8 *o_dims, const long8 *i_dims, const long8 *o_pb,
                            const long8 *i_strides, int n_outer,
                            long row_out, long row_in, long row_pb, long K, long n_rows,
-                           long items, long rows_per_item, long nt_min)
+                           long items, long rows_per_item, long nt_min, uint o_modes)
 {
     long lx = (long)get_local_size(0);
     long base = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B;
@@ -316,7 +338,7 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
      * input rows, a jump ahead that breaks the hardware's prefetch stream;
      * they go after the plane's other rows, when those input rows were just
      * read. Rows [0, d_lo) of each plane are deferred. */
-    long d_lo = (PAD_MODE == CLPAD_COORD_WRAP && n_outer > 0 && o_pb->s0 > 0) ? o_pb->s0 : 0;
+    long d_lo = (OUTER_MODE(0) == CLPAD_COORD_WRAP && n_outer > 0 && o_pb->s0 > 0) ? o_pb->s0 : 0;
     for (long row_p = row0; row_p < row_end; hi++, o0 = 0) { /* one plane's part */
         long o_end = min(od, o0 + (row_end - row_p)), plane_row = row_p - o0;
         row_p += o_end - o0;
@@ -331,26 +353,32 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                         src_hi = 0;
                         valid_hi = 1;
                         if (n_outer > 1)
-                            pad_outer_axis(o_dims->s1, i_dims->s1, o_pb->s1, i_strides->s1, &r,
+                            pad_outer_axis(OUTER_MODE(1), o_dims->s1, i_dims->s1, o_pb->s1,
+                                           i_strides->s1, &r,
                                            &src_hi, &valid_hi);
                         if (n_outer > 2)
-                            pad_outer_axis(o_dims->s2, i_dims->s2, o_pb->s2, i_strides->s2, &r,
+                            pad_outer_axis(OUTER_MODE(2), o_dims->s2, i_dims->s2, o_pb->s2,
+                                           i_strides->s2, &r,
                                            &src_hi, &valid_hi);
                         if (n_outer > 3)
-                            pad_outer_axis(o_dims->s3, i_dims->s3, o_pb->s3, i_strides->s3, &r,
+                            pad_outer_axis(OUTER_MODE(3), o_dims->s3, i_dims->s3, o_pb->s3,
+                                           i_strides->s3, &r,
                                            &src_hi, &valid_hi);
                         if (n_outer > 4)
-                            pad_outer_axis(o_dims->s4, i_dims->s4, o_pb->s4, i_strides->s4, &r,
+                            pad_outer_axis(OUTER_MODE(4), o_dims->s4, i_dims->s4, o_pb->s4,
+                                           i_strides->s4, &r,
                                            &src_hi, &valid_hi);
                         if (n_outer > 5)
-                            pad_outer_axis(o_dims->s5, i_dims->s5, o_pb->s5, i_strides->s5, &r,
+                            pad_outer_axis(OUTER_MODE(5), o_dims->s5, i_dims->s5, o_pb->s5,
+                                           i_strides->s5, &r,
                                            &src_hi, &valid_hi);
                         if (n_outer > 6)
-                            pad_outer_axis(o_dims->s6, i_dims->s6, o_pb->s6, i_strides->s6, &r,
+                            pad_outer_axis(OUTER_MODE(6), o_dims->s6, i_dims->s6, o_pb->s6,
+                                           i_strides->s6, &r,
                                            &src_hi, &valid_hi);
                         hi_prev = hi;
                     }
-                    long c = o - o_pb->s0, m = pad_map(c, i_dims->s0);
+                    long c = o - o_pb->s0, m = clpad_coord_map(OUTER_MODE(0), c, i_dims->s0);
                     valid = valid_hi & (m >= 0);
                     src_row = src_hi + m * i_strides->s0;
                     if (valid && m == c) /* rows inside the input: one source row after another */
@@ -396,12 +424,12 @@ __kernel void pad(__global const unit_t *restrict src, ulong src_off,
                   __global unit_t *restrict dst, ulong dst_off, unit_t value, long8 o_dims,
                   long8 i_dims, long8 o_pb, long8 i_strides, int n_outer, long row_out,
                   long row_in, long row_pb, long K, long n_rows, long items,
-                  long rows_per_item, long nt_min)
+                  long rows_per_item, long nt_min, uint o_modes)
 {
     if (K == 1) /* the common case, specialised: one unit per element */
         pad_rows(src, src_off, dst, dst_off, value, &o_dims, &i_dims, &o_pb, &i_strides, n_outer,
-                 row_out, row_in, row_pb, 1, n_rows, items, rows_per_item, nt_min);
+                 row_out, row_in, row_pb, 1, n_rows, items, rows_per_item, nt_min, o_modes);
     else
         pad_rows(src, src_off, dst, dst_off, value, &o_dims, &i_dims, &o_pb, &i_strides, n_outer,
-                 row_out, row_in, row_pb, K, n_rows, items, rows_per_item, nt_min);
+                 row_out, row_in, row_pb, K, n_rows, items, rows_per_item, nt_min, o_modes);
 }

@@ -51,7 +51,7 @@ static int run(const char *env, const char *fmt, ...)
 static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
                  const void *data)
 {
-    cli_tensor t = {.dtype = dt, .rank = rank};
+    tio_tensor t = {.dtype = dt, .rank = rank};
     if (rank > 0)
         memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
     t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
@@ -62,7 +62,7 @@ static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shap
         fail_msg("%s", err);
 }
 
-static void load(const char *name, cli_tensor *t)
+static void load(const char *name, tio_tensor *t)
 {
     char path[512], err[512];
     snprintf(path, sizeof path, "%s/%s", g_dir, name);
@@ -96,7 +96,7 @@ static void test_seed_mixed_reflect_npy(void **state)
     assert_non_null(strstr(g_stderr, "output: [4, 6] i32"));
     assert_non_null(strstr(g_stderr, "GB/s"));
     assert_non_null(strstr(g_stderr, "verify: identical"));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("out.npy", &t);
     assert_int_equal(t.rank, 2);
     assert_int_equal(t.shape[0], 4);
@@ -132,7 +132,7 @@ static void test_npy_modes_dtypes(void **state)
             size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
             TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
                                        want, n));
-            cli_tensor t = {0};
+            tio_tensor t = {0};
             load("out.npy", &t);
             assert_int_equal(t.dtype, dts[d]);
             assert_int_equal(t.nbytes, n);
@@ -150,7 +150,7 @@ static void test_image_round_trip(void **state)
     assert_non_null(src);
     char in_path[512];
     snprintf(in_path, sizeof in_path, "%s/data/astronaut.png", src);
-    cli_tensor in = {0};
+    tio_tensor in = {0};
     char err[512];
     if (tio_load(in_path, &in, err, sizeof err))
         fail_msg("%s", err);
@@ -166,7 +166,7 @@ static void test_image_round_trip(void **state)
     unsigned char *want = malloc(n);
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
                                want, n));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("out.png", &t);
     assert_int_equal(t.nbytes, n);
     assert_memory_equal(t.data, want, n);
@@ -187,8 +187,8 @@ static void test_exact_value(void **state)
     (void)state;
     int64_t shape[1] = {2}, data[2] = {1, 2};
     save("i64.npy", CLPAD_I64, 1, shape, data);
-    assert_int_equal(run(NULL, "pad -q -v 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
-    cli_tensor t = {0};
+    assert_int_equal(run(NULL, "pad -q --value 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
+    tio_tensor t = {0};
     load("o.npy", &t);
     int64_t got[4];
     memcpy(got, t.data, sizeof got);
@@ -208,10 +208,13 @@ static void test_exact_value(void **state)
     memcpy(g16, t.data, sizeof g16);
     assert_int_equal(g16[2], 0x7E00);
     tio_free(&t);
-    expect_error(run(NULL, "pad -v 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
+    expect_error(run(NULL, "pad --value 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
     uint8_t u[2] = {1, 2};
     save("u8.npy", CLPAD_U8, 1, shape, u);
-    expect_error(run(NULL, "pad -v 256 -b 1 -e 1 u8.npy o.npy"), 2, "out of range for u8");
+    /* out of range for this input's dtype: the input decides (1); not a
+     * value of any dtype: the command line alone is wrong (2) */
+    expect_error(run(NULL, "pad --value 256 -b 1 -e 1 u8.npy o.npy"), 1, "out of range for u8");
+    expect_error(run(NULL, "pad --value 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
 }
 
 static void test_usage_errors(void **state)
@@ -226,19 +229,19 @@ static void test_usage_errors(void **state)
     expect_error(run(NULL, "pad -b 1,99999999999999999999 -e 1,1 seed.npy o.npy"), 2,
                  "overflows");
     expect_error(run(NULL, "pad -b 1,1 -e 1 seed.npy o.npy"), 2, "--pads-end has 1");
-    expect_error(run(NULL, "pad -b '' -e '' seed.npy o.npy"), 2, "have 0 values");
+    expect_error(run(NULL, "pad -b '' -e '' seed.npy o.npy"), 1, "have 0 values"); /* rank 2 */
     /* a rank-0 tensor takes empty pad lists */
     double scalar = 2.5;
     save("scalar.npy", CLPAD_F64, 0, NULL, &scalar);
     assert_int_equal(run(NULL, "pad -q -m reflect -b '' -e '' scalar.npy s_out.npy"), 0);
-    cli_tensor t0 = {0};
+    tio_tensor t0 = {0};
     load("s_out.npy", &t0);
     assert_int_equal(t0.rank, 0);
     assert_true(*(double *)t0.data == 2.5);
     tio_free(&t0);
-    expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 2, "rank 2");
+    expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 1, "rank 2"); /* the input's */
     expect_error(run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
-    expect_error(run(NULL, "pad -m edge -v 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
+    expect_error(run(NULL, "pad -m edge --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
     expect_error(run(NULL, "pad --cpu -d 0:0 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--cpu");
     expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy"), 2, "INPUT and OUTPUT");
     expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy o.xyz"), 2, "o.xyz");
@@ -312,7 +315,7 @@ static void test_no_device_fallback(void **state)
     if (rc != 0)
         fail_msg("exit %d: %s", rc, g_stderr);
     assert_non_null(strstr(g_stderr, "using the CPU reference path"));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("fb.npy", &t);
     assert_memory_equal(t.data, seed_cases[11].expect, 24 * 4);
     tio_free(&t);
@@ -331,16 +334,16 @@ static void test_shape(void **state)
     static const struct {
         const char *args, *json;
     } pool[] = {
-        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 2,2",
+        {"--trt explicit-round-down --window-pads-begin 3,3 --window-pads-end 2,2",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 2,2",
+        {"--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 2,2",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[2,2]}\n"},
-        {"--mode explicit-round-down --pads-begin 3,3 --pads-end 3,3",
+        {"--trt explicit-round-down --window-pads-begin 3,3 --window-pads-end 3,3",
          "{\"output\":[5,5],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
+        {"--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3",
          "{\"output\":[6,6],\"pads_begin\":[3,3],\"pads_end\":[3,3]}\n"},
-        {"--mode same-upper", "{\"output\":[3,3],\"pads_begin\":[0,0],\"pads_end\":[1,1]}\n"},
-        {"--mode same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
+        {"--trt same-upper", "{\"output\":[3,3],\"pads_begin\":[0,0],\"pads_end\":[1,1]}\n"},
+        {"--trt same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
     };
     for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
         int rc = run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json", pool[i].args);
@@ -352,6 +355,187 @@ static void test_shape(void **state)
     expect_error(run(NULL, "shape conv --input 7,8 --stride 3 --tf SAME"), 2, "--kernel");
     expect_error(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 0 --tf SAME"), 1, "stride");
     expect_error(run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
+    /* The convention's rules are the library's: its message, exit status 1. */
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx NOTSET --ceil-mode"), 1,
+                 "clpad_window_onnx: ceil_mode applies to pooling only");
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx SAME_UPPER --onnx-pads 1,1"),
+                 1, "clpad_window_onnx: pads must be NULL unless auto_pad is NOTSET");
+    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf EXPLICIT --window-pads-begin 1"),
+                 1, "clpad_window_tf: padding EXPLICIT needs pads_begin and pads_end");
+    /* An option the convention has no parameter for: a usage error (2). */
+    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf SAME --ceil-mode"), 2,
+                 "--ceil-mode does not apply to --tf");
+    /* Pads the convention ignores (TensorRT SAME, OpenVINO valid): refused,
+     * as the library shows them to make no difference. */
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --stride 2 --trt same-upper "
+                           "--window-pads-begin 5 --window-pads-end 5"),
+                 2, "ignores explicit window pads");
+    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --openvino valid "
+                           "--window-pads-begin 1 --window-pads-end 0"),
+                 2, "ignores explicit window pads");
+    assert_int_equal(run(NULL, "shape conv --input 9 --kernel 3 --openvino explicit "
+                               "--window-pads-begin 1 --window-pads-end 0 --json"),
+                     0);
+    assert_string_equal(g_stdout, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
+}
+
+/* One spelling per idea across subcommands; the old ones work one release
+ * more, with a warning on stderr (none with --quiet). */
+static void test_deprecated_spellings(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3"},
+        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3"},
+    };
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+                             pairs[i][1]),
+                         0);
+        char want[sizeof g_stdout];
+        memcpy(want, g_stdout, sizeof want);
+        assert_string_equal(g_stderr, "");
+        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+                             pairs[i][0]),
+                         0);
+        assert_string_equal(g_stdout, want);
+        assert_non_null(strstr(g_stderr, "clpad: warning: `clpad shape --"));
+        assert_non_null(strstr(g_stderr, "is deprecated"));
+    }
+    int64_t shape[1] = {2};
+    uint8_t u[2] = {1, 2};
+    save("u8d.npy", CLPAD_U8, 1, shape, u);
+    assert_int_equal(run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_non_null(strstr(g_stderr, "`clpad pad -v` is deprecated and goes in the next release; "
+                                     "use --value"));
+    tio_tensor t = {0};
+    load("d.npy", &t);
+    assert_memory_equal(t.data, "\x07\x01\x02", 3);
+    tio_free(&t);
+    assert_int_equal(run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_string_equal(g_stderr, "");
+    /* the help names the new spellings and lists the old ones as deprecated */
+    assert_int_equal(run(NULL, "shape --help"), 0);
+    assert_non_null(strstr(g_stdout, "--trt MODE"));
+    assert_non_null(strstr(g_stdout, "--window-pads-begin"));
+    assert_non_null(strstr(g_stdout, "Deprecated"));
+    assert_int_equal(run(NULL, "pad --help"), 0);
+    assert_null(strstr(g_stdout, "-v, --value"));
+    assert_non_null(strstr(g_stdout, "--value V"));
+}
+
+/* `clpad shape` for the deconvolution forms of Keras (--tf with
+ * --output-padding), ONNX and OpenVINO with an output_shape beyond the full
+ * output. */
+static void test_shape_deconv_forms(void **state)
+{
+    (void)state;
+    /* Keras conv_transpose_test: input 8, kernel 2, strides 3, "same",
+     * output_padding 2 -> 23 */
+    assert_int_equal(run(NULL, "shape deconv --input 8 --kernel 2 --stride 3 --tf SAME "
+                               "--output-padding 2 --json"), 0);
+    assert_string_equal(g_stdout, "{\"output\":[23],\"pads_begin\":[0],\"pads_end\":[0]}\n");
+    assert_int_equal(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                               "--output-padding 1"), 0);
+    assert_non_null(strstr(g_stdout, "keras"));
+    /* ONNX's test_convtranspose_output_shape: a zero row and column at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 3,3 --kernel 3 --stride 3,2 --onnx NOTSET "
+                               "--output-shape 10,8 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[10,8],\"pads_begin\":[0,0],\"pads_end\":[-1,-1]}\n");
+    /* OpenVINO clamps the total at 0: the extra element at the end */
+    assert_int_equal(run(NULL, "shape deconv --input 1,37 --kernel 1 --stride 1,2 --openvino "
+                               "same_upper --output-shape 1,74 --json"), 0);
+    assert_string_equal(g_stdout,
+                        "{\"output\":[1,74],\"pads_begin\":[0,0],\"pads_end\":[0,-1]}\n");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf EXPLICIT "
+                           "--window-pads-begin 0 --window-pads-end 0 --output-padding 1"), 2,
+                 "--output-padding");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 1 --output-shape 6"), 2, "--output-shape");
+    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+                           "--output-padding 2"), 1, "output_padding[0] = 2");
+}
+
+/* `clpad pad`'s forms: per-axis modes, framework names, large pads, --axes,
+ * --to-multiple; each against the library's CPU path with the same pads,
+ * and the bad combinations as usage errors naming the option. */
+static void test_pad_forms_cli(void **state)
+{
+    (void)state;
+    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    static const struct {
+        const char *args;
+        clpad_pad_mode m0, m1;
+        unsigned flags;
+        int64_t pb[2], pe[2];
+    } cases[] = {
+        {"-m edge,wrap -b 1,2 -e 1,5", CLPAD_PAD_EDGE, CLPAD_PAD_WRAP, 0, {1, 2}, {1, 5}},
+        {"-m reflect --large-pads numpy -b 0,9 -e 4,7", CLPAD_PAD_REFLECT, CLPAD_PAD_REFLECT,
+         CLPAD_PAD_LARGE_NUMPY, {0, 9}, {4, 7}},
+        {"-m np:symmetric -b 9,0 -e 0,9", CLPAD_PAD_SYMMETRIC, CLPAD_PAD_SYMMETRIC,
+         CLPAD_PAD_LARGE_NUMPY, {9, 0}, {0, 9}},
+        {"-m cv:REFLECT_101,tf:SYMMETRIC -b 2,-1 -e -1,3", CLPAD_PAD_REFLECT,
+         CLPAD_PAD_SYMMETRIC, CLPAD_PAD_LARGE_NUMPY, {2, -1}, {-1, 3}},
+        {"--axes -1 -m torch:circular -b 2 -e 3", CLPAD_PAD_WRAP, CLPAD_PAD_WRAP, 0, {0, 2},
+         {0, 3}},
+        {"--axes 1,0 -m wrap,edge -b 2,1 -e 0,1", CLPAD_PAD_EDGE, CLPAD_PAD_WRAP, 0, {1, 2},
+         {1, 0}},
+        /* 3x4 -> 4x8, centred: axis 0 +1 (after), axis 1 +4 (2 and 2) */
+        {"--to-multiple 4,8 --placement center", CLPAD_PAD_CONSTANT, CLPAD_PAD_CONSTANT, 0,
+         {0, 2}, {1, 2}},
+        /* explicit pads and the multiple add up: 4 + 1 = 5 -> 8 */
+        {"--axes 1 -b 1 -e 0 --to-multiple 8 -m edge", CLPAD_PAD_EDGE, CLPAD_PAD_EDGE, 0, {0, 1},
+         {0, 3}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int rc = run(NULL, "pad -q --cpu %s seed.npy forms.npy", cases[i].args);
+        if (rc != 0)
+            fail_msg("%s: exit %d: %s", cases[i].args, rc, g_stderr);
+        clpad_pad_options o;
+        clpad_pad_options_init(&o, cases[i].m0);
+        o.modes[1] = cases[i].m1;
+        o.flags = cases[i].flags;
+        int64_t os[2];
+        TU_ASSERT_OK(clpad_pad_output_shape_ex(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
+        size_t n = (size_t)(os[0] * os[1]);
+        int32_t *want = malloc(n * sizeof *want);
+        TU_ASSERT_OK(clpad_pad_cpu_ex(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb,
+                                      cases[i].pe, &o, NULL, want, n * sizeof *want));
+        tio_tensor t = {0};
+        load("forms.npy", &t);
+        if (t.shape[0] != os[0] || t.shape[1] != os[1] || memcmp(t.data, want, n * 4))
+            fail_msg("%s: the output differs from clpad_pad_cpu_ex's", cases[i].args);
+        tio_free(&t);
+        free(want);
+    }
+    /* counts that the input's rank contradicts depend on the input: exit 1 */
+    expect_error(run(NULL, "pad -m edge,wrap,edge -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+                 "--mode has 3 modes");
+    expect_error(run(NULL, "pad -m edge,,wrap -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--mode");
+    expect_error(run(NULL, "pad -m torch:symmetric -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "torch has constant, replicate, reflect, circular");
+    expect_error(run(NULL, "pad --axes 0,-2 -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+                 "axes[1] = -2 repeats axis 0");
+    expect_error(run(NULL, "pad --axes 2 -b 1 -e 1 seed.npy o.npy"), 1, "out of range");
+    expect_error(run(NULL, "pad --axes 1 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--axes with 1");
+    expect_error(run(NULL, "pad --to-multiple 0 seed.npy o.npy"), 2, "--to-multiple");
+    expect_error(run(NULL, "pad --to-multiple 2,2,2 seed.npy o.npy"), 1,
+                 "--to-multiple has 3 values");
+    expect_error(run(NULL, "pad --placement center -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--placement");
+    expect_error(run(NULL, "pad --large-pads maybe -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--large-pads");
+    /* the default keeps Pad-12's limits; --large-pads error overrides np: */
+    expect_error(run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1,
+                 "pads_begin[1] = 4 exceeds the reflect limit");
+    expect_error(run(NULL, "pad -m np:reflect --large-pads error -b 0,4 -e 0,0 seed.npy o.npy"),
+                 1, "exceeds the reflect limit");
+    expect_error(run(NULL, "pad -m edge,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+                 "--value");
+    assert_int_equal(run(NULL, "pad -q -m constant,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"),
+                     0);
 }
 
 /* `clpad pad --same-as`: TF SAME conv pads on NCHW, zeros. */
@@ -366,7 +550,7 @@ static void test_pad_same_as(void **state)
     int rc = run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME nchw.npy same.npy");
     if (rc != 0)
         fail_msg("exit %d: %s", rc, g_stderr);
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("same.npy", &t);
     assert_int_equal(t.shape[2], 10); /* 7 + 1 + 2 */
     assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
@@ -404,7 +588,7 @@ static void test_space_batch_cli(void **state)
     TU_ASSERT_OK(clpad_space_to_batch_cpu(CLPAD_F32, 5, shape, x, (int64_t[]){1, 2, 4, 3, 1},
                                           (int64_t[]){0, 0, 1, 0, 0}, (int64_t[]){0, 0, 1, 0, 0},
                                           want, sizeof want));
-    cli_tensor t = {0};
+    tio_tensor t = {0};
     load("s.npy", &t);
     assert_int_equal(t.nbytes, sizeof want);
     assert_memory_equal(t.data, want, sizeof want);
@@ -432,7 +616,7 @@ static void test_space_batch_cli(void **state)
     tio_free(&t);
     /* usage errors (2) and rule errors (1, OUTPUT not created) */
     expect_error(run(NULL, "space-to-batch seed5.npy o.npy"), 2, "--block-shape is required");
-    expect_error(run(NULL, "space-to-batch -B 1,2 seed5.npy o.npy"), 2, "rank 5");
+    expect_error(run(NULL, "space-to-batch -B 1,2 seed5.npy o.npy"), 1, "rank 5");
     expect_error(run(NULL, "%s --cpu --device 0:0 seed5.npy o.npy", s2b), 2, "--cpu");
     expect_error(run(NULL, "batch-to-space -B 1,1,1,1,1 --pads-begin 0,0,0,0,0 seed5.npy o.npy"),
                  2, "--pads-begin");
@@ -469,6 +653,9 @@ int main(void)
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
+        cmocka_unit_test(test_deprecated_spellings),
+        cmocka_unit_test(test_shape_deconv_forms),
+        cmocka_unit_test(test_pad_forms_cli),
         cmocka_unit_test(test_pad_same_as),
         cmocka_unit_test(test_space_batch_cli),
     };

@@ -35,9 +35,17 @@ static void enqueue_with_guards(const tu_pad_case *c, const void *in, size_t nin
                                  staging, &err);
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
-    TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pads_begin,
-                                   c->pads_end, c->mode, c->value, bout, GUARD, NULL, 0, NULL,
-                                   &ev));
+    if (c->per_axis || c->flags) { /* per-axis modes, large pads */
+        clpad_pad_options o;
+        tu_pad_options(c, &o);
+        TU_ASSERT_OK(clpad_enqueue_pad_ex(g_ctx, c->dtype, c->rank, c->shape, bin, in_off,
+                                          c->pads_begin, c->pads_end, &o, c->value, bout, GUARD,
+                                          NULL, 0, NULL, &ev));
+    } else {
+        TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, in_off,
+                                       c->pads_begin, c->pads_end, c->mode, c->value, bout,
+                                       GUARD, NULL, 0, NULL, &ev));
+    }
     assert_non_null(ev);
     assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, GUARD * 2 + nout, staging, 1, &ev,
                                          NULL),
@@ -87,23 +95,29 @@ static void diff_case(const tu_pad_case *c, uint64_t *rng, int index)
 {
     size_t es = clpad_dtype_size(c->dtype);
     int64_t os[CLPAD_MAX_RANK];
-    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, os));
+    clpad_pad_options o;
+    tu_pad_options(c, &o);
+    TU_ASSERT_OK(clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os));
     size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
     size_t nout = (size_t)tu_elems(c->rank, os) * es;
     unsigned char *in = malloc(nin + 1), *copy = malloc(nin + 1);
     unsigned char *want = malloc(nout + 1), *got = malloc(nout + 1);
     tu_fill(in, nin, rng);
     memcpy(copy, in, nin);
-    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                               c->mode, c->value, want, nout));
-    char buf[512];
+    TU_ASSERT_OK(clpad_pad_cpu_ex(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                                  &o, c->value, want, nout));
+    char buf[600];
     enqueue_with_guards(c, in, nin, got, nout);
     if (memcmp(got, want, nout))
         fail_msg("case %d: enqueue API differs from the CPU path: %s", index,
                  tu_pad_case_str(c, buf, sizeof buf));
     memset(got, 0, nout);
-    TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                           c->mode, c->value, got, nout, NULL));
+    if (c->per_axis || c->flags)
+        TU_ASSERT_OK(clpad_pad_ex(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin,
+                                  c->pads_end, &o, c->value, got, nout, NULL));
+    else
+        TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin,
+                               c->pads_end, c->mode, c->value, got, nout, NULL));
     if (memcmp(got, want, nout))
         fail_msg("case %d: host API differs from the CPU path: %s", index,
                  tu_pad_case_str(c, buf, sizeof buf));
@@ -127,6 +141,77 @@ static void test_random_small(void **state)
         diff_case(&c, &rng, i);
     }
     printf("%d random small cases equal the CPU path\n", CASES);
+}
+
+/* A random mixed-mode case whose program is one of a few: f32 with the
+ * innermost axis padded (units of 4 bytes), its mode constant or wrap, or
+ * with `large` reflect / symmetric beyond their limits (the _numpy rules).
+ * Program builds dominate this test's time (seconds each on PoCL); the
+ * row logic of each mode is the uniform programs' own, tested above, so
+ * the variety goes into the outer axes' modes, which the mixed variant
+ * reads at run time. false when the adjusted case is invalid. */
+static bool device_mixed_case(uint64_t *rng, int large, tu_pad_case *c)
+{
+    static const int ranks[] = {2, 3, 4, 5, 8};
+    tu_random_mixed_case(rng, ranks, large ? 3 : 5, 4096, large, c);
+    c->dtype = CLPAD_F32;
+    int last = c->rank - 1;
+    int64_t D = c->shape[last];
+    if (large) {
+        c->modes[last] = tu_range(rng, 0, 1) ? CLPAD_PAD_REFLECT : CLPAD_PAD_SYMMETRIC;
+        c->pads_end[last] = D + tu_range(rng, 1, 2 * D + 2);
+    } else {
+        c->modes[last] = tu_range(rng, 0, 1) ? CLPAD_PAD_CONSTANT : CLPAD_PAD_WRAP;
+        if (!c->pads_begin[last] && !c->pads_end[last])
+            c->pads_begin[last] = 1;
+    }
+    c->mode = c->modes[0];
+    clpad_pad_options o;
+    tu_pad_options(c, &o);
+    int64_t os[CLPAD_MAX_RANK];
+    return clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os) ==
+               CLPAD_OK &&
+           tu_elems(c->rank, os) > 0 && tu_elems(c->rank, os) <= 8192;
+}
+
+/* Per-axis modes (the mixed variant: the row's mode built in, the outer
+ * axes' read at run time) and numpy.pad's large pads (the _numpy mirror
+ * variants), equal to the CPU path byte for byte: small random cases, rows
+ * long enough for the vector paths, and wide elements. */
+static void test_mixed_modes_and_large_pads(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0x18A;
+    enum { CASES = 120 };
+    int n = 0;
+    for (int large = 0; large <= 1; large++)
+        for (int i = 0; i < CASES;) {
+            tu_pad_case c;
+            if (!device_mixed_case(&rng, large, &c))
+                continue;
+            diff_case(&c, &rng, n++);
+            i++;
+        }
+    /* one mode on every axis, beyond the limits: the uniform _numpy programs */
+    for (int sym = 0; sym <= 1; sym++, n++) {
+        tu_pad_case c = {.dtype = CLPAD_F32, .rank = 3, .flags = CLPAD_PAD_LARGE_NUMPY,
+                         .mode = sym ? CLPAD_PAD_SYMMETRIC : CLPAD_PAD_REFLECT,
+                         .shape = {3, 4, 5}, .pads_begin = {7, -1, 13}, .pads_end = {2, 9, 11}};
+        diff_case(&c, &rng, n);
+    }
+    /* long rows (the vector paths), and wide elements (an unpadded trailing
+     * axis of 20 f32: whole elements mapped per border element) */
+    for (int wide = 0; wide <= 1; wide++, n++) {
+        tu_pad_case c = {.dtype = CLPAD_F32, .rank = 4, .per_axis = 1,
+                         .flags = CLPAD_PAD_LARGE_NUMPY,
+                         .modes = {CLPAD_PAD_CONSTANT, CLPAD_PAD_WRAP, CLPAD_PAD_REFLECT,
+                                   CLPAD_PAD_EDGE},
+                         .shape = {2, 5, wide ? 30 : 300, wide ? 20 : 1},
+                         .pads_begin = {1, 12, 3, 0}, .pads_end = {0, -1, wide ? 70 : 700, 0}};
+        tu_fill(c.value, sizeof c.value, &rng);
+        diff_case(&c, &rng, n);
+    }
+    printf("%d mixed-mode and large-pad cases equal the CPU path\n", n);
 }
 
 /* Long rows exercise the vector path and its tails (row lengths not a
@@ -551,7 +636,7 @@ int main(void)
         cmocka_unit_test(test_seed_examples),  cmocka_unit_test(test_random_small),
         cmocka_unit_test(test_random_rows),    cmocka_unit_test(test_many_short_rows),
         cmocka_unit_test(test_image_like),     cmocka_unit_test(test_short_rows),
-        cmocka_unit_test(test_wide_elements),
+        cmocka_unit_test(test_wide_elements),  cmocka_unit_test(test_mixed_modes_and_large_pads),
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),  cmocka_unit_test(test_unknown_variant_is_build_error),

@@ -1,4 +1,4 @@
-/* Pad on the CPU reference path: every seed example, SPEC §1 edge cases, every
+/* Pad on the CPU reference path: every worked example, docs/spec.md's Pad edge cases, every
  * validation rule, and randomized cases against the test suite's own
  * element-by-element oracle. Needs no OpenCL. */
 #include "test_util.h"

@@ -1,4 +1,4 @@
-/* SpaceToBatch / BatchToSpace on the CPU reference path (SPEC §2, §3): the seed
+/* SpaceToBatch / BatchToSpace on the CPU reference path (docs/spec.md: SpaceToBatch, BatchToSpace): the seed
  * example against the definition (zero-pad, reshape, transpose, reshape)
  * written here as plain loops, hand-checked small cases, every validation
  * rule, empty tensors, the host-pointer API on a CPU-only context, and
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- The oracles: SPEC §2's definition, step by step ------------------------ */
+/* ---- The oracles: docs/spec.md's SpaceToBatch definition, step by step ------------------------ */
 
 /* out = transpose(in, perm): out dims[j] = in dims[perm[j]]. */
 static void transpose(const unsigned char *in, int nd, const int64_t *dims, const int *perm,
@@ -101,7 +101,7 @@ static void oracle_b2s(size_t es, int r, const int64_t *shape, const int64_t *bl
     free(t);
 }
 
-/* ---- The seed example -------------------------------------------------------- */
+/* ---- The worked example -------------------------------------------------------- */
 
 static void test_seed_example(void **state)
 {
@@ -122,7 +122,7 @@ static void test_seed_example(void **state)
     oracle_s2b(4, 5, shape, block, pb, pe, in, want);
     for (int i = 0; i < NOUT; i++)
         if (got[i] != want[i])
-            fail_msg("seed example: element %d = %g, want %g", i, got[i], want[i]);
+            fail_msg("worked example: element %d = %g, want %g", i, got[i], want[i]);
     const unsigned char *tail = (const unsigned char *)(got + NOUT);
     for (size_t i = 0; i < 4 * sizeof(float); i++)
         assert_int_equal(tail[i], 0xCD);

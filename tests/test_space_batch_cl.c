@@ -1,7 +1,7 @@
-/* SpaceToBatch / BatchToSpace on OpenCL (SPEC §2, §3): differential tests of
+/* SpaceToBatch / BatchToSpace on OpenCL (docs/spec.md: SpaceToBatch, BatchToSpace): differential tests of
  * the enqueue API against the CPU reference on seeded random cases of every
  * element size, with guard bands around the device output and non-zero
- * buffer offsets; round trips on the device; the seed example; the
+ * buffer offsets; round trips on the device; the worked example; the
  * host-pointer API; event wait lists and out events; enqueue errors.
  * Exits 77 (skipped) without an OpenCL device. */
 #include "test_util.h"

@@ -1,5 +1,5 @@
 /*
- * Tests of the CLI's tensor file I/O (cli/tensor_io.c): .npy round trips and
+ * Tests of the CLI's tensor file I/O (io/, the clpad_io library): .npy round trips and
  * byte-exact headers, hand-written version 2.0 / 3.0 files, strict rejection
  * of malformed .npy files, image round trips (PNG, PPM, PGM, PNM, BMP/JPEG in),
  * the real photo data/astronaut.png, and the atomicity of saves.
@@ -128,7 +128,7 @@ static int dir_entries(const char *dir)
     return n;
 }
 
-static void make_tensor(cli_tensor *t, clpad_dtype dtype, int rank, const int64_t *shape)
+static void make_tensor(tio_tensor *t, clpad_dtype dtype, int rank, const int64_t *shape)
 {
     memset(t, 0, sizeof *t);
     t->dtype = dtype;
@@ -147,7 +147,7 @@ static void make_tensor(cli_tensor *t, clpad_dtype dtype, int rank, const int64_
             ((unsigned char *)t->data)[i] &= 1;
 }
 
-static void assert_same_tensor(const cli_tensor *a, const cli_tensor *b)
+static void assert_same_tensor(const tio_tensor *a, const tio_tensor *b)
 {
     assert_int_equal(a->dtype, b->dtype);
     assert_int_equal(a->rank, b->rank);
@@ -162,7 +162,7 @@ static void assert_same_tensor(const cli_tensor *a, const cli_tensor *b)
 /* Assert that loading `path` fails with a message naming the file and holding `want`. */
 static void expect_load_error(const char *path, const char *want)
 {
-    cli_tensor t;
+    tio_tensor t;
     memset(&t, 0x5a, sizeof t);
     char err[512] = "";
     int rc = tio_load(path, &t, err, sizeof err);
@@ -178,7 +178,7 @@ static void expect_load_error(const char *path, const char *want)
 }
 
 /* Assert that saving fails with a message holding `want`. */
-static void expect_save_error(const char *path, const cli_tensor *t, const char *want)
+static void expect_save_error(const char *path, const tio_tensor *t, const char *want)
 {
     char err[512] = "";
     if (tio_save(path, t, err, sizeof err) != 1)
@@ -238,7 +238,7 @@ static void test_formats(void **state)
     assert_null(tio_format("dir.npy/noext"));
     assert_null(tio_format(NULL));
     assert_true(tio_format_can_load("jpeg"));
-    assert_false(tio_format_can_save("jpeg"));
+    assert_true(tio_format_can_save("jpeg")); /* through libjpeg-turbo */
     assert_false(tio_format_can_save("bmp"));
     assert_true(tio_format_can_save("png"));
     assert_true(tio_format_can_save("npy"));
@@ -252,8 +252,13 @@ static void test_formats(void **state)
     int64_t shape[3] = {4, 5, 3};
     assert_int_equal(tio_check_save("o.png", CLPAD_U8, 3, shape, err, sizeof err), 0);
     assert_int_equal(tio_check_save("o.ppm", CLPAD_U8, 3, shape, err, sizeof err), 0);
-    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, shape, err, sizeof err), 1);
-    assert_non_null(strstr(err, "cannot write jpeg"));
+    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, shape, err, sizeof err), 0);
+    assert_int_equal(tio_check_save("o.jpg", CLPAD_U8, 3, (const int64_t[]){4, 5, 4}, err,
+                                    sizeof err),
+                     1);
+    assert_non_null(strstr(err, "JPEG has no alpha channel"));
+    assert_int_equal(tio_check_save("o.bmp", CLPAD_U8, 3, shape, err, sizeof err), 1);
+    assert_non_null(strstr(err, "cannot write bmp"));
     assert_int_equal(tio_check_save("o.npy", CLPAD_BF16, 3, shape, err, sizeof err), 1);
 }
 
@@ -275,7 +280,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
             int64_t shape[CLPAD_MAX_RANK];
             for (int i = 0; i < rank; i++)
                 shape[i] = rank == 8 ? tu_range(&g_rng, 1, 3) : tu_range(&g_rng, 1, 7);
-            cli_tensor a, b;
+            tio_tensor a, b;
             make_tensor(&a, npy_dtypes[d], rank, shape);
             const char *path = scratch("rt.npy");
             char err[512] = "";
@@ -298,7 +303,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
     }
     /* Empty tensors are fine for .npy. */
     int64_t empty[2] = {0, 5};
-    cli_tensor a, b;
+    tio_tensor a, b;
     make_tensor(&a, CLPAD_F32, 2, empty);
     char err[512];
     assert_int_equal(tio_save(scratch("empty.npy"), &a, err, sizeof err), 0);
@@ -313,7 +318,7 @@ static void test_npy_roundtrip_all_dtypes(void **state)
 static void check_header(clpad_dtype dtype, int rank, const int64_t *shape, const char *want,
                          size_t want_len)
 {
-    cli_tensor a;
+    tio_tensor a;
     make_tensor(&a, dtype, rank, shape);
     char err[512];
     const char *path = scratch("hdr.npy");
@@ -384,7 +389,7 @@ static void test_npy_header_matches_numpy(void **state)
                   {CLPAD_I32, "'<i4'"}, {CLPAD_U32, "'<u4'"}, {CLPAD_U64, "'<u8'"},
                   {CLPAD_F16, "'<f2'"}};
     for (size_t i = 0; i < sizeof descrs / sizeof descrs[0]; i++) {
-        cli_tensor a;
+        tio_tensor a;
         make_tensor(&a, descrs[i].dtype, 1, (const int64_t[]){2});
         char err[256];
         assert_int_equal(tio_save(scratch("d.npy"), &a, err, sizeof err), 0);
@@ -402,7 +407,7 @@ static void test_npy_versions_by_hand(void **state)
 {
     (void)state;
     const float data[6] = {1.0f, -2.5f, 3.0f, 0.0f, 1e30f, -0.0f};
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
 
     /* Version 2.0: 4-byte header length. */
@@ -594,7 +599,7 @@ static void test_memory_io_matches_files(void **state)
     (void)state;
     char err[512];
     for (size_t k = 0; k < sizeof npy_dtypes / sizeof npy_dtypes[0]; k++) {
-        cli_tensor t, a, b;
+        tio_tensor t, a, b;
         make_tensor(&t, npy_dtypes[k], 3, (const int64_t[]){2, 1, 3});
         const char *path = scratch("mem.npy");
         assert_int_equal(tio_save(path, &t, err, sizeof err), 0);
@@ -615,7 +620,7 @@ static void test_memory_io_matches_files(void **state)
         unlink(path);
     }
     /* Errors name the given name, and leave the tensor zeroed. */
-    cli_tensor t;
+    tio_tensor t;
     memset(&t, 0x5a, sizeof t);
     assert_int_equal(tio_load_npy_mem("\x93NUMPY", 6, "buf.npy", &t, err, sizeof err), 1);
     assert_non_null(strstr(err, "buf.npy: truncated"));
@@ -624,7 +629,7 @@ static void test_memory_io_matches_files(void **state)
     assert_non_null(strstr(err, "buf.png: cannot decode the image: GIF"));
     assert_null(t.data);
     /* A PNG in memory and from its file. */
-    cli_tensor img, a;
+    tio_tensor img, a;
     make_tensor(&img, CLPAD_U8, 3, (const int64_t[]){5, 7, 3});
     const char *png = scratch("mem.png");
     assert_int_equal(tio_save(png, &img, err, sizeof err), 0);
@@ -648,7 +653,7 @@ static void test_memory_io_matches_files(void **state)
 static void test_npy_bf16_save_error(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_BF16, 2, (const int64_t[]){2, 2});
     int before = dir_entries(g_dir);
     const char *path = scratch("bf16.npy");
@@ -667,7 +672,7 @@ static void test_png_roundtrip(void **state)
 {
     (void)state;
     for (int c = 1; c <= 4; c++) {
-        cli_tensor a, b, d;
+        tio_tensor a, b, d;
         make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){7, 13, c});
         char err[512];
         if (tio_save(scratch("a.png"), &a, err, sizeof err))
@@ -689,7 +694,7 @@ static void test_png_roundtrip(void **state)
         tio_free(&d);
     }
     /* Rank 2 is a grayscale image; it loads back as HxWx1. */
-    cli_tensor g, h;
+    tio_tensor g, h;
     make_tensor(&g, CLPAD_U8, 2, (const int64_t[]){5, 3});
     char err[512];
     assert_int_equal(tio_save(scratch("g.png"), &g, err, sizeof err), 0);
@@ -716,7 +721,7 @@ static void test_ppm_pgm_roundtrip(void **state)
         {"b.pnm", 3, 1, "P5\n6 4\n255\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        cli_tensor a, b;
+        tio_tensor a, b;
         make_tensor(&a, CLPAD_U8, cases[i].rank, (const int64_t[]){4, 6, cases[i].c});
         char err[512];
         const char *path = scratch(cases[i].name);
@@ -737,7 +742,7 @@ static void test_ppm_pgm_roundtrip(void **state)
         assert_int_equal(b.shape[2], cases[i].c);
         assert_memory_equal(a.data, b.data, a.nbytes);
         /* and back out as PNG, and in again */
-        cli_tensor d;
+        tio_tensor d;
         assert_int_equal(tio_save(scratch("c.png"), &b, err, sizeof err), 0);
         assert_int_equal(tio_load(scratch("c.png"), &d, err, sizeof err), 0);
         assert_same_tensor(&b, &d);
@@ -747,7 +752,89 @@ static void test_ppm_pgm_roundtrip(void **state)
     }
 }
 
-/* BMP and JPEG are read-only formats here; write them with stb directly. */
+/* 16-bit images: PGM/PPM keep 16 bits both ways (maxval 65535, big-endian
+ * samples); PNG is refused with a pointer to what keeps them. */
+static void test_16bit_images(void **state)
+{
+    (void)state;
+    char err[512];
+    for (int c = 1; c <= 3; c += 2) {
+        tio_tensor a, b;
+        make_tensor(&a, CLPAD_U16, 3, (const int64_t[]){3, 5, c});
+        const char *path = scratch(c == 1 ? "w.pgm" : "w.ppm");
+        if (tio_save(path, &a, err, sizeof err))
+            fail_msg("%s", err);
+        size_t n;
+        unsigned char *raw = read_bytes(path, &n);
+        const char *magic = c == 1 ? "P5\n5 3\n65535\n" : "P6\n5 3\n65535\n";
+        assert_int_equal(n, strlen(magic) + a.nbytes);
+        assert_memory_equal(raw, magic, strlen(magic));
+        uint16_t first;
+        memcpy(&first, a.data, 2);
+        assert_int_equal(raw[strlen(magic)], first >> 8); /* big-endian */
+        assert_int_equal(raw[strlen(magic) + 1], first & 0xff);
+        free(raw);
+        if (tio_load(path, &b, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(b.dtype, CLPAD_U16);
+        assert_same_tensor(&a, &b);
+        expect_save_error(scratch("w.png"), &a, "writes 8-bit PNG only; write .npy, or .pgm/.ppm");
+        tio_free(&a);
+        tio_free(&b);
+        unlink(path);
+    }
+}
+
+/* JPEG output through libjpeg-turbo: grey and RGB, read back within the
+ * quality's error; the quality is used (a lower one gives a smaller file);
+ * no alpha channel. */
+static void test_jpeg_save(void **state)
+{
+    (void)state;
+    char err[512];
+    for (int c = 1; c <= 3; c += 2) {
+        tio_tensor a, b;
+        make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){16, 24, c});
+        unsigned char *px = a.data;
+        for (size_t i = 0; i < a.nbytes; i++) /* smooth, so that JPEG keeps it closely */
+            px[i] = (unsigned char)(40 + (i / (size_t)c) % 24 * 4 + (i % (size_t)c) * 30);
+        if (tio_save(scratch("o.jpg"), &a, err, sizeof err))
+            fail_msg("%s", err);
+        size_t n95, n20;
+        free(read_bytes(scratch("o.jpg"), &n95));
+        if (tio_load(scratch("o.jpg"), &b, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(b.dtype, CLPAD_U8);
+        assert_int_equal(b.shape[0], 16);
+        assert_int_equal(b.shape[1], 24);
+        assert_int_equal(b.shape[2], c);
+        int worst = 0;
+        for (size_t i = 0; i < a.nbytes; i++) {
+            int d = abs((int)((unsigned char *)b.data)[i] - (int)px[i]);
+            worst = d > worst ? d : worst;
+        }
+        if (worst > 12)
+            fail_msg("%d-channel JPEG at the default quality: a sample is off by %d", c, worst);
+        tio_free(&b);
+        tio_save_options low = {.jpeg_quality = 20};
+        assert_int_equal(tio_save_with(scratch("o.JPEG"), &a, &low, err, sizeof err), 0);
+        free(read_bytes(scratch("o.JPEG"), &n20));
+        assert_true(n20 < n95);
+        tio_save_options bad = {.jpeg_quality = 101};
+        assert_int_equal(tio_save_with(scratch("x.jpg"), &a, &bad, err, sizeof err), 1);
+        assert_non_null(strstr(err, "quality 101"));
+        tio_free(&a);
+        unlink(scratch("o.jpg"));
+        unlink(scratch("o.JPEG"));
+    }
+    tio_tensor a;
+    make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){4, 4, 4});
+    expect_save_error(scratch("x.jpg"), &a, "JPEG has no alpha channel");
+    tio_free(&a);
+    assert_int_equal(access(scratch("x.jpg"), F_OK), -1);
+}
+
+/* BMP is a read-only format here; write it (and a reference JPEG) with stb directly. */
 static void test_bmp_jpeg_load(void **state)
 {
     (void)state;
@@ -756,7 +843,7 @@ static void test_bmp_jpeg_load(void **state)
         px[i] = (unsigned char)(i % 3 == 0 ? 200 : i % 3 == 1 ? 100 : 50);
     assert_true(stbi_write_bmp(scratch("a.bmp"), 8, 6, 3, px));
     assert_true(stbi_write_jpg(scratch("a.JPG"), 8, 6, 3, px, 95));
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(scratch("a.bmp"), &t, err, sizeof err))
         fail_msg("%s", err);
@@ -817,7 +904,7 @@ static void test_jpeg_grey_and_cmyk(void **state)
     for (size_t i = 0; i < sizeof grey; i++)
         grey[i] = (unsigned char)(40 + 10 * i);
     write_jpeg(scratch("g.jpg"), 5, 3, 1, JCS_GRAYSCALE, grey);
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(scratch("g.jpg"), &t, err, sizeof err))
         fail_msg("%s", err);
@@ -867,7 +954,7 @@ static void test_astronaut(void **state)
     }
     char path[1024];
     snprintf(path, sizeof path, "%s/data/astronaut.png", src);
-    cli_tensor t;
+    tio_tensor t;
     char err[512];
     if (tio_load(path, &t, err, sizeof err))
         fail_msg("%s", err);
@@ -887,7 +974,7 @@ static void test_astronaut(void **state)
     }
     assert_true(hi - lo > 128);
     /* PNG -> tensor -> PNG -> tensor is lossless. */
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_save(scratch("astro.png"), &t, err, sizeof err), 0);
     assert_int_equal(tio_load(scratch("astro.png"), &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
@@ -906,7 +993,7 @@ static void test_image_save_errors(void **state)
 {
     (void)state;
     int before = dir_entries(g_dir);
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 4, (const int64_t[]){1, 3, 5, 5});
     expect_save_error(scratch("x.png"), &t,
                       "cannot write a [1, 3, 5, 5] f32 tensor as PNG: PNG needs a u8 HxWxC "
@@ -938,7 +1025,6 @@ static void test_image_save_errors(void **state)
     tio_free(&t);
     make_tensor(&t, CLPAD_U8, 3, (const int64_t[]){4, 4, 3});
     expect_save_error(scratch("x.pgm"), &t, "PGM needs a u8 HxW or HxWx1 tensor");
-    expect_save_error(scratch("x.jpg"), &t, "cannot write jpeg");
     expect_save_error(scratch("x.bmp"), &t, "cannot write bmp");
     expect_save_error(scratch("x.tiff"), &t, "unknown file type '.tiff'");
     expect_save_error(scratch("x"), &t, "no file extension");
@@ -1013,7 +1099,7 @@ static void test_load_file_errors(void **state)
     expect_load_error(scratch("trunc.ppm"), "needs 6 bytes, the file holds 5");
     /* The same with all its bytes (and comments in the header) loads. */
     WRITE_LIT(scratch("ok.pgm"), "P5 # c\n3 2\n# comment\n255\n\x01\x02\x03\x04\x05\x06");
-    cli_tensor g;
+    tio_tensor g;
     char gerr[256];
     if (tio_load(scratch("ok.pgm"), &g, gerr, sizeof gerr))
         fail_msg("%s", gerr);
@@ -1024,7 +1110,7 @@ static void test_load_file_errors(void **state)
     tio_free(&g);
     unlink(scratch("ok.pgm"));
     /* A PNG cut short. */
-    cli_tensor a;
+    tio_tensor a;
     make_tensor(&a, CLPAD_U8, 3, (const int64_t[]){16, 16, 3});
     char err[256];
     assert_int_equal(tio_save(scratch("cut.png"), &a, err, sizeof err), 0);
@@ -1051,7 +1137,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
     const char old[] = "previous contents, not even a PNG";
     write_bytes(path, old, sizeof old);
 
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 4, (const int64_t[]){1, 3, 5, 5});
     expect_save_error(path, &t, "PNG needs");
     tio_free(&t);
@@ -1067,7 +1153,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
     char err[256];
     assert_int_equal(tio_save(path, &t, err, sizeof err), 0);
     assert_int_equal(dir_entries(sub), 1);
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_load(path, &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
     tio_free(&b);
@@ -1099,7 +1185,7 @@ static void test_atomic_failed_save_keeps_file(void **state)
 static void test_save_nonexistent_dir(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_F32, 1, (const int64_t[]){3});
     const char *path = scratch("no/such/dir/out.npy");
     expect_save_error(path, &t, path);
@@ -1115,7 +1201,7 @@ static void test_save_nonexistent_dir(void **state)
 static void test_save_file_mode(void **state)
 {
     (void)state;
-    cli_tensor t;
+    tio_tensor t;
     make_tensor(&t, CLPAD_U8, 1, (const int64_t[]){8});
     char err[256];
     const mode_t masks[] = {022, 077, 002, 0};
@@ -1136,7 +1222,7 @@ static void test_save_file_mode(void **state)
     assert_int_equal(chdir(g_dir), 0);
     int before = dir_entries(".");
     assert_int_equal(tio_save("rel.npy", &t, err, sizeof err), 0);
-    cli_tensor b;
+    tio_tensor b;
     assert_int_equal(tio_load("rel.npy", &b, err, sizeof err), 0);
     assert_same_tensor(&t, &b);
     tio_free(&b);
@@ -1166,6 +1252,8 @@ int main(void)
         cmocka_unit_test(test_atomic_failed_save_keeps_file),
         cmocka_unit_test(test_save_nonexistent_dir),
         cmocka_unit_test(test_save_file_mode),
+        cmocka_unit_test(test_16bit_images),
+        cmocka_unit_test(test_jpeg_save),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -130,21 +130,99 @@ void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t 
     }
 }
 
+void tu_pad_options(const tu_pad_case *c, clpad_pad_options *o)
+{
+    clpad_pad_options_init(o, c->mode);
+    if (c->per_axis)
+        for (int i = 0; i < c->rank; i++)
+            o->modes[i] = c->modes[i];
+    o->flags = c->flags;
+}
+
+void tu_random_mixed_case(uint64_t *state, const int *ranks, int n_ranks, int64_t max_elems,
+                          int large, tu_pad_case *c)
+{
+    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_I16, CLPAD_F16, CLPAD_F32, CLPAD_I64,
+                                         CLPAD_F64};
+    for (;;) {
+        memset(c, 0, sizeof *c);
+        c->dtype = dtypes[tu_rand(state) % (sizeof dtypes / sizeof *dtypes)];
+        c->rank = ranks[tu_rand(state) % (uint64_t)n_ranks];
+        c->per_axis = 1;
+        c->flags = large ? CLPAD_PAD_LARGE_NUMPY : 0;
+        for (int i = 0; i < c->rank; i++) {
+            clpad_pad_mode m = (clpad_pad_mode)(tu_rand(state) % CLPAD_PAD_MODE_COUNT);
+            if (large && tu_range(state, 0, 1)) /* the mirrors, more often */
+                m = tu_range(state, 0, 1) ? CLPAD_PAD_REFLECT : CLPAD_PAD_SYMMETRIC;
+            c->modes[i] = m;
+            int64_t D = tu_range(state, 1, c->rank > 4 ? 3 : 7);
+            c->shape[i] = D;
+            int64_t hi;
+            switch (m) {
+            case CLPAD_PAD_REFLECT: hi = large ? 5 * 2 * (D > 1 ? D - 1 : 1) : D - 1; break;
+            case CLPAD_PAD_SYMMETRIC: hi = large ? 5 * 2 * D : D; break;
+            case CLPAD_PAD_WRAP: hi = 2 * D + 1; break;
+            default: hi = 3; break;
+            }
+            for (int s = 0; s < 2; s++) {
+                int kind = (int)tu_range(state, 0, 4);
+                int64_t p = kind == 0   ? 0
+                            : kind == 1 ? -tu_range(state, 0, D)
+                                        : tu_range(state, 0, hi);
+                (s ? c->pads_end : c->pads_begin)[i] = p;
+            }
+        }
+        c->mode = c->modes[0];
+        tu_fill(c->value, sizeof c->value, state);
+        bool two = c->rank < 2;
+        for (int i = 1; i < c->rank; i++)
+            two |= c->modes[i] != c->modes[0];
+        clpad_pad_options o;
+        tu_pad_options(c, &o);
+        int64_t out[CLPAD_MAX_RANK];
+        if (two &&
+            clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, out) ==
+                CLPAD_OK &&
+            tu_elems(c->rank, out) <= max_elems && tu_elems(c->rank, out) > 0)
+            return;
+    }
+}
+
 const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len)
 {
-    char s[128], b[128], e[128];
-    snprintf(buf, len, "%s %s shape=%s pads_begin=%s pads_end=%s", clpad_pad_mode_name(c->mode),
-             clpad_dtype_name(c->dtype), tu_shape_str(c->rank, c->shape, s, sizeof s),
+    char s[128], b[128], e[128], m[128] = "";
+    if (c->per_axis)
+        for (int i = 0; i < c->rank; i++)
+            snprintf(m + strlen(m), sizeof m - strlen(m), "%s%s", i ? "," : "",
+                     clpad_pad_mode_name(c->modes[i]));
+    snprintf(buf, len, "%s%s %s shape=%s pads_begin=%s pads_end=%s",
+             c->per_axis ? m : clpad_pad_mode_name(c->mode),
+             c->flags & CLPAD_PAD_LARGE_NUMPY ? " large=numpy" : "", clpad_dtype_name(c->dtype),
+             tu_shape_str(c->rank, c->shape, s, sizeof s),
              tu_shape_str(c->rank, c->pads_begin, b, sizeof b),
              tu_shape_str(c->rank, c->pads_end, e, sizeof e));
     return buf;
 }
 
-/* SPEC §1 table, one coordinate. Returns -1 for "pad_value". */
-static int64_t naive_map(clpad_pad_mode mode, int64_t c, int64_t D)
+/* docs/spec.md's Pad table, one coordinate. Returns -1 for "pad_value". With `large`
+ * (numpy.pad's large pads), reflect and symmetric mirror again and again
+ * until the coordinate lands inside, as a person unfolding the paper would
+ * (OpenCV's borderInterpolate states it so): no period, no modulo. */
+static int64_t naive_map(clpad_pad_mode mode, int64_t c, int64_t D, int large)
 {
     if (0 <= c && c < D)
         return c;
+    if (large && (mode == CLPAD_PAD_REFLECT || mode == CLPAD_PAD_SYMMETRIC)) {
+        if (D == 1)
+            return 0;
+        while (c < 0 || c >= D) {
+            if (mode == CLPAD_PAD_REFLECT)
+                c = c < 0 ? -c : 2 * (D - 1) - c;
+            else
+                c = c < 0 ? -c - 1 : 2 * D - 1 - c;
+        }
+        return c;
+    }
     if (mode == CLPAD_PAD_CONSTANT)
         return -1;
     if (mode == CLPAD_PAD_EDGE)
@@ -172,7 +250,8 @@ void tu_pad_naive(const tu_pad_case *c, const void *in, void *out)
         for (int a = c->rank - 1; a >= 0; a--) {
             int64_t o = rem % oshape[a];
             rem /= oshape[a];
-            int64_t m = naive_map(c->mode, o - c->pads_begin[a], c->shape[a]);
+            int64_t m = naive_map(c->per_axis ? c->modes[a] : c->mode, o - c->pads_begin[a],
+                                  c->shape[a], c->flags & CLPAD_PAD_LARGE_NUMPY);
             if (m < 0)
                 pad = 1;
             else
@@ -180,7 +259,7 @@ void tu_pad_naive(const tu_pad_case *c, const void *in, void *out)
             stride *= c->shape[a];
         }
         unsigned char *d = (unsigned char *)out + (size_t)idx * es;
-        if (pad)
+        if (pad) /* the value's bytes; a bool's value byte is what it is (0 or 1) */
             memcpy(d, c->value, es);
         else
             memcpy(d, (const unsigned char *)in + (size_t)src * es, es);

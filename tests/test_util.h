@@ -58,7 +58,21 @@ typedef struct tu_pad_case {
     int64_t pads_begin[CLPAD_MAX_RANK];
     int64_t pads_end[CLPAD_MAX_RANK];
     unsigned char value[8];
+    /* per-axis modes (per_axis != 0; else `mode` on every axis) and
+     * clpad_pad_options flags (CLPAD_PAD_LARGE_NUMPY) */
+    int per_axis;
+    clpad_pad_mode modes[CLPAD_MAX_RANK];
+    unsigned flags;
 } tu_pad_case;
+
+/* A random valid case with one mode per axis (per_axis = 1, at least two
+ * distinct modes among the padded axes when rank >= 2) and, if `large`,
+ * CLPAD_PAD_LARGE_NUMPY with reflect / symmetric pads up to 5 periods;
+ * negative pads on any axis. */
+void tu_random_mixed_case(uint64_t *state, const int *ranks, int n_ranks, int64_t max_elems,
+                          int large, tu_pad_case *c);
+/* The case's options for the *_ex functions. */
+void tu_pad_options(const tu_pad_case *c, clpad_pad_options *o);
 
 /* A random valid case: rank from `ranks` (n_ranks entries), small axes,
  * positive, negative and mixed pads within the mode's limits, random dtype
@@ -68,7 +82,7 @@ void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t 
 /* One line describing a case, for failure messages. */
 const char *tu_pad_case_str(const tu_pad_case *c, char *buf, size_t len);
 
-/* The test suite's own Pad oracle, written from SPEC §1's table element by
+/* The test suite's own Pad oracle, written from The Pad table of docs/spec.md element by
  * element with no shared code: for each output index, map every coordinate
  * and copy one element. */
 void tu_pad_naive(const tu_pad_case *c, const void *in, void *out);

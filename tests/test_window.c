@@ -1,4 +1,4 @@
-/* Window geometry (SPEC §4, include/clpad_window.h): every worked example of
+/* Window geometry (docs/spec.md: Window geometry; include/clpad_window.h): every worked example of
  * seeds 003 (TensorRT PaddingMode) and 004 (TF SAME / ONNX auto_pad), each
  * convention's clamping and rounding rules, edge cases, every error path, the
  * pad layout conversions, and the equivalence the TF seed article shows:
@@ -471,10 +471,30 @@ static void test_onnx_conv_transpose(void **state)
                                                    &I, &F, &S, NULL, NULL, NULL, &t));
                 expect_result("onnx vs trt deconv", &r, 1, t.output, t.pads_begin, t.pads_end);
             }
+    /* output_shape beyond the full output (7): total 7 - 8 = -1, split with floor
+     * division as ONNX's reference code: SAME_UPPER B = -1 // 2 = -1, A = 0 (one
+     * zero before); NOTSET and SAME_LOWER A = -1, B = 0 (one zero after) */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_UPPER, 1, I64(3), I64(3),
+                                   I64(2), NULL, NULL, 0, NULL, I64(8), &r));
+    expect_result("output_shape 8 upper", &r, 1, I64(8), I64(-1), I64(0));
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_LOWER, 1, I64(3), I64(3),
+                                   I64(2), NULL, NULL, 0, NULL, I64(8), &r));
+    expect_result("output_shape 8 lower", &r, 1, I64(8), I64(0), I64(-1));
+    /* total -3: NOTSET A = -3 // 2 = -2, B = -1; SAME_UPPER B = -2, A = -1 */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 1, I64(3), I64(3),
+                                   I64(2), NULL, NULL, 0, NULL, I64(10), &r));
+    expect_result("output_shape 10 notset", &r, 1, I64(10), I64(-1), I64(-2));
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_UPPER, 1, I64(3), I64(3),
+                                   I64(2), NULL, NULL, 0, NULL, I64(10), &r));
+    expect_result("output_shape 10 upper", &r, 1, I64(10), I64(-2), I64(-1));
+    /* the crops become pads of the full output: -B zeros before, O - full + B after */
+    {
+        int64_t tb[3], te[3];
+        TU_ASSERT_OK(clpad_window_tensor_pads(&r, 3, 2, tb, te));
+        assert_int_equal(tb[2], 2);
+        assert_int_equal(te[2], 1);
+    }
     /* errors */
-    EXPECT_FAIL(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_UPPER, 1, I64(3), I64(3),
-                                  I64(2), NULL, NULL, 0, NULL, I64(8), &r),
-                CLPAD_ERR_INVALID_SHAPE, "output_shape[0] = 8");
     EXPECT_FAIL(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 1, I64(3), I64(3),
                                   I64(2), NULL, NULL, 0, I64(2), NULL, &r),
                 CLPAD_ERR_INVALID_PADS, "output_padding[0] = 2");
@@ -535,10 +555,50 @@ static void test_openvino(void **state)
                                        1, I64(3), I64(3), I64(2), NULL, NULL, NULL, NULL,
                                        I64(6), &r));
     expect_result("ov deconv output_shape upper", &r, 1, I64(6), I64(1), I64(0));
+    /* EXPLICIT keeps the given pads_begin and ignores pads_end (OpenVINO's shape
+     * inference, apply_padding): B = 1, A = 7 - 6 - 1 = 0; VALID: B = 0, A = 1 */
     TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, 1,
-                                       I64(3), I64(3), I64(2), NULL, I64(9), I64(9), NULL,
+                                       I64(3), I64(3), I64(2), NULL, I64(1), I64(9), NULL,
                                        I64(6), &r));
-    expect_result("ov deconv output_shape explicit", &r, 1, I64(6), I64(0), I64(1));
+    expect_result("ov deconv output_shape explicit", &r, 1, I64(6), I64(1), I64(0));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_VALID, CLPAD_OV_FLOOR, 1,
+                                       I64(3), I64(3), I64(2), NULL, NULL, NULL, NULL, I64(6),
+                                       &r));
+    expect_result("ov deconv output_shape valid", &r, 1, I64(6), I64(0), I64(1));
+    /* output_shape beyond the full output: the total is clamped at 0, the output
+     * starts at the full output's start, the extra elements are zeros at the end.
+     * OpenVINO's type_prop test convolution_backprop_data_partial_auto_padding_upper:
+     * input 1x37, kernel 1x1, strides {1, 2}, SAME_UPPER, output_shape {1, 74}:
+     * full {1, 73}; OpenVINO reports pads {0, 0} / {0, 0}; in clpad's terms the
+     * 74th element is a zero appended: pads_end {0, -1}. */
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_UPPER, CLPAD_OV_FLOOR,
+                                       2, I64(1, 37), I64(1, 1), I64(1, 2), NULL, NULL, NULL,
+                                       NULL, I64(1, 74), &r));
+    expect_result("ov partial_auto_padding_upper", &r, 2, I64(1, 74), I64(0, 0), I64(0, -1));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_LOWER, CLPAD_OV_FLOOR,
+                                       2, I64(1, 37), I64(1, 1), I64(1, 2), NULL, NULL, NULL,
+                                       NULL, I64(1, 80), &r));
+    expect_result("ov beyond full lower", &r, 2, I64(1, 80), I64(0, 0), I64(0, -7));
+    /* type_prop ..._auto_pad_same_with_output_padding_and_output_shape: input 2x2,
+     * kernel 3x3, strides 2, output_padding 1, SAME_LOWER, output_shape {3, 3}:
+     * full = 2 + 3 + 1 = 6, total 3, pads_begin {1, 1}, pads_end {2, 2} */
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_LOWER, CLPAD_OV_FLOOR,
+                                       2, I64(2, 2), I64(3, 3), I64(2, 2), NULL, I64(1, 1),
+                                       I64(1, 1), I64(1, 1), I64(3, 3), &r));
+    expect_result("ov same_lower output_padding output_shape", &r, 2, I64(3, 3), I64(1, 1),
+                  I64(2, 2));
+    /* type_prop ..._output_shape_as_const: input 5x5, kernel 3x3, SAME_UPPER,
+     * output_shape {3, 3}: full 7, total 4 -> {2, 2} / {2, 2} */
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_UPPER, CLPAD_OV_FLOOR,
+                                       2, I64(5, 5), I64(3, 3), NULL, NULL, NULL, NULL, NULL,
+                                       I64(3, 3), &r));
+    expect_result("ov output_shape_as_const", &r, 2, I64(3, 3), I64(2, 2), I64(2, 2));
+    /* type_prop ..._auto_pad_explicit_with_output_padding: input 2x2, kernel 3x3,
+     * strides 2, pads 1/1, output_padding 1 -> 4x4 */
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, 2,
+                                       I64(2, 2), I64(3, 3), I64(2, 2), NULL, I64(1, 1),
+                                       I64(1, 1), I64(1, 1), NULL, &r));
+    expect_result("ov explicit output_padding", &r, 2, I64(4, 4), I64(1, 1), I64(1, 1));
     /* errors */
     EXPECT_FAIL(clpad_window_openvino(CLPAD_WINDOW_CONV, CLPAD_OV_EXPLICIT, CLPAD_OV_CEIL, 1,
                                       I64(5), I64(2), I64(1), NULL, NULL, NULL, NULL, NULL, &r),
@@ -661,6 +721,151 @@ static void test_tf_deconv(void **state)
     expect_result("tf deconv explicit", &r, 1, I64(6), I64(1), I64(2));
 }
 
+/* ONNX's backend tests for ConvTranspose (onnx/backend/test/case/node/
+ * convtranspose.py): X 3x3, W 3x3 unless said. */
+static void test_onnx_backend_conv_transpose(void **state)
+{
+    (void)state;
+    clpad_window_result r;
+    /* test_convtranspose: no attributes -> 5x5 */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(3, 3), NULL, NULL, NULL, 0, NULL, NULL, &r));
+    expect_result("test_convtranspose", &r, 2, I64(5, 5), I64(0, 0), I64(0, 0));
+    /* test_convtranspose_output_shape: strides [3, 2], output_shape [10, 8]; full
+     * is 9 x 7, so the total is -1 on both axes: the expected Y has the data at
+     * the start and a last row and column of zeros (pads_end -1) */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(3, 3), I64(3, 2), NULL, NULL, 0, NULL, I64(10, 8), &r));
+    expect_result("test_convtranspose_output_shape", &r, 2, I64(10, 8), I64(0, 0),
+                  I64(-1, -1));
+    /* test_convtranspose_pad: strides [3, 2], output_padding [1, 1] -> 10 x 8 */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(3, 3), I64(3, 2), NULL, NULL, 0, I64(1, 1), NULL, &r));
+    expect_result("test_convtranspose_pad", &r, 2, I64(10, 8), I64(0, 0), I64(0, 0));
+    /* test_convtranspose_kernel_shape: the same with output_shape [10, 8] too */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(3, 3), I64(3, 2), NULL, NULL, 0, I64(1, 1), I64(10, 8),
+                                   &r));
+    expect_result("test_convtranspose_kernel_shape", &r, 2, I64(10, 8), I64(0, 0), I64(0, 0));
+    /* test_convtranspose_pads: strides [3, 2], pads [1, 2, 1, 2] -> 7 x 3 */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(3, 3), I64(3, 2), NULL, I64(1, 2, 1, 2), 0, NULL, NULL,
+                                   &r));
+    expect_result("test_convtranspose_pads", &r, 2, I64(7, 3), I64(1, 2), I64(1, 2));
+    /* test_convtranspose_dilations: W 2x2, dilations [2, 2] -> DK 3, 5 x 5 */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
+                                   I64(2, 2), NULL, I64(2, 2), NULL, 0, NULL, NULL, &r));
+    expect_result("test_convtranspose_dilations", &r, 2, I64(5, 5), I64(0, 0), I64(0, 0));
+    /* test_convtranspose_autopad_same: strides [2, 2], SAME_UPPER -> 6 x 6, the
+     * odd pad at the end */
+    TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_UPPER, 2, I64(3, 3),
+                                   I64(3, 3), I64(2, 2), NULL, NULL, 0, NULL, NULL, &r));
+    expect_result("test_convtranspose_autopad_same", &r, 2, I64(6, 6), I64(0, 0), I64(1, 1));
+}
+
+/* An independent statement of Keras' geometry: deconv_output_length's length
+ * and the JAX backend's padding of the stride-dilated input (left, right),
+ * turned into crops of the full output: (DK-1) - left, (DK-1) - right. */
+static void keras_oracle(int64_t I, int64_t DK, int64_t S, int same, int64_t op, int has_op,
+                         int64_t *O, int64_t *B, int64_t *A)
+{
+    int64_t left, right;
+    if (!same) {
+        int64_t o = has_op ? op : (DK > S ? DK : S) - DK;
+        left = DK - 1;
+        right = DK - 1 + o;
+        *O = (I - 1) * S + DK + o;
+    } else {
+        int64_t pad_len = has_op ? DK + DK % 2 - 2 + op : S + DK - 2;
+        left = (pad_len / 2 + pad_len % 2) < DK - 1 ? pad_len / 2 + pad_len % 2 : DK - 1;
+        right = pad_len - left;
+        *O = has_op ? (I - 1) * S + DK - 2 * (DK / 2) + op : I * S;
+    }
+    *B = DK - 1 - left;
+    *A = DK - 1 - right;
+}
+
+static void test_keras(void **state)
+{
+    (void)state;
+    clpad_window_result r;
+    /* Keras' ops tests (keras/src/ops/nn_test.py, test_conv_transpose): input 4,
+     * kernel 2, strides 2 -> 8 ("valid" and "same"); strides 5, "valid",
+     * output_padding 4 -> 21 */
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_VALID, 1, I64(4), I64(2),
+                                    I64(2), NULL, NULL, &r));
+    expect_result("keras valid", &r, 1, I64(8), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(4), I64(2),
+                                    I64(2), NULL, NULL, &r));
+    expect_result("keras same", &r, 1, I64(8), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_VALID, 1, I64(4), I64(2),
+                                    I64(5), NULL, I64(4), &r));
+    expect_result("keras valid output_padding 4", &r, 1, I64(21), I64(0), I64(-4));
+    /* layer tests (conv_transpose_test.py, test_conv1d_transpose_basic): input 8,
+     * kernel 2, strides 3, "same", output_padding 2 -> 23 */
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(8), I64(2),
+                                    I64(3), NULL, I64(2), &r));
+    expect_result("keras same output_padding 2", &r, 1, I64(23), I64(0), I64(0));
+    /* backend_utils_test: kernel 3, stride 2, "same", None -> JAX pads (2, 1),
+     * crops (0, 1); "valid", None -> (2, 2), crops (0, 0) */
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(5), I64(3),
+                                    I64(2), NULL, NULL, &r));
+    expect_result("keras same k3 s2", &r, 1, I64(10), I64(0), I64(1));
+    /* the header's example: I 3, F 3, S 2, "same", output_padding 1 -> 6, crops 0, 1 */
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(3), I64(3),
+                                    I64(2), NULL, I64(1), &r));
+    expect_result("keras same output_padding 1", &r, 1, I64(6), I64(0), I64(1));
+    /* against the oracle on a grid, and against clpad_window_tf where TF
+     * computes the same shape (no output_padding) */
+    for (int64_t I = 1; I <= 5; I++)
+        for (int64_t S = 1; S <= 4; S++)
+            for (int64_t F = 1; F <= 5; F++)
+                for (int64_t d = 1; d <= 2; d++)
+                    for (int same = 0; same <= 1; same++)
+                        for (int64_t op = -1; op < S; op++) {
+                            int64_t DK = 1 + d * (F - 1), O, B, A;
+                            keras_oracle(I, DK, S, same, op, op >= 0, &O, &B, &A);
+                            clpad_tf_padding pd = same ? CLPAD_TF_SAME : CLPAD_TF_VALID;
+                            clpad_status st = clpad_window_keras(CLPAD_WINDOW_DECONV, pd, 1, &I,
+                                                                 &F, &S, &d, op >= 0 ? &op : NULL,
+                                                                 &r);
+                            if (O < 1) {
+                                assert_int_equal(st, CLPAD_ERR_INVALID_SHAPE);
+                                continue;
+                            }
+                            TU_ASSERT_OK(st);
+                            expect_result("keras vs oracle", &r, 1, &O, &B, &A);
+                            if (op < 0) {
+                                clpad_window_result t;
+                                TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_DECONV, pd, 1, &I, &F,
+                                                             &S, &d, NULL, NULL, NULL, &t));
+                                expect_result("keras vs tf", &r, 1, t.output, t.pads_begin,
+                                              t.pads_end);
+                            }
+                        }
+    /* conv and pool are TensorFlow's; pooling's stride defaults to the pool size */
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
+                                    I64(3, 3), NULL, NULL, &r));
+    expect_result("keras conv same", &r, 2, I64(3, 3), I64(1, 1), I64(2, 1));
+    TU_ASSERT_OK(clpad_window_keras(CLPAD_WINDOW_POOL, CLPAD_TF_VALID, 1, I64(7), I64(2), NULL,
+                                    NULL, NULL, &r));
+    expect_result("keras pool default stride", &r, 1, I64(3), I64(0), I64(0));
+    /* errors */
+    EXPECT_FAIL(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(3), I64(3),
+                                   I64(2), NULL, I64(2), &r),
+                CLPAD_ERR_INVALID_PADS, "output_padding[0] = 2");
+    EXPECT_FAIL(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_EXPLICIT, 1, I64(3), I64(3),
+                                   I64(2), NULL, NULL, &r),
+                CLPAD_ERR_INVALID_ARGUMENT, "\"valid\" and \"same\"");
+    EXPECT_FAIL(clpad_window_keras(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, I64(3), I64(3),
+                                   I64(2), NULL, I64(1), &r),
+                CLPAD_ERR_INVALID_ARGUMENT, "output_padding");
+    /* "same", DK even, output_padding 0, I = 1: O = 0 */
+    EXPECT_FAIL(clpad_window_keras(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(1), I64(2),
+                                   I64(2), NULL, I64(0), &r),
+                CLPAD_ERR_INVALID_SHAPE, "output size 0");
+}
+
 /* ------------------------------------------------------------------------- */
 /* Layouts, tensor pads, names                                               */
 /* ------------------------------------------------------------------------- */
@@ -717,7 +922,7 @@ static void test_tensor_pads(void **state)
     (void)state;
     clpad_window_result r;
     int64_t pb[4], pe[4];
-    /* seed 004 SAME into NHWC (first spatial axis 1) and NCHW (2) */
+    /* the TF SAME article's example into NHWC (first spatial axis 1) and NCHW (2) */
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
                                  I64(3, 3), NULL, NULL, NULL, NULL, &r));
     TU_ASSERT_OK(clpad_window_tensor_pads(&r, 4, 1, pb, pe));
@@ -1200,7 +1405,7 @@ static void test_equivalence_conv(void **state)
     (void)state;
     uint64_t rng = tu_seed() ^ 0x57A3E;
     /* first the seed's own case: ones input 7x8x16, 4x4 filter, stride 3 */
-    struct conv_case c = {.what = "seed 004", .kind = WIN_CONV, .pad_value = 0.0,
+    struct conv_case c = {.what = "TF SAME article", .kind = WIN_CONV, .pad_value = 0.0,
                           .H = 7, .W = 8, .C = 16, .KH = 4, .KW = 4, .SH = 3, .SW = 3,
                           .DH = 1, .DW = 1, .top = 1, .left = 1, .OH = 3, .OW = 3};
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
@@ -1459,6 +1664,8 @@ int main(void)
         cmocka_unit_test(test_onnx_seed_004),
         cmocka_unit_test(test_ceil_mode),
         cmocka_unit_test(test_onnx_conv_transpose),
+        cmocka_unit_test(test_onnx_backend_conv_transpose),
+        cmocka_unit_test(test_keras),
         cmocka_unit_test(test_openvino),
         cmocka_unit_test(test_torch),
         cmocka_unit_test(test_tf_deconv),

@@ -65,7 +65,7 @@ from ._context import (
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._pad import pad
 from ._space_batch import batch_to_space, space_to_batch
-from ._types import DeviceArray, PadMode, PadWidth
+from ._types import DeviceArray, PadMode, PadModeName, PadWidth
 from ._window import WindowGeometry, window_geometry
 
 
@@ -89,6 +89,7 @@ __all__ = [
     "MAX_RANK",
     "REFERENCE",
     "PadMode",
+    "PadModeName",
     "PadWidth",
     "DeviceArray",
 ]

@@ -168,10 +168,17 @@ def is_zero(value_bytes: bytes, dt: "np.dtype[Any]") -> bool:
 
 def pad_mode(mode: Any) -> int:
     """The clpad_pad_mode of a mode name (the library's parser and message)."""
+    return pad_mode_flags(mode)[0]
+
+
+def pad_mode_flags(mode: Any) -> Tuple[int, int]:
+    """(clpad_pad_mode, clpad_pad_options flags) of a mode name: clpad's names
+    or a framework's ("cv:REFLECT_101", "torch:circular", "np:reflect"), by
+    the library's parser (clpad_pad_mode_parse) and with its message."""
     if not isinstance(mode, str):
         raise TypeError("mode must be a string, not %r" % (mode,))
-    out = ctypes.c_int()
-    check(_lib.lib().clpad_pad_mode_from_name(mode.encode(), ctypes.byref(out)))
-    return out.value
+    out, flags = ctypes.c_int(), ctypes.c_uint()
+    check(_lib.lib().clpad_pad_mode_parse(mode.encode(), ctypes.byref(out), ctypes.byref(flags)))
+    return out.value, flags.value
 
 

@@ -78,6 +78,17 @@ class WindowResult(ctypes.Structure):
     ]
 
 
+class PadOptions(ctypes.Structure):
+    """clpad_pad_options."""
+
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("modes", ctypes.c_int * MAX_RANK),
+        ("flags", ctypes.c_uint),
+        ("reserved", ctypes.c_uint64 * 4),
+    ]
+
+
 _ctx = _void_p  # clpad_context *
 _i64p = c_int64_p
 _run_p = ctypes.POINTER(RunInfo)
@@ -99,6 +110,22 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_mode_name": (_str, [_int]),
     "clpad_pad_mode_from_name": (_status, [_str, _enum_p]),
     "clpad_scalar_parse": (_status, [_int, _str, _void_p]),
+    "clpad_pad_mode_parse": (_status, [_str, _enum_p, ctypes.POINTER(ctypes.c_uint)]),
+    "clpad_pad_options_init": (None, [ctypes.POINTER(PadOptions), _int]),
+    "clpad_pad_output_shape_ex": (
+        _status, [_int, _i64p, _i64p, _i64p, ctypes.POINTER(PadOptions), _i64p]),
+    "clpad_pad_axes_expand": (_status, [_int, _int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_pad_to_multiple": (_status, [_int, _i64p, _i64p, _int, _i64p, _i64p]),
+    "clpad_pad_ex": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, ctypes.POINTER(PadOptions), _void_p,
+         _void_p, _size_t, _run_p],
+    ),
+    "clpad_enqueue_pad_ex": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, ctypes.POINTER(PadOptions),
+         _void_p, _cl, _size_t, _cl, ctypes.c_uint, _cl_p, _cl_p],
+    ),
     "clpad_pad_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _int, _i64p]),
     "clpad_space_to_batch_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
@@ -151,6 +178,8 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
     "clpad_window_tf": (
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
+    "clpad_window_keras": (
+        _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
     "clpad_window_onnx": (
         _status,
         [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _int, _i64p, _i64p, _win_p]),

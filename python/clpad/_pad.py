@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, List, Optional, Tuple, overload
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _args, _context, _lib, _memory, _pyopencl
 from ._errors import UNSUPPORTED, check, value_error
-from ._types import DeviceArrayT, Ints, PadMode, PadWidth, Scalar
+from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
 
 # numpy.pad's modes that clpad does not have.
@@ -118,25 +118,27 @@ def pad_width_pairs(pad_width: Any, ndim: int) -> List[Tuple[int, int]]:
     return pairs
 
 
-def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...], mode: str) -> None:
-    """The limits of clpad's mirror modes, said in numpy.pad's terms."""
-    for i, ((b, a), d) in enumerate(zip(pairs, shape)):
+def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
+                  modes: List[int]) -> None:
+    """The limits of clpad's mirror modes, said in numpy.pad's terms; modes:
+    each axis's clpad_pad_mode (0 constant, 2 reflect, 3 symmetric)."""
+    for i, ((b, a), d, m) in enumerate(zip(pairs, shape, modes)):
         p = max(b, a)
         if p == 0:
             continue
-        if d == 0 and mode != "constant":
+        if d == 0 and m != 0:
             raise value_error("pad_width[%d] = (%d, %d) pads an empty axis (shape[%d] = 0): "
                               "only mode='constant' can" % (i, b, a, i), -3)
-        if mode == "reflect" and p > d - 1:
+        if m == 2 and p > d - 1:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the reflect limit shape[%d] - 1 = %d: "
-                "clpad reflects once (pads <= D-1), where numpy.pad repeats the reflection"
-                % (i, b, a, i, d - 1), -3)
-        if mode == "symmetric" and p > d:
+                "clpad reflects once (pads <= D-1) unless large_pads='numpy', which repeats "
+                "the reflection as numpy.pad does" % (i, b, a, i, d - 1), -3)
+        if m == 3 and p > d:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the symmetric limit shape[%d] = %d: "
-                "clpad mirrors once (pads <= D), where numpy.pad repeats the mirror"
-                % (i, b, a, i, d), -3)
+                "clpad mirrors once (pads <= D) unless large_pads='numpy', which repeats "
+                "the mirror as numpy.pad does" % (i, b, a, i, d), -3)
 
 
 def _mode_name(mode: Any) -> str:
@@ -170,7 +172,8 @@ def _value_bytes(value: Any, dt: "np.dtype[Any]", code: int, name: str) -> bytes
 # A call's fixed cost matters on small arrays (a 1x3x224x224 pad moves 1.2 MB
 # in about 30 us on a CPU device), so the common calls skip the general
 # argument handling below: a C-contiguous native NumPy array, int pads in
-# either form, a mode seen before, no pad value (or 0), the default device.
+# either form, a mode seen before, a pad value given as an int, a float or a
+# string (converted once per value and dtype), the default device.
 # Everything else, and every error, goes the general way.
 _MODE_CODES: Dict[Any, int] = {}
 _DTYPE_CODES: Dict[Any, int] = {}
@@ -212,26 +215,59 @@ def _int_list(v: Any, rank: int) -> Optional[List[int]]:
     return list(v)
 
 
+# Pad values the fast path has converted, by (type, value, dtype): a float by
+# its hex form, so that -0.0 and 0.0 (equal, with one hash) stay apart. Only
+# ints, floats and strings, whose conversion depends on nothing else.
+_VALUE_BYTES: Dict[Tuple[Any, Any, Any], bytes] = {}
+
+
+def _fast_value(v: Any, dt: "np.dtype[Any]", code: int) -> Optional[bytes]:
+    """The bytes of pad value v in dtype dt, or None to take the general path."""
+    t = type(v)
+    if t is float:
+        key: Tuple[Any, Any, Any] = (t, v.hex(), dt)
+    elif t is int or t is str:
+        key = (t, v, dt)
+    else:
+        return None
+    got = _VALUE_BYTES.get(key)
+    if got is None:
+        try:
+            got = _args.scalar_bytes(v, dt, code)
+        except (ValueError, TypeError, OverflowError):
+            return None  # the general path raises, with its message
+        if len(_VALUE_BYTES) < 4096:
+            _VALUE_BYTES[key] = got
+    return got
+
+
 def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, constant_values: Any,
               reflect_type: Any, pads_begin: Any, pads_end: Any, value: Any, device: Any,
               queue: Any, out: Any) -> Any:
     """clpad.pad for the common calls, or None to take the general path."""
     if (type(array) is not np.ndarray or device is not None or queue is not None
-            or reflect_type is not None or len(args) > 1):
+            or reflect_type is not None or len(args) > 1
+            or (mode is not None and type(mode) is not str)):
         return None
     if args:  # pad(x, pad_width, mode)
         if mode is not None or type(args[0]) is not str:
             return None
         mode = args[0]
-    v = constant_values if value is None else value
-    if v is not None and not (type(v) is int and v == 0) or (
-            value is not None and constant_values is not None):
+    if value is not None and constant_values is not None:
         return None
+    v = constant_values if value is None else value
     dt = array.dtype
     code = _DTYPE_CODES.get(dt)
     mode_code = _MODE_CODES.get("constant" if mode is None else mode)
     if code is None or mode_code is None or not array.flags.c_contiguous:
         return None
+    value_bytes: Optional[bytes] = None
+    if v is not None and not (type(v) is int and v == 0):
+        if mode_code != 0:
+            return None  # a value with another mode: the general path says what it does
+        value_bytes = _fast_value(v, dt, code)
+        if value_bytes is None:
+            return None
     shape = array.shape
     rank = len(shape)
     if pad_width is not None:
@@ -241,7 +277,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         if pairs is None:
             return None
         if mode_code != 0:  # numpy.pad's wording for the mirror limits
-            _numpy_limits(pairs, shape, mode.lower())
+            _numpy_limits(pairs, shape, [mode_code] * rank)
         pb = [b for b, _ in pairs]
         pe = [a for _, a in pairs]
     else:
@@ -263,37 +299,50 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
     result = host_output(out, out_shape, dt, array)
     check(_lib.lib().clpad_pad(_context.context(None), code, rank, c_shape,
                                array.__array_interface__["data"][0], c_pb, c_pe, mode_code,
-                               None, result.__array_interface__["data"][0], result.nbytes, None))
+                               value_bytes, result.__array_interface__["data"][0], result.nbytes,
+                               None))
     return result
 
 
+# mode: a name, a framework's name ("cv:REFLECT_101"), or one per axis.
+_Mode = Union[PadModeName, Sequence[PadModeName]]
+
+
 @overload
-def pad(array: DeviceArrayT, pad_width: PadWidth, mode: PadMode = ..., *,
+def pad(array: DeviceArrayT, pad_width: PadWidth, mode: _Mode = ..., *,
         constant_values: Any = ..., reflect_type: Optional[str] = ..., queue: Any = ...,
-        out: Optional[DeviceArrayT] = ...) -> DeviceArrayT: ...
+        out: Optional[DeviceArrayT] = ..., to_multiple: Optional[Ints] = ...,
+        placement: Optional[str] = ..., large_pads: Optional[str] = ...) -> DeviceArrayT: ...
 @overload
-def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: PadMode = ..., *,
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: _Mode = ..., *,
         constant_values: Any = ..., reflect_type: Optional[str] = ...,
-        device: DeviceLike = ..., out: Optional["np.ndarray[Any, Any]"] = ...
-        ) -> "np.ndarray[Any, Any]": ...
+        device: DeviceLike = ..., out: Optional["np.ndarray[Any, Any]"] = ...,
+        to_multiple: Optional[Ints] = ..., placement: Optional[str] = ...,
+        large_pads: Optional[str] = ...) -> "np.ndarray[Any, Any]": ...
 @overload
 def pad(array: DeviceArrayT, *, pads_begin: Ints = ..., pads_end: Ints = ...,
-        mode: PadMode = ..., value: Scalar = ..., queue: Any = ...,
-        out: Optional[DeviceArrayT] = ...) -> DeviceArrayT: ...
+        mode: _Mode = ..., value: Scalar = ..., queue: Any = ...,
+        out: Optional[DeviceArrayT] = ..., axes: Optional[Ints] = ...,
+        to_multiple: Optional[Ints] = ..., placement: Optional[str] = ...,
+        large_pads: Optional[str] = ...) -> DeviceArrayT: ...
 @overload
 def pad(array: npt.ArrayLike, *, pads_begin: Ints = ..., pads_end: Ints = ...,
-        mode: PadMode = ..., value: Scalar = ..., device: DeviceLike = ...,
-        out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
+        mode: _Mode = ..., value: Scalar = ..., device: DeviceLike = ...,
+        out: Optional["np.ndarray[Any, Any]"] = ..., axes: Optional[Ints] = ...,
+        to_multiple: Optional[Ints] = ..., placement: Optional[str] = ...,
+        large_pads: Optional[str] = ...) -> "np.ndarray[Any, Any]": ...
 @overload
-def pad(array: npt.ArrayLike, pads_begin: Ints, pads_end: Ints, /, mode: PadMode = ...,
+def pad(array: npt.ArrayLike, pads_begin: Ints, pads_end: Ints, /, mode: _Mode = ...,
         value: Scalar = ..., device: DeviceLike = ...,
         out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
 
 
-def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = None,
+def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         constant_values: Any = None, reflect_type: Optional[str] = None,
         pads_begin: Any = None, pads_end: Any = None, value: Any = None,
-        device: DeviceLike = None, queue: Any = None, out: Any = None) -> Any:
+        device: DeviceLike = None, queue: Any = None, out: Any = None,
+        axes: Any = None, to_multiple: Any = None, placement: Optional[str] = None,
+        large_pads: Optional[str] = None) -> Any:
     """Pad an array, or crop it with negative pads, on an OpenCL device.
 
     Two forms, one function::
@@ -334,9 +383,31 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
     mode (both forms): "constant" (the pad value), "edge" (repeat the edge
         element), "reflect" (mirror without the edge; pads <= D-1),
         "symmetric" (mirror with the edge; pads <= D) or "wrap" (periodic, any
-        size). numpy.pad's "linear_ramp", "maximum", "mean", "median",
-        "minimum" and "empty" are not clpad modes: ClpadValueError. Where
-        numpy.pad repeats a reflection beyond those limits, clpad raises.
+        size); or a framework's name that says whose meaning is meant:
+        "cv:CONSTANT", "cv:REPLICATE", "cv:REFLECT" (= symmetric),
+        "cv:REFLECT_101" (= reflect), "cv:WRAP", "torch:constant",
+        "torch:replicate", "torch:reflect", "torch:circular", "tf:CONSTANT",
+        "tf:REFLECT", "tf:SYMMETRIC", "onnx:constant", "onnx:edge",
+        "onnx:reflect", "onnx:wrap", "ov:...", "np:constant", "np:edge",
+        "np:reflect", "np:symmetric", "np:wrap" (docs/modes.md; np: and cv:
+        mirror beyond the limits, as numpy.pad and cv2.copyMakeBorder do).
+        A sequence of names gives each axis its own mode (one per axis, or
+        one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a
+        panorama. numpy.pad's "linear_ramp", "maximum", "mean", "median",
+        "minimum" and "empty" are not clpad modes: ClpadValueError.
+    large_pads: None or "error" (Pad-12's limits above; a larger pad raises)
+        or "numpy": reflect and symmetric accept any pad and repeat the
+        mirror exactly as numpy.pad does (period 2(D-1) and 2D; reflect on
+        one element repeats it).
+    axes (OpenVINO's form): ONNX Pad-18's axes, ints in [-ndim, ndim): the
+        pads_begin / pads_end lists (and a mode or to_multiple sequence)
+        name only these axes; the others are not padded. ClpadValueError for
+        an axis out of range or listed twice.
+    to_multiple: an int (every axis, or every `axes` axis) or one per axis:
+        pad each at the end (``placement="center"``: half before, the odd
+        element after) up to the next multiple; 1 leaves an axis alone. It
+        adds to the pads given (which default to 0): the size after them is
+        rounded up. ClpadValueError for a multiple < 1.
     value / constant_values (synonyms; give one): the exact bits of
         ``np.array(value, dtype=x.dtype)``, except that an integer dtype
         rejects values that do not fit or are not integers, bool takes only
@@ -366,10 +437,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
     numpy have it), computed bit-exactly on every device; for pads >= 0 within
     the limits above the result equals numpy.pad's.
     """
-    fast = _fast_pad(array, pad_width, args, mode, constant_values, reflect_type, pads_begin,
-                     pads_end, value, device, queue, out)
-    if fast is not None:
-        return fast
+    if axes is None and to_multiple is None and placement is None and large_pads is None:
+        fast = _fast_pad(array, pad_width, args, mode, constant_values, reflect_type,
+                         pads_begin, pads_end, value, device, queue, out)
+        if fast is not None:
+            return fast
     numpy_form = False
     if args:
         if isinstance(args[0], str) or callable(args[0]):  # pad(x, pad_width, mode)
@@ -402,8 +474,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
         if pads_begin is not None or pads_end is not None:
             raise TypeError("pad() got pad_width together with pads_begin/pads_end: give "
                             "one of them; " + _HOW)
+        if axes is not None:
+            raise TypeError("axes= belongs to OpenVINO's form (pads_begin=/pads_end= for "
+                            "those axes); numpy's form names axes with a dict pad_width")
         numpy_form = True
-    elif pads_begin is None and pads_end is None:
+    elif pads_begin is None and pads_end is None and to_multiple is None:
         raise TypeError("pad() needs the pads: " + _HOW)
     if value is not None and constant_values is not None:
         raise TypeError("value= and constant_values= name the same thing: give one")
@@ -411,9 +486,26 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
         value, value_name = constant_values, "constant_values"
     else:
         value_name = "value"
-    mode = _mode_name("constant" if mode is None else mode)
+    if mode is None:
+        mode = "constant"
+    mode_list = None
+    if not isinstance(mode, str) and not callable(mode):
+        if isinstance(mode, (list, tuple)) and mode:
+            mode_list = [_mode_name(m) for m in mode]
+            mode = mode_list[0]
+        else:
+            raise TypeError("mode must be a string or a non-empty sequence of strings, not %r"
+                            % (mode,))
+    mode = _mode_name(mode)
+    if large_pads not in (None, "error", "numpy"):
+        raise value_error("large_pads=%r: give 'numpy' (numpy.pad's repeated mirror) or "
+                          "'error' (Pad-12's limits, the default)" % (large_pads,))
+    if placement not in (None, "end", "center"):
+        raise value_error("placement=%r: give 'end' or 'center'" % (placement,))
+    if placement is not None and to_multiple is None:
+        raise TypeError("placement= applies to to_multiple=")
     if reflect_type is not None:
-        if mode.lower() not in ("reflect", "symmetric"):
+        if any(_args.pad_mode(m) not in (2, 3) for m in (mode_list or [mode])):
             raise value_error("reflect_type applies to mode='reflect' and 'symmetric' only")
         if reflect_type != "even":
             raise value_error("reflect_type=%r: clpad mirrors the values themselves "
@@ -431,40 +523,95 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Optional[str] = Non
         x, code = _args.prepare(array)
         shape, dt = x.shape, x.dtype
     rank = len(shape)
-    mode_code = _args.pad_mode(mode)
-    _MODE_CODES[mode] = mode_code  # (for the fast path: a name the library took)
+    lib = _lib.lib()
+    # the axes the lists name: `axes` (ONNX Pad-18), else every axis
+    if axes is not None:
+        ax = [_args.whole("axes", a) for a in (axes if np.ndim(axes) else [axes])]
+    else:
+        ax = list(range(rank))
+    listed = len(ax)
+    codes = [_args.pad_mode_flags(m) for m in (mode_list or [mode])]
+    flags = 0
+    for _, f in codes:
+        flags |= f
+    if large_pads == "numpy":
+        flags |= 1  # CLPAD_PAD_LARGE_NUMPY
+    elif large_pads == "error":
+        flags = 0
+    if mode_list is not None and len(mode_list) not in (1, listed):
+        raise value_error("mode has %d entries but %s %d axes: give one mode, or one per "
+                          "axis" % (len(mode_list), "axes names" if axes is not None
+                                    else "the array has", listed))
+    mode_code = codes[0][0]
+    if mode_list is None and codes[0][1] == 0:
+        _MODE_CODES[mode] = mode_code  # (for the fast path: a name the library took)
     if not device_array and x.dtype == dt and dt.isnative:
         _DTYPE_CODES[dt] = code
     if numpy_form:
         pairs = pad_width_pairs(pad_width, rank)
-        _numpy_limits(pairs, shape, mode.lower())
+        if not flags & 1:
+            per_axis = [c for c, _ in codes] if len(codes) == rank else [mode_code] * rank
+            _numpy_limits(pairs, shape, per_axis)
         pb = [b for b, _ in pairs]
         pe = [a for _, a in pairs]
+    elif pads_begin is None and pads_end is None:
+        pb, pe = [0] * listed, [0] * listed
     else:
-        pb = _args.axes("pads_begin", pads_begin, rank, default=0)
-        pe = _args.axes("pads_end", pads_end, rank, default=0)
+        pb = _args.axes("pads_begin", pads_begin, listed, default=0)
+        pe = _args.axes("pads_end", pads_end, listed, default=0)
+    opts = _lib.PadOptions()
+    lib.clpad_pad_options_init(ctypes.byref(opts), mode_code)
+    opts.flags = flags
+    c_shape = _args.i64(shape)
+    if not numpy_form:
+        c_ax = _args.i64(ax) if listed else None
+        c_pb, c_pe = _args.i64([0] * rank), _args.i64([0] * rank)
+        check(lib.clpad_pad_axes_expand(rank, listed, c_ax, _args.i64(pb) if listed else None,
+                                        _args.i64(pe) if listed else None, c_pb, c_pe))
+    else:
+        c_pb, c_pe = _args.i64(pb), _args.i64(pe)
+    norm = [a + rank if a < 0 else a for a in ax]
+    if mode_list is not None and len(mode_list) == listed:
+        for k, i in enumerate(norm):
+            opts.modes[i] = codes[k][0]
+    if to_multiple is not None:
+        mult = [_args.whole("to_multiple", m)
+                for m in (to_multiple if np.ndim(to_multiple) else [to_multiple])]
+        for k, m in enumerate(mult):
+            if m < 1:
+                raise value_error("to_multiple[%d] = %d must be >= 1 (1 leaves an axis alone)"
+                                  % (k, m))
+        if len(mult) not in (1, listed):
+            raise value_error("to_multiple has %d values but %s %d axes: give one, or one per "
+                              "axis" % (len(mult), "axes names" if axes is not None
+                                        else "the array has", listed))
+        full = [1] * rank
+        for k, i in enumerate(norm):
+            full[i] = mult[0] if len(mult) == 1 else mult[k]
+        check(lib.clpad_pad_to_multiple(rank, c_shape, _args.i64(full),
+                                        1 if placement == "center" else 0, c_pb, c_pe))
     value_bytes = _value_bytes(value, dt, code, value_name)
-    if mode_code != 0 and not _args.is_zero(value_bytes, dt):
+    if (0 not in [opts.modes[i] for i in range(rank)] and not (rank == 0 and mode_code == 0)
+            and not _args.is_zero(value_bytes, dt)):
         raise value_error("%s=%r is used only by mode='constant'; mode=%r takes no value "
-                          "(leave %s out)" % (value_name, value, mode, value_name))
+                          "(leave %s out)" % (value_name, value, mode_list or mode, value_name))
     value_buf = ctypes.create_string_buffer(value_bytes, 8)
 
-    lib = _lib.lib()
-    c_shape, c_pb, c_pe = _args.i64(shape), _args.i64(pb), _args.i64(pe)
     c_out = _args.i64([0] * rank)
-    check(lib.clpad_pad_output_shape(rank, c_shape, c_pb, c_pe, mode_code, c_out))
+    check(lib.clpad_pad_output_shape_ex(rank, c_shape, c_pb, c_pe, ctypes.byref(opts), c_out))
     out_shape = _args.shape_tuple(c_out, rank)
 
     if device_array:
         def enqueue(ctx: Any, src: Any, src_off: int, dst: Any, dst_off: int, q: Any,
                     n: int, waits: Any, evt: Any) -> int:
-            return int(lib.clpad_enqueue_pad(ctx, code, rank, c_shape, src, src_off, c_pb,
-                                             c_pe, mode_code, value_buf, dst, dst_off, q, n,
-                                             waits, evt))
+            return int(lib.clpad_enqueue_pad_ex(ctx, code, rank, c_shape, src, src_off, c_pb,
+                                                c_pe, ctypes.byref(opts), value_buf, dst,
+                                                dst_off, q, n, waits, evt))
         return _pyopencl.run(array, out_shape, out, queue, enqueue)
 
     result = host_output(out, out_shape, dt, x)
     ctx = _context.context(device)
-    check(lib.clpad_pad(ctx, code, rank, c_shape, x.ctypes.data, c_pb, c_pe, mode_code,
-                        value_buf, result.ctypes.data, result.nbytes, None))
+    check(lib.clpad_pad_ex(ctx, code, rank, c_shape, x.ctypes.data, c_pb, c_pe,
+                           ctypes.byref(opts), value_buf, result.ctypes.data, result.nbytes,
+                           None))
     return result

@@ -16,6 +16,17 @@ else:  # pragma: no cover
 #: The pad modes: numpy.pad's names, which are also OpenVINO Pad-12's (plus wrap).
 PadMode = Literal["constant", "edge", "reflect", "symmetric", "wrap"]
 
+#: Other frameworks' names for the pad modes (docs/modes.md), as mode= takes them.
+PadModeName = Literal[
+    "constant", "edge", "reflect", "symmetric", "wrap",
+    "cv:CONSTANT", "cv:REPLICATE", "cv:REFLECT", "cv:REFLECT_101", "cv:REFLECT101",
+    "cv:DEFAULT", "cv:WRAP",
+    "torch:constant", "torch:replicate", "torch:reflect", "torch:circular",
+    "tf:CONSTANT", "tf:REFLECT", "tf:SYMMETRIC",
+    "onnx:constant", "onnx:edge", "onnx:reflect", "onnx:wrap",
+    "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
+    "np:constant", "np:edge", "np:reflect", "np:symmetric", "np:wrap"]
+
 #: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
 #: or {axis: int or (before, after)}.
 PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",

@@ -79,7 +79,7 @@ def _enum(fn_name: str, text: Any, what: str) -> int:
 
 _CONVENTION_ARGS: Dict[str, Set[str]] = {
     "tensorrt": {"pads_begin", "pads_end"},
-    "tf": {"pads_begin", "pads_end", "output_shape"},
+    "tf": {"pads_begin", "pads_end", "output_shape", "output_padding"},
     "onnx": {"pads", "pads_begin", "pads_end", "ceil_mode", "output_padding", "output_shape"},
     "openvino": {"pads_begin", "pads_end", "rounding", "output_padding", "output_shape"},
     "torch": {"ceil_mode", "output_padding"},
@@ -112,8 +112,13 @@ def window_geometry(op: str, input: Ints, kernel: Ints, stride: Optional[Ints] =
     pads: ONNX flat pads [x1_begin, ..., x1_end, ...] (onnx).
     ceil_mode: round up (onnx and torch pooling).
     rounding: OpenVINO pooling rounding_type "floor" (default), "ceil", "ceil_torch".
-    output_padding: deconv (onnx, openvino, torch). output_shape: deconv (tf,
-        onnx, openvino).
+    output_padding: deconv (onnx, openvino, torch; with tf=: Keras'
+        Conv*DTranspose(output_padding=...), tf="SAME" or "VALID", each value
+        in [0, stride); see clpad_window_keras in clpad_window.h).
+    output_shape: deconv (tf, onnx, openvino). An output_shape beyond the
+        full output gives negative pads_end / pads_begin (zeros added): ONNX
+        splits the negative total as its text and reference code do,
+        OpenVINO clamps it at 0 and adds the zeros at the end.
 
     Returns a :class:`WindowGeometry`; raises ClpadValueError with clpad's
     message when the window is invalid in that convention.
@@ -155,8 +160,15 @@ def window_geometry(op: str, input: Ints, kernel: Ints, stride: Optional[Ints] =
                                          ctypes.byref(res)))
     elif conv == "tf":
         m = _enum("clpad_tf_padding_from_name", mode, "tf")
-        check(lib.clpad_window_tf(op_code, m, n, c_in, c_k, c_s, c_d, c_pb, c_pe, c_os,
-                                   ctypes.byref(res)))
+        if c_op is not None:  # Keras' Conv*DTranspose(output_padding=...)
+            if c_os is not None:
+                raise value_error("output_padding= (Keras) and output_shape= "
+                                  "(tf.nn.conv2d_transpose) exclude each other with tf=")
+            check(lib.clpad_window_keras(op_code, m, n, c_in, c_k, c_s, c_d, c_op,
+                                         ctypes.byref(res)))
+        else:
+            check(lib.clpad_window_tf(op_code, m, n, c_in, c_k, c_s, c_d, c_pb, c_pe, c_os,
+                                      ctypes.byref(res)))
     elif conv == "onnx":
         m = _enum("clpad_onnx_auto_pad_from_name", mode, "onnx")
         if pads is not None and (pads_begin is not None or pads_end is not None):

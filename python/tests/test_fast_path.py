@@ -68,3 +68,34 @@ def test_fast_path_declines_what_it_does_not_handle():
                           None, None) is None
     assert _pad._fast_pad(x, -1, (), "edge", None, None, None, None, None, None, None,
                           None) is None
+
+
+def test_fast_path_pad_values_equal_numpy():
+    """Pad values take the fast path, converted once per value and dtype;
+    -0.0 and 0.0 (equal, with one hash) must not share a conversion."""
+    for dtype in (np.float32, np.float16, np.float64, np.uint8, np.int64):
+        x = np.arange(12).astype(dtype).reshape(3, 4)
+        clpad.pad(x, 1, mode="constant")  # caches the dtype and the mode
+        values = [0.0, -0.0, 114, 7.5, "9", -1] if dtype in (np.float32, np.float16,
+                                                              np.float64) else [114, "9", 3.0]
+        if dtype == np.int64:
+            values.append(2 ** 53 + 1)
+        for v in values:
+            fast = _pad._fast_pad(x, 1, (), "constant", v, None, None, None, None, None, None,
+                                  None)
+            assert fast is not None, (dtype, v)
+            want = np.pad(x, 1, constant_values=dtype(float(v)) if not isinstance(v, int)
+                          or v < 2 ** 53 else np.int64(v))
+            assert fast.tobytes() == want.tobytes(), (dtype, v, fast, want)
+    f = np.zeros((2, 2), np.float32)
+    a = _pad._fast_pad(f, 1, (), "constant", 0.0, None, None, None, None, None, None, None)
+    b = _pad._fast_pad(f, 1, (), "constant", -0.0, None, None, None, None, None, None, None)
+    assert a is not None and b is not None
+    assert np.signbit(b[0, 0]) and not np.signbit(a[0, 0])
+    # a value the dtype cannot hold: the general path raises with its message
+    u = np.zeros((2, 2), np.uint8)
+    clpad.pad(u, 1)
+    assert _pad._fast_pad(u, 1, (), "constant", 300, None, None, None, None, None, None,
+                          None) is None
+    with pytest.raises(clpad.ClpadValueError):
+        clpad.pad(u, 1, constant_values=300)

@@ -73,6 +73,50 @@ def test_deconv_tensor_pads_crop_the_full_output():
     assert full + pb[2] + pe[2] == g.output[0]
 
 
+def _keras_deconv_length(i, k, s, d, padding, output_padding):
+    """Keras' deconv_output_length (keras/utils/conv_utils.py), restated."""
+    k = k + (k - 1) * (d - 1)
+    if output_padding is None:
+        return i * s + max(k - s, 0) if padding == "valid" else i * s
+    pad = k // 2 if padding == "same" else 0
+    return (i - 1) * s + k - 2 * pad + output_padding
+
+
+def test_keras_output_padding():
+    for i in range(1, 6):
+        for k in range(1, 5):
+            for s in range(1, 4):
+                for d in (1, 2):
+                    for padding in ("same", "valid"):
+                        for op in [None] + list(range(s)):
+                            want = _keras_deconv_length(i, k, s, d, padding, op)
+                            if want < 1:
+                                with pytest.raises(clpad.ClpadValueError):
+                                    clpad.window_geometry("deconv", [i], k, s, d,
+                                                          tf=padding.upper(), output_padding=op)
+                                continue
+                            g = clpad.window_geometry("deconv", [i], k, s, d,
+                                                      tf=padding.upper(), output_padding=op)
+                            assert g.output == (want,), (i, k, s, d, padding, op)
+                            full = (i - 1) * s + g.extent[0]
+                            assert full - g.pads_begin[0] - g.pads_end[0] == want
+    with pytest.raises(clpad.ClpadValueError, match="output_padding"):
+        clpad.window_geometry("deconv", [3], 3, 2, tf="SAME", output_padding=2)
+    with pytest.raises(clpad.ClpadValueError, match="exclude"):
+        clpad.window_geometry("deconv", [3], 3, 2, tf="SAME", output_padding=1,
+                              output_shape=6)
+
+
+def test_deconv_output_shape_beyond_full():
+    # ONNX's backend test test_convtranspose_output_shape: one zero row and column at the end
+    g = clpad.window_geometry("deconv", (3, 3), 3, (3, 2), onnx="NOTSET", output_shape=(10, 8))
+    assert g.output == (10, 8) and g.pads_begin == (0, 0) and g.pads_end == (-1, -1)
+    g = clpad.window_geometry("deconv", [3], 3, 2, onnx="SAME_UPPER", output_shape=8)
+    assert g.pads_begin == (-1,) and g.pads_end == (0,)
+    g = clpad.window_geometry("deconv", [3], 3, 2, openvino="same_upper", output_shape=9)
+    assert g.pads_begin == (0,) and g.pads_end == (-2,)
+
+
 def test_tensor_pads_make_a_valid_window():
     for kw in (dict(tf="SAME"), dict(onnx="SAME_LOWER"), dict(tensorrt="explicit_round_up",
                                                               pads_begin=1, pads_end=0)):
@@ -125,9 +169,13 @@ def cli_args(op, input, kernel, stride=None, dilation=None, **kw):
         args.append("--stride=" + csv(stride))
     if dilation is not None:
         args.append("--dilation=" + csv(dilation))
-    flags = {"tensorrt": "--mode", "tf": "--tf", "onnx": "--onnx", "openvino": "--openvino"}
+    flags = {"tensorrt": "--trt", "tf": "--tf", "onnx": "--onnx", "openvino": "--openvino",
+             "pads_begin": "--window-pads-begin", "pads_end": "--window-pads-end",
+             "pads": "--onnx-pads"}
     for key, value in kw.items():
-        if key in flags:
+        if key in ("pads_begin", "pads_end", "pads"):
+            args.append("%s=%s" % (flags[key], csv(value)))
+        elif key in flags:
             args.append("%s=%s" % (flags[key], value))
         elif key == "torch":
             args.append("--torch=" + (value if isinstance(value, str) else csv(value)))

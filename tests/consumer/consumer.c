@@ -75,7 +75,7 @@ int main(void)
         return 1;
     }
 
-    /* Window geometry, seed 004: TF SAME, I = 7x8, F = 4, S = 3 -> O = 3x3,
+    /* Window geometry, the TF SAME article's example: TF SAME, I = 7x8, F = 4, S = 3 -> O = 3x3,
      * pads H [1, 2], W [1, 1]. */
     const int64_t win_in[2] = {7, 8}, kernel[2] = {4, 4}, stride[2] = {3, 3};
     clpad_window_result win;

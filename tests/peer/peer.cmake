@@ -1,4 +1,4 @@
-# Conformance of clpad against OpenVINO, ONNX Runtime and NumPy (issue 7); see
+# Conformance of clpad against OpenVINO, ONNX Runtime and NumPy; see
 # tests/peer/README.md. Included by tests/CMakeLists.txt (OPTIONAL).
 #
 # The test creates a virtual environment in the build tree on its first run

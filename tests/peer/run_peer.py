@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Conformance of clpad against the implementations users already trust (issue 7).
+"""Conformance of clpad against the implementations users already trust.
 
 Every case runs through the `clpad` CLI (.npy in, .npy out, on the default
 OpenCL device: PoCL on CI) and through each peer, and the outputs must be
@@ -17,10 +17,14 @@ must be equal exactly. Peers:
   numpy         np.pad (constant, edge, reflect, symmetric, wrap); negative pads
                 by padding with the positive part and slicing off the negative
                 part, which is Pad-12's semantics; SpaceToBatch/BatchToSpace by
-                the reshape/transpose definition of SPEC section 2.
-  onnxruntime   ONNX Runtime CPU: Pad-21 (constant, edge, reflect, wrap) and the
+                the reshape/transpose definition of docs/spec.md (SpaceToBatch).
+  onnxruntime   ONNX Runtime CPU: Pad-21 (constant, edge, reflect, wrap), with and
+                without Pad-18's `axes` (`clpad pad --axes`), and the
                 real output shapes of Conv, ConvTranspose, MaxPool, AveragePool
                 with every auto_pad and ceil_mode, against `clpad shape --onnx`.
+  opencv        OpenCV's cv2.copyMakeBorder for every BORDER_* (CONSTANT,
+                REPLICATE, REFLECT, REFLECT_101, WRAP) against `clpad pad
+                --mode cv:NAME`, borders within one period and up to five.
 
 A difference is a documented divergence only when it matches an entry of
 DIVERGENCES below AND the entry's check proves the cause on that very case
@@ -103,9 +107,9 @@ DIVERGENCES = OrderedDict([
         peer="openvino",
         what="Pad reflect with an empty axis (D = 0) and zero pads on it: OpenVINO's "
              "shape inference requires pads < D on every axis, zero pads included, and "
-             "rejects the model; SPEC section 1 applies the reflect limit to positive "
+             "rejects the model; docs/spec.md (Pad) applies the reflect limit to positive "
              "pads only, so clpad returns the (empty) input",
-        url="spec decision (SPEC.md section 1, 'limit on positive pads'); OpenVINO check "
+        url="spec decision (docs/spec.md, Pad: limits apply to positive pads); OpenVINO check "
             "in pad_shape_inference.hpp",
         check="mode is reflect, some axis has D = 0 with pads <= 0, and OV's error is its "
               "reflect pads check")),
@@ -187,7 +191,7 @@ PAD_MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
 ORT_PAD_MODES = ["constant", "edge", "reflect", "wrap"]   # ONNX Pad-19+: no symmetric
 OV_PAD_MODES = ["constant", "edge", "reflect", "symmetric"]  # Pad-12: no wrap
 ORT_PAD_DTYPES_MISSING = {"i16", "u16"}  # no CPU kernel: NOT_IMPLEMENTED (checked at run time)
-ALL_PEERS = ["openvino", "openvino-ref", "numpy", "onnxruntime"]
+ALL_PEERS = ["openvino", "openvino-ref", "numpy", "onnxruntime", "opencv"]
 
 # ---------------------------------------------------------------------------
 # Worker: OpenVINO and ONNX Runtime run in a child process, because the CPU
@@ -281,7 +285,7 @@ class Worker:
         return {"ok": True}
 
     # -- ONNX Runtime Pad ---------------------------------------------------
-    def run_ort_pad(self, req):
+    def run_ort_pad(self, req, axes=None):
         ort = self.ort_mod()
         from onnx import TensorProto as TP, helper
         tp = {"bool": TP.BOOL, "i8": TP.INT8, "u8": TP.UINT8, "i16": TP.INT16, "u16": TP.UINT16,
@@ -296,6 +300,11 @@ class Worker:
             inits.append(helper.make_tensor("cv", tp, [], v.reshape(1).view(np.uint8).tobytes(),
                                             raw=True))
             inputs.append("cv")
+        if axes is not None:  # Pad-18's axes: the pads name those axes only
+            if len(inputs) == 2:
+                inputs.append("")  # no constant_value
+            inits.append(helper.make_tensor("axes", TP.INT64, [len(axes)], list(axes)))
+            inputs.append("axes")
         g = helper.make_graph([helper.make_node("Pad", inputs, ["y"], mode=req["mode"])], "pad",
                               [helper.make_tensor_value_info("x", tp, list(x.shape))],
                               [helper.make_tensor_value_info("y", tp, None)], initializer=inits)
@@ -322,10 +331,11 @@ class Worker:
         if op == "conv":
             node = o1.convolution(p, w, S, pb, pe, d, ap)
         elif op == "deconv":
-            node = o1.convolution_backprop_data(p, w, S, pads_begin=pb, pads_end=pe,
-                                                dilations=d, auto_pad=ap,
-                                                output_padding=req.get("output_padding")
-                                                or [0] * n)
+            oshape = req.get("output_shape")
+            node = o1.convolution_backprop_data(
+                p, w, S, output_shape=o1.constant(np.array(oshape, np.int64)) if oshape else None,
+                pads_begin=pb, pads_end=pe, dilations=d, auto_pad=ap,
+                output_padding=req.get("output_padding") or [0] * n)
         elif op == "maxpool":
             node = o14.max_pool(p, S, d, pb, pe, req["kernel"], req["rounding"], ap)
         elif op == "avgpool":
@@ -379,6 +389,8 @@ class Worker:
                 return self.run_ov(req, reference=False)
             if peer == "openvino-ref":
                 return self.run_ov(req, reference=True)
+            if peer == "onnxruntime" and op == "pad-axes":
+                return self.run_ort_pad(req, axes=req["axes"])
             if peer == "onnxruntime":
                 return self.run_ort_pad(req)
             raise ValueError("unknown peer " + peer)
@@ -613,6 +625,12 @@ def gen_shape_case(rnd, i, convention):
         # below the stride: ONNX Runtime rejects output_padding >= stride ("may be
         # too large for stride") even where the dilation is larger
         c["output_padding"] = [rnd.randint(0, s - 1) for s in S]
+    if op == "deconv" and convention == "openvino" and rnd.random() < 0.4:
+        # a requested output shape around the full output, beyond it too (where
+        # OpenVINO clamps the total at 0 and appends zeros)
+        op_ = c.get("output_padding") or [0] * n
+        c["output_shape"] = [max((I[a] - 1) * S[a] + ext[a] + op_[a] + rnd.randint(-3, 3), 1)
+                             for a in range(n)]
     # only valid windows: the padded input holds the kernel extent (conv, pool),
     # the transposed output is not empty (deconv)
     for ax in range(n):
@@ -631,7 +649,7 @@ def gen_shape_case(rnd, i, convention):
 def seed_shape_cases(convention):
     cases = []
     if convention == "openvino":
-        # seed 003, pooling example 1: I=6, B=3, A=2, S=2, F=3 -> O=5 (floor and ceil);
+        # TensorRT PaddingMode, pooling example 1: I=6, B=3, A=2, S=2, F=3 -> O=5 (floor and ceil);
         # SAME: O=3, pads 0/1 (upper) and 1/0 (lower).
         for r in ("floor", "ceil"):
             cases.append(dict(name="seed003-pool-explicit-" + r, op="maxpool", input=[6, 6],
@@ -642,7 +660,7 @@ def seed_shape_cases(convention):
             cases.append(dict(name="seed003-pool-" + ap, op="maxpool", input=[6, 6], kernel=[3, 3],
                               stride=[2, 2], dilation=[1, 1], auto_pad=ap, rounding="floor",
                               expect=dict(output=[3, 3], pads_begin=[b, b], pads_end=[a, a])))
-        # seed 004: input 7x8, stride 3, filter 4 -> SAME_UPPER pads [1,1] / [2,1], output 3x3
+        # the TF SAME article's example: input 7x8, stride 3, filter 4 -> SAME_UPPER pads [1,1] / [2,1], output 3x3
         cases.append(dict(name="seed004-conv-same_upper", op="conv", input=[7, 8], kernel=[4, 4],
                           stride=[3, 3], dilation=[1, 1], auto_pad="same_upper",
                           expect=dict(output=[3, 3], pads_begin=[1, 1], pads_end=[2, 1])))
@@ -917,7 +935,8 @@ class Harness:
     def check_peers(self):
         avail = {}
         for peer, mod in (("openvino", "openvino"), ("openvino-ref", "openvino"),
-                          ("onnxruntime", "onnxruntime"), ("numpy", "numpy")):
+                          ("onnxruntime", "onnxruntime"), ("numpy", "numpy"),
+                          ("opencv", "cv2")):
             if peer not in self.peers:
                 continue
             try:
@@ -1102,7 +1121,7 @@ class Harness:
         req["out"] = inp[:-4] + ".ovref-check.npy"
         res = self.worker.call(req)
         if res.get("no_reference") and op in ("s2b", "b2s"):
-            # OpenVINO core has no evaluate for this dtype: the SPEC's numpy
+            # OpenVINO core has no evaluate for this dtype: docs/spec.md's numpy
             # definition stands in (it is checked against openvino-ref elsewhere)
             f = np_s2b if op == "s2b" else np_b2s
             keys = ("pb", "pe") if op == "s2b" else ("cb", "ce")
@@ -1183,10 +1202,12 @@ class Harness:
             if case.get("ceil_mode"):
                 argv.append("--ceil-mode")
         if case.get("pads_begin") is not None:
-            argv += ["--pads-begin=" + ",".join(map(str, case["pads_begin"])),
-                     "--pads-end=" + ",".join(map(str, case["pads_end"]))]
+            argv += ["--window-pads-begin=" + ",".join(map(str, case["pads_begin"])),
+                     "--window-pads-end=" + ",".join(map(str, case["pads_end"]))]
         if case.get("output_padding"):
             argv.append("--output-padding=" + ",".join(map(str, case["output_padding"])))
+        if case.get("output_shape"):
+            argv.append("--output-shape=" + ",".join(map(str, case["output_shape"])))
         desc = "%s-%s %s" % (case["name"], op, {k: v for k, v in case.items()
                                                 if k not in ("name", "op", "expect")})
         if self.args.verbose:
@@ -1196,7 +1217,7 @@ class Harness:
         if mine is not None and "expect" in case:
             for k, v in case["expect"].items():
                 if mine.get(k) != v:
-                    self.fail(peer, "shape", desc, "seed example: clpad %s=%s, seed says %s" %
+                    self.fail(peer, "shape", desc, "worked example: clpad %s=%s, seed says %s" %
                               (k, mine.get(k), v), self.repro(argv))
                     return
         res = self.worker.call(self._shape_req(peer, case))
@@ -1236,6 +1257,13 @@ class Harness:
             self.fail(peer, "shape", desc, "output %s, clpad %s" % (res["output"], mine["output"]),
                       self.repro(argv))
             return
+        if (peer == "openvino" and op == "deconv" and case.get("output_shape") and
+                res.get("pads_begin") and res["pads_begin"] != mine["pads_begin"]):
+            # with output_shape OpenVINO infers where the output starts: its
+            # pads_begin is clpad's crop at the start
+            self.fail(peer, "shape", desc, "pads_begin %s, clpad %s" % (
+                res["pads_begin"], mine["pads_begin"]), self.repro(argv))
+            return
         if peer == "openvino" and op != "deconv" and res.get("pads_begin"):
             if (res["pads_begin"], res["pads_end"]) != (mine["pads_begin"], mine["pads_end"]):
                 self.fail(peer, "shape", desc, "pads %s/%s, clpad %s/%s" % (
@@ -1270,6 +1298,8 @@ class Harness:
             for i in range(n):
                 self.data_case("pad", gen_pad_case(rnd, nrng, i))
             for peer in self.peers:  # dtypes and ranks the CLI cannot carry
+                if peer == "opencv":  # compared in op "forms" only
+                    continue
                 self.record(peer, "pad", "skipped",
                             "bf16: clpad's .npy I/O has no bf16 (numpy has no bf16 dtype)")
                 self.record(peer, "pad", "skipped",
@@ -1308,11 +1338,119 @@ class Harness:
                         self.shape_case(peer, c)
                     for i in range(n):
                         self.shape_case(peer, gen_shape_case(rnd, i, conv))
+        if "forms" in only:
+            self.forms_cases(rnd, nrng, n)
         self.worker.stop()
         self.summary(time.time() - t0)
         if not self.failures:
             shutil.rmtree(self.work, ignore_errors=True)
         return 1 if self.failures else 0
+
+    # -- the forms of `clpad pad` that other frameworks name ----------------
+    def forms_cases(self, rnd, nrng, n):
+        """OpenCV's copyMakeBorder for every BORDER_* (`--mode cv:NAME`, borders
+        within one period and up to five), and ONNX Runtime's Pad-18 with
+        `axes` (`--axes`)."""
+        borders = ["CONSTANT", "REPLICATE", "REFLECT", "REFLECT_101", "WRAP"]
+        k = max(n // 2, 4 * len(borders))
+        if "opencv" in self.peers and self.peer_skip("opencv"):
+            self.record("opencv", "forms", "skipped", self.peer_skip("opencv"))
+        elif "opencv" in self.peers:
+            import cv2
+            print("== forms vs opencv: copyMakeBorder, %d cases" % k, flush=True)
+            for i in range(k):
+                self.cv_case(cv2, rnd, nrng, borders[i % len(borders)], large=i % 2 == 1)
+        if "onnxruntime" in self.peers and self.peer_skip("onnxruntime"):
+            self.record("onnxruntime", "forms", "skipped", self.peer_skip("onnxruntime"))
+        elif "onnxruntime" in self.peers:
+            print("== forms vs onnxruntime: Pad-18 axes, %d cases" % k, flush=True)
+            for i in range(k):
+                self.axes_case(rnd, nrng, i)
+
+    def cv_case(self, cv2, rnd, nrng, border, large):
+        self.case_no += 1
+        dt = rnd.choice(["u8", "i16", "f32"])
+        ch = rnd.choice([0, 1, 3, 4])
+        H, W = rnd.randint(1, 7), rnd.randint(1, 7)
+        shape = (H, W) if ch == 0 else (H, W, ch)
+        x = rand_array(nrng, dt, shape) if dt != "f32" else \
+            nrng.integers(-1000, 1000, shape).astype(np.float32)
+
+        def pad_for(D):
+            if large or border in ("CONSTANT", "REPLICATE", "WRAP"):
+                return rnd.randint(0, 5 * 2 * D + 1)  # up to 5 periods
+            return rnd.randint(0, D - 1 if border == "REFLECT_101" else D)
+        top, bottom, left, right = pad_for(H), pad_for(H), pad_for(W), pad_for(W)
+        tag = "cv-%s-%d" % (border.lower(), self.case_no)
+        inp = self.save_input(tag, x)
+        outp = os.path.join(self.work, tag + ".out.npy")
+        z = ",0" if ch else ""
+        argv = ["pad", "-q", "--mode", "cv:" + border, "--pads-begin=%d,%d%s" % (top, left, z),
+                "--pads-end=%d,%d%s" % (bottom, right, z)]
+        value = rnd.randint(0, 120)
+        if border == "CONSTANT":
+            argv.append("--value=%d" % value)
+        argv += [inp, outp]
+        desc = "%s %s shape=%s top/bottom/left/right=%s" % (tag, dt, list(shape),
+                                                           (top, bottom, left, right))
+        rc, _, err = self.run_clpad(argv)
+        if rc != 0:
+            self.fail("opencv", "forms", desc, "clpad exited %d: %s" % (rc, " ".join(err)),
+                      self.repro(argv, inp))
+            return
+        y = np.load(outp)
+        try:
+            ref = cv2.copyMakeBorder(x, top, bottom, left, right,
+                                     getattr(cv2, "BORDER_" + border), value=[value] * 4)
+        except Exception as e:
+            self.fail("opencv", "forms", desc, "cv2 raised %s: %s" % (type(e).__name__, e),
+                      self.repro(argv, inp))
+            return
+        # OpenCV drops a channel axis of 1
+        ref = np.ascontiguousarray(ref).reshape(y.shape) if ref.size == y.size else ref
+        if same_bytes(ref, y):
+            self.record("opencv", "forms", "passed")
+        else:
+            self.fail("opencv", "forms", desc, diff_summary(ref, y), self.repro(argv, inp))
+
+    def axes_case(self, rnd, nrng, i):
+        self.case_no += 1
+        dt = rnd.choice(["u8", "i32", "f32", "i64"])
+        rank = rnd.randint(1, 4)
+        shape = [rnd.randint(1, 5) for _ in range(rank)]
+        mode = ["constant", "edge", "reflect", "wrap"][i % 4]
+        axes = rnd.sample(range(rank), rnd.randint(1, rank))
+        axes = [a - rank if rnd.random() < 0.4 else a for a in axes]
+        pb, pe = [], []
+        for a in axes:
+            D = shape[a]
+            hi = 4 if mode in ("constant", "edge") else D - 1 if mode == "reflect" else D
+            pb.append(rnd.randint(0, hi))
+            pe.append(rnd.randint(0, hi))
+        x = rand_array(nrng, dt, shape)
+        tag = "axes-%s-%d" % (mode, self.case_no)
+        inp = self.save_input(tag, x)
+        outp = os.path.join(self.work, tag + ".out.npy")
+        argv = ["pad", "-q", "--mode", "onnx:" + mode, "--axes=" + ",".join(map(str, axes)),
+                "--pads-begin=" + ",".join(map(str, pb)), "--pads-end=" + ",".join(map(str, pe)),
+                inp, outp]
+        desc = "%s %s shape=%s axes=%s pads=%s/%s" % (tag, dt, shape, axes, pb, pe)
+        rc, _, err = self.run_clpad(argv)
+        if rc != 0:
+            self.fail("onnxruntime", "forms", desc, "clpad exited %d: %s" % (rc, " ".join(err)),
+                      self.repro(argv, inp))
+            return
+        y = np.load(outp)
+        req = dict(peer="onnxruntime", op="pad-axes", dtype=dt, mode=mode, pads_begin=pb,
+                   pads_end=pe, axes=axes, **{"in": inp, "out": inp[:-4] + ".ort.npy"})
+        res = self.worker.call(req)
+        got = np.load(req["out"]) if res.get("ok") else None
+        if got is not None and same_bytes(got, y):
+            self.record("onnxruntime", "forms", "passed")
+        else:
+            self.fail("onnxruntime", "forms", desc,
+                      res.get("error") if got is None else diff_summary(got, y),
+                      self.repro(argv, inp))
 
     def cli_has(self, what):
         sub = {"s2b": "space-to-batch", "b2s": "batch-to-space", "shape": "shape"}[what]
@@ -1364,8 +1502,8 @@ def main():
                     help="random cases per op (s2b/b2s get a third); default $CLPAD_PEER_CASES or 100")
     ap.add_argument("--seed", type=int, default=int(os.environ.get("CLPAD_TEST_SEED", 7)),
                     help="random seed (default $CLPAD_TEST_SEED or 7)")
-    ap.add_argument("--only", default="pad,s2b,b2s,shape",
-                    help="comma list of pad, s2b, b2s, shape")
+    ap.add_argument("--only", default="pad,s2b,b2s,shape,forms",
+                    help="comma list of pad, s2b, b2s, shape, forms")
     ap.add_argument("--peers", default=",".join(ALL_PEERS),
                     help="comma list of " + ", ".join(ALL_PEERS))
     ap.add_argument("--keep", default=None,
@@ -1374,7 +1512,7 @@ def main():
     args = ap.parse_args()
     args.only = [s for s in args.only.split(",") if s]
     args.peers = [s for s in args.peers.split(",") if s]
-    bad = [s for s in args.only if s not in ("pad", "s2b", "b2s", "shape")] + \
+    bad = [s for s in args.only if s not in ("pad", "s2b", "b2s", "shape", "forms")] + \
           [s for s in args.peers if s not in ALL_PEERS]
     if bad:
         ap.error("unknown --only/--peers value(s): " + ", ".join(bad))

@@ -1,0 +1,162 @@
+/*
+ * Tensor file I/O, the clpad_io library (io/; the clpad program, the tests and
+ * the fuzz targets link it): NumPy .npy files (read and write) and images
+ * (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm; write .png through
+ * stb_image_write and .ppm/.pgm/.pnm directly).
+ *
+ * Images: PNG and BMP are recognized by their signature and decoded by
+ * stb_image, JPEG by libjpeg-turbo; binary PNM is decoded here (see
+ * tio_load_image_mem).
+ *
+ * Reads are bounded: the magic or signature first, then the header, then no
+ * more than the header says the input holds; a file's size is checked
+ * against it before the data is read (an endless input such as /dev/zero
+ * named .npy fails after its first bytes).
+ *
+ * Every function reports failure as a return value of 1 and a one-line
+ * message in `err` that names the file and the problem; nothing is printed.
+ * Saves are atomic: a temporary file in the destination directory is written,
+ * fsync'ed and renamed over the destination.
+ */
+#ifndef CLPAD_TENSOR_IO_H
+#define CLPAD_TENSOR_IO_H
+
+#include "clpad.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct tio_tensor {
+    clpad_dtype dtype;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    void *data;    /* product(shape) * clpad_dtype_size(dtype) bytes, C order; malloc'd
+                      (never NULL after a successful load, even for an empty tensor) */
+    size_t nbytes;
+    bool is_image; /* loaded from an image file: HWC, rank 3, u8 (u16: 16-bit PNG, PNM) */
+} tio_tensor;
+
+/* Load .npy or an image, chosen by the file extension (case-insensitive). A
+ * path that is not a regular file (a FIFO, a character device) is read as a
+ * stream (see tio_load_fd); a directory is an error. Returns 0 on success; on failure returns 1, leaves *t zeroed (tio_free is
+ * still safe) and writes a one-line message naming the file and the problem
+ * into err. */
+int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
+
+/* tio_load from an open file descriptor (read from where it stands, not
+ * closed); `name` gives the format by its extension and names the input in
+ * messages. A regular file's size is checked against the header before the
+ * data is read, and a .npy file must end with its data. A pipe or a
+ * character device is read as a stream, as far as the header says and no
+ * further: a .npy stream is left where its data ends (as numpy.load leaves a
+ * file object), and one whose header promises more than the machine's
+ * memory is refused; a PNG stream ends at IEND, a BMP or PNM stream at its
+ * last pixel row; a JPEG stream is read to its end (at most the bound of
+ * tio_load_image_mem). Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen);
+
+/* Save atomically: write a temporary file beside the destination (mkstemp),
+ * fsync, rename over it. On any failure (and when SIGINT, SIGTERM or SIGHUP
+ * stops the process: see below) the temporary is removed and an existing
+ * file is untouched. The format comes from the extension; a tensor the
+ * format cannot hold is refused first (tio_check_save).
+ *  - A new file gets 0666 & ~umask, as open(2) gives it. A replaced file
+ *    keeps its permission bits, and its owner and group where the caller
+ *    may give them (root; the group if the caller is in it).
+ *  - An existing file the caller may not write is refused, as cp refuses
+ *    it: the rename would replace it, since a directory's permission, not
+ *    the file's, governs a rename.
+ *  - A symbolic link is written through: the file it names is replaced
+ *    (atomically, beside itself) and the link stays a link, as cp and shell
+ *    redirection write through one. A link to nothing is refused, as GNU cp
+ *    refuses it. Only regular files are written: a directory, FIFO, device
+ *    or socket at the path (or at the end of its links) is refused.
+ *  - While the temporary exists, SIGINT, SIGTERM and SIGHUP, when their
+ *    action is the default, remove it and then end the process as the
+ *    signal would have (ignored signals stay ignored; a program's own
+ *    handlers are left alone). One save at a time per process.
+ * A file with other hard links is replaced by a new one: the other names
+ * keep the old contents. Returns 0, or 1 with err set. */
+int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
+
+/* How tio_save_with encodes; zero fields mean the defaults. */
+typedef struct tio_save_options {
+    int jpeg_quality; /* 1..100; 0: TIO_JPEG_QUALITY_DEFAULT */
+} tio_save_options;
+#define TIO_JPEG_QUALITY_DEFAULT 95
+
+/* tio_save with options (NULL: the defaults). */
+int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                  char *err, size_t errlen);
+
+/* Check, before any work, that `path` can take an output: the rules of
+ * tio_save (a regular file or a new name, writable by the caller, through
+ * its symbolic links; its directory exists and takes a new file). Returns
+ * 0, or 1 with err set. tio_save checks again when it writes. */
+int tio_check_output(const char *path, char *err, size_t errlen);
+
+/* Largest decoded image (H*W*C bytes times the sample size) tio_load accepts:
+ * a small file that declares a huge image is refused before anything is
+ * decoded. */
+#define TIO_IMAGE_MAX_BYTES ((size_t)1 << 30)
+
+/* Parse a whole .npy file held in memory, data[0..len) (data may be NULL when
+ * len is 0), exactly as tio_load parses a file. `name` stands for the file in
+ * messages (NULL: "<memory>"). The tensor gets its own copy of the data.
+ * Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor *t, char *err,
+                     size_t errlen);
+
+/* Decode an image held in memory into an HxWxC tensor (is_image set), as
+ * tio_load does for an image file: u8, or u16 for a 16-bit PNG and a PNM of
+ * maxval above 255 (samples as stored, not scaled). The format is recognized
+ * by its signature, whatever the name says: PNG and BMP (decoded by
+ * stb_image), JPEG (libjpeg-turbo) and binary PNM, P5/P6 (decoded here).
+ * Formats stb_image also knows (GIF, PSD, TGA, HDR, PIC) are refused. A grey
+ * or RGB PNG with a tRNS colour key gets an alpha channel. A top-down BMP
+ * (negative height) loads; a BMP or PNM missing pixel rows, and a palette
+ * index beyond the palette (PNG, BMP), are errors. An image of more than
+ * `max_bytes` decoded bytes, or more than 2^24 pixels on a side, is refused
+ * before its pixels are read (tio_load uses TIO_IMAGE_MAX_BYTES); a PNG or
+ * JPEG is read no further than twice its decoded size plus 16 MiB of
+ * metadata, a PNG no further than its IEND chunk.
+ * Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
+                       tio_tensor *t, char *err, size_t errlen);
+
+/* The bytes tio_save writes for a .npy file, in a malloc'd buffer (*out, *len;
+ * free() it). Returns 0, or 1 with err set (*out NULL). */
+int tio_save_npy_mem(const tio_tensor *t, unsigned char **out, size_t *len, char *err,
+                     size_t errlen);
+
+/* Free the data and zero the struct. NULL and zeroed structs are fine. */
+void tio_free(tio_tensor *t);
+
+/* The format a path means by its extension (case-insensitive): "npy", "png",
+ * "jpeg" (.jpg and .jpeg), "bmp", "ppm", "pgm", "pnm"; NULL when the
+ * extension is missing or unknown. */
+const char *tio_format(const char *path);
+/* Whether tio_load / tio_save handle a format name returned by tio_format. */
+bool tio_format_can_load(const char *format);
+bool tio_format_can_save(const char *format);
+
+/* Human-readable lists for usage messages: ".npy, .png, .jpg, ..." */
+const char *tio_load_extensions(void);
+const char *tio_save_extensions(void);
+
+/* Check, before doing any work, that `path` names a format tio_load can read.
+ * Returns 0, or 1 with err set (unknown or missing extension). */
+int tio_check_load_path(const char *path, char *err, size_t errlen);
+
+/* Check, before doing any work, that a tensor of this dtype and shape can be
+ * saved to `path` (known writable format; npy: dtype numpy can name, rank
+ * 0..8; png: u8 HxW or HxWxC with C in 1..4 (stb_image_write writes 8-bit
+ * PNG only); jpeg (.jpg, .jpeg): u8 HxW, HxWx1 or HxWx3, at most 65500 on a
+ * side; ppm: u8 or u16 HxWx3; pgm: u8 or u16 HxW or HxWx1; pnm: u8 or u16
+ * with C 1 or 3; images non-empty). tio_save performs the same check.
+ * Returns 0, or 1 with err set. */
+int tio_check_save(const char *path, clpad_dtype dtype, int rank, const int64_t *shape,
+                   char *err, size_t errlen);
+
+#endif

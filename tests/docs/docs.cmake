@@ -1,0 +1,40 @@
+# The `docs` tests, included from tests/CMakeLists.txt: the README files' code
+# blocks run as written, in a directory that looks like a clone of this
+# repository with this build tree as its `build/` (tests/docs/run_readme.py).
+#
+#   docs_readme         `sh` blocks, and the C program, CMake project and
+#                       pkg-config builds they write and compile
+#   docs_readme_python  `python` blocks, in the virtual environment that
+#                       test_python makes (Skipped with the reason without it)
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(NOT Python3_Interpreter_FOUND OR NOT CLPAD_BUILD_CLI)
+  return()
+endif()
+set(_clpad_docs_files README.md python/README.md)
+set(_clpad_docs_cflags "")
+if(CLPAD_SANITIZE)
+  set(_clpad_docs_cflags "-fsanitize=${CLPAD_SANITIZE}")
+endif()
+add_test(NAME docs_readme
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/run_readme.py
+          --source ${PROJECT_SOURCE_DIR} --build ${CMAKE_BINARY_DIR}
+          --work ${CMAKE_CURRENT_BINARY_DIR}/docs --group shell
+          "--cflags=${_clpad_docs_cflags}" ${_clpad_docs_files})
+set_tests_properties(docs_readme PROPERTIES
+  ENVIRONMENT "${CLPAD_TEST_ENV}"
+  SKIP_RETURN_CODE 77
+  LABELS "docs"
+  TIMEOUT 600)
+add_test(NAME docs_readme_python
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/run_readme.py
+          --source ${PROJECT_SOURCE_DIR} --build ${CMAKE_BINARY_DIR}
+          --work ${CMAKE_CURRENT_BINARY_DIR}/docs --group python
+          --python ${CMAKE_CURRENT_BINARY_DIR}/python/venv/bin/python
+          ${_clpad_docs_files})
+# After test_python, which makes (or remakes) the venv with this tree's wheel.
+set_tests_properties(docs_readme_python PROPERTIES
+  ENVIRONMENT "${CLPAD_TEST_ENV}"
+  SKIP_RETURN_CODE 77
+  DEPENDS test_python
+  LABELS "docs"
+  TIMEOUT 600)
