@@ -13,6 +13,7 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/scalar.c
   ${CLPAD_ROOT}/host/copy.c
   ${CLPAD_ROOT}/host/context.c
+  ${CLPAD_ROOT}/host/context_quirks.c
   ${CLPAD_ROOT}/host/program.c
   ${CLPAD_ROOT}/host/disk_cache.c
   ${CLPAD_ROOT}/host/launch.c

@@ -197,8 +197,13 @@ static void set_policy(clpad_context *ctx)
     clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
     const char *ex = getenv("CLPAD_EXACT_FP32");
     ctx->policy.exact_fp32 = (fp & exact) == exact && !(ex && !strcmp(ex, "0"));
-    snprintf(ctx->device_options, sizeof ctx->device_options, "-cl-std=CL1.2%s",
-             ctx->policy.nt_output_bytes ? " -DCLPAD_NT=1" : "");
+}
+
+/* The build options every program of the device gets, from its policy. */
+static void set_device_options(clpad_context *ctx)
+{
+    snprintf(ctx->device_options, sizeof ctx->device_options, "-cl-std=CL1.2%s%s",
+             ctx->policy.nt_output_bytes ? " -DCLPAD_NT=1" : "", clpad__quirk_options(ctx));
 }
 
 /* Read the device facts the launch code uses. */
@@ -229,6 +234,17 @@ static void read_device(clpad_context *ctx)
     ctx->mem_base_align = bits / 8 ? bits / 8 : 1;
     if (!ctx->max_wg)
         ctx->max_wg = 1;
+    /* Work-items per group along each dimension: a limit of its own (64
+     * along y on some GPUs); the work-group limit where the query fails. */
+    size_t items[16] = {0};
+    cl_uint dims = 0;
+    clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, sizeof dims, &dims, NULL);
+    if (dims < 2 || dims > 16 ||
+        clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, dims * sizeof *items, items,
+                        NULL) != CL_SUCCESS)
+        items[0] = items[1] = 0;
+    for (int d = 0; d < 2; d++)
+        ctx->max_item[d] = items[d] ? items[d] : ctx->max_wg;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
                     &ctx->max_alloc, NULL);
     /* $CLPAD_MAX_ALLOC (bytes) lowers that limit: the tests run the pieces
@@ -240,6 +256,8 @@ static void read_device(clpad_context *ctx)
     if (!ctx->max_alloc)
         ctx->max_alloc = (cl_ulong)1 << 27; /* the minimum OpenCL 1.2 guarantees */
     set_policy(ctx);
+    clpad__apply_quirks(ctx); /* after the policy: a quirk overrides it */
+    set_device_options(ctx);
 }
 
 clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad_context **out)

@@ -50,6 +50,16 @@ typedef struct clpad_launch_policy {
     bool exact_fp32;
 } clpad_launch_policy;
 
+/* Device quirks (host/context_quirks.c): what each changes. */
+enum {
+    /* Map the output blocking (the unmap right after a non-blocking map fails). */
+    CLPAD_QUIRK_MAP_BLOCKING = 1u << 0,
+    /* No mem_fence() in kernels: no streaming stores (their fence is one). */
+    CLPAD_QUIRK_NO_MEM_FENCE = 1u << 1,
+    /* Kernels built without restrict qualifiers (-DCLPAD_NO_RESTRICT). */
+    CLPAD_QUIRK_NO_RESTRICT = 1u << 2,
+};
+
 struct clpad_context {
     int fallback;              /* 1: no OpenCL, CPU reference path only */
     int device_only;           /* CLPAD_CONTEXT_DEVICE_ONLY: no small-call CPU path */
@@ -60,14 +70,22 @@ struct clpad_context {
     char device_name[256];
     char platform_name[256];
     int unified_memory;        /* CL_DEVICE_HOST_UNIFIED_MEMORY (and zero-copy allowed) */
+    /* Set when a zero-copy call failed to map its output: later host-pointer
+     * calls copy (the failed call itself is finished with copies). Read and
+     * written with __atomic builtins, without the lock: a stale read only
+     * costs one more try. */
+    int zero_copy_failed;
     cl_device_type device_type;
     int row_geometry;          /* 0: by device type; 1: CPU style; 2: GPU style ($CLPAD_GEOMETRY) */
     int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */
+    size_t max_item[2];        /* CL_DEVICE_MAX_WORK_ITEM_SIZES, dimensions 0 and 1 */
     cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_ulong max_alloc;        /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, in bytes */
     clpad_launch_policy policy;
+    unsigned quirks;           /* CLPAD_QUIRK_* of this device */
+    char quirk_names[128];     /* their names, comma-separated (clpad_context_quirks) */
     /* Build options every program of this context gets (the OpenCL C
      * version, CLPAD_NT on CPU devices): part of the device, not of the
      * cache key. */
@@ -106,6 +124,12 @@ cl_program clpad__disk_cache_load(clpad_context *ctx, const char *src, size_t le
                                   const char *options);
 void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *src, size_t len,
                              const char *options);
+
+/* Look the device up in the quirk table and apply what matches to the
+ * context's policy and quirk flags ($CLPAD_QUIRKS=off: none). */
+void clpad__apply_quirks(clpad_context *ctx);
+/* The build options the context's quirks add (" -D..." or ""). */
+const char *clpad__quirk_options(const clpad_context *ctx);
 
 /* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
 clpad_status clpad__require_device(const clpad_context *ctx, const char *op);

@@ -49,7 +49,8 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
     } else {
         /* x takes one of a few sizes (1, 4, 16, 64, 256) so that drivers that
          * specialise kernels per local size (PoCL) compile few variants. */
-        while (lx * 4 <= target && lx * 4 <= pow2_at_least(vectors_per_row))
+        while (lx * 4 <= target && lx * 4 <= ctx->max_item[0] &&
+               lx * 4 <= pow2_at_least(vectors_per_row))
             lx *= 4;
         size_t per = (vectors_per_row + lx - 1) / lx;
         items = per < pol->gpu_items ? per : pol->gpu_items;
@@ -59,7 +60,8 @@ void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_ent
     /* Work-items per group along y: 1, 4, 16 or 64 (few local sizes: PoCL
      * specialises per size), while keeping enough work-groups. */
     size_t ly = 1;
-    while (ly * 4 * lx <= target && ly * 4 <= pol->max_local_y && ly * 4 <= items_y &&
+    while (ly * 4 * lx <= target && ly * 4 <= pol->max_local_y && ly * 4 <= ctx->max_item[1] &&
+           ly * 4 <= items_y &&
            groups_x * ((items_y + ly * 4 - 1) / (ly * 4)) >= want)
         ly *= 4;
     g->local[0] = lx;
@@ -179,69 +181,98 @@ clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t 
     return CLPAD_OK;
 }
 
-clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
-                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
-                             const void *closure, clpad_run_info *info)
+/* Bytes from the CL_DEVICE_MEM_BASE_ADDR_ALIGN boundary at or below p up to
+ * p: a CL_MEM_USE_HOST_PTR buffer starts at that boundary (drivers copy a
+ * misaligned host pointer into memory of their own, or refuse it), and the
+ * operation starts that many bytes into it. The bytes before p lie in p's
+ * own page; they are never written (the output's map covers the output
+ * only). */
+static size_t misalignment(const clpad_context *ctx, const void *p)
 {
-    uint64_t t0 = clpad__now_ns();
-    clpad_run_info ri = {.used_opencl = 1, .bytes_moved = bytes_moved};
+    return (size_t)((uintptr_t)p % ctx->mem_base_align);
+}
+
+/* Whether the host-pointer path uses the host memory at p in place: a device
+ * with host-unified memory, zero-copy not given up on this context, and the
+ * rounded-down start (misalignment) still in p's page (a device that asks
+ * for more than a page's alignment gets copies of a misaligned pointer). */
+static bool zero_copy_ok(const clpad_context *ctx, const void *p)
+{
+    static const size_t page = 4096; /* the smallest page of the systems clpad runs on */
+    return ctx->unified_memory && !__atomic_load_n(&ctx->zero_copy_failed, __ATOMIC_RELAXED) &&
+           (ctx->mem_base_align <= page || misalignment(ctx, p) == 0);
+}
+
+/* One try of clpad__run_host: the input in place when zc_in, the output when
+ * zc_out (else copies). *map_failed is set when mapping the output in place
+ * failed: the caller tries again with copies. */
+static clpad_status run_host_once(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                                  size_t out_bytes, bool zc_in, bool zc_out, clpad__enqueue_fn fn,
+                                  const void *closure, clpad_run_info *ri, bool *map_failed)
+{
     clpad_status st = CLPAD_OK;
     cl_mem bin = NULL, bout = NULL;
     cl_event ev = NULL;
+    void *mapped = NULL;
     cl_int err;
-    bool zero_copy = ctx->unified_memory;
-    if (out_bytes == 0)
-        goto done;
+    size_t in_off = zc_in ? misalignment(ctx, in) : 0, out_off = zc_out ? misalignment(ctx, out) : 0;
     if (in_bytes == 0) /* constant padding of an empty input: a placeholder buffer */
         bin = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY, 16, NULL, &err);
+    else if (zc_in)
+        bin = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, in_off + in_bytes,
+                             (void *)((const unsigned char *)in - in_off), &err);
     else
-        bin = clCreateBuffer(ctx->cl_ctx,
-                             CL_MEM_READ_ONLY | (zero_copy ? CL_MEM_USE_HOST_PTR
-                                                           : CL_MEM_COPY_HOST_PTR),
-                             in_bytes, (void *)in, &err);
+        bin = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, in_bytes,
+                             (void *)in, &err);
     if (!bin) {
         st = clpad__fail_cl(err, "clCreateBuffer(input)");
         goto done;
     }
-    bout = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | (zero_copy ? CL_MEM_USE_HOST_PTR : 0),
-                          out_bytes, zero_copy ? out : NULL, &err);
+    bout = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | (zc_out ? CL_MEM_USE_HOST_PTR : 0),
+                          out_off + out_bytes, zc_out ? (unsigned char *)out - out_off : NULL, &err);
     if (!bout) {
         st = clpad__fail_cl(err, "clCreateBuffer(output)");
         goto done;
     }
-    if ((st = fn(ctx, bin, bout, ctx->queue, &ev, closure)))
+    if ((st = fn(ctx, bin, in_off, bout, out_off, ctx->queue, &ev, closure)))
         goto done;
-    if (zero_copy) {
+    if (zc_out) {
         /* Mapping makes the device's writes visible in the host memory. The
-         * map is not blocking: when it maps `out` itself (the usual case on
-         * a unified-memory device) kernel, map and unmap run back to back
-         * and the host waits once, in clFinish. Each wait costs a wake-up of
-         * the driver's thread and then of ours (~30 us each in a VM). */
-        cl_event mapped = NULL;
-        void *p = clEnqueueMapBuffer(ctx->queue, bout, CL_FALSE, CL_MAP_READ, 0, out_bytes, 1,
-                                     &ev, &mapped, &err);
-        if (!p) {
+         * map is not blocking (unless a quirk says so): when it maps `out`
+         * itself (the usual case on a unified-memory device) kernel, map and
+         * unmap run back to back and the host waits once, in clFinish. Each
+         * wait costs a wake-up of the driver's thread and then of ours
+         * (~30 us each in a VM). */
+        cl_bool blocking = (ctx->quirks & CLPAD_QUIRK_MAP_BLOCKING) ? CL_TRUE : CL_FALSE;
+        cl_event map_ev = NULL;
+        mapped = clEnqueueMapBuffer(ctx->queue, bout, blocking, CL_MAP_READ, out_off, out_bytes, 1,
+                                    &ev, &map_ev, &err);
+        if (!mapped) {
+            *map_failed = true;
             st = clpad__fail_cl(err, "clEnqueueMapBuffer(output)");
             goto done;
         }
-        if (p != out) {
-            err = clWaitForEvents(1, &mapped);
+        if (mapped != out) {
+            err = clWaitForEvents(1, &map_ev);
             if (err == CL_SUCCESS)
-                memcpy(out, p, out_bytes);
+                memcpy(out, mapped, out_bytes);
         }
-        clReleaseEvent(mapped);
+        clReleaseEvent(map_ev);
         if (err != CL_SUCCESS) {
-            clEnqueueUnmapMemObject(ctx->queue, bout, p, 0, NULL, NULL);
-            clFinish(ctx->queue);
+            *map_failed = true;
             st = clpad__fail_cl(err, "clEnqueueMapBuffer(output)");
             goto done;
         }
-        err = clEnqueueUnmapMemObject(ctx->queue, bout, p, 0, NULL, NULL);
+        err = clEnqueueUnmapMemObject(ctx->queue, bout, mapped, 0, NULL, NULL);
         cl_int ferr = clFinish(ctx->queue);
-        if (err == CL_SUCCESS)
-            err = ferr;
         if (err != CL_SUCCESS) {
-            st = clpad__fail_cl(err, "clEnqueueUnmapMemObject/clFinish");
+            *map_failed = true;
+            st = clpad__fail_cl(err, "clEnqueueUnmapMemObject(output)");
+            goto done;
+        }
+        mapped = NULL;
+        if (ferr != CL_SUCCESS) {
+            st = clpad__fail_cl(ferr, "clFinish");
             goto done;
         }
     } else {
@@ -251,7 +282,7 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
             goto done;
         }
     }
-    ri.zero_copy = zero_copy;
+    ri->zero_copy = zc_out;
     if (ctx->queue_profiling) {
         cl_ulong start = 0, end = 0;
         if (clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL) ==
@@ -259,7 +290,7 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
             clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
                 CL_SUCCESS &&
             end >= start)
-            ri.kernel_ns = end - start;
+            ri->kernel_ns = end - start;
     }
 done:
     if (ev) {
@@ -268,10 +299,40 @@ done:
         clWaitForEvents(1, &ev);
         clReleaseEvent(ev);
     }
+    if (mapped) { /* a failed unmap: once more, now that the map has run */
+        clFinish(ctx->queue);
+        if (clEnqueueUnmapMemObject(ctx->queue, bout, mapped, 0, NULL, NULL) == CL_SUCCESS)
+            clFinish(ctx->queue);
+    }
     if (bout)
         clReleaseMemObject(bout);
     if (bin)
         clReleaseMemObject(bin);
+    return st;
+}
+
+clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
+                             const void *closure, clpad_run_info *info)
+{
+    uint64_t t0 = clpad__now_ns();
+    clpad_run_info ri = {.used_opencl = 1, .bytes_moved = bytes_moved};
+    clpad_status st = CLPAD_OK;
+    if (out_bytes > 0) {
+        bool map_failed = false;
+        st = run_host_once(ctx, in, in_bytes, out, out_bytes,
+                           in_bytes > 0 && zero_copy_ok(ctx, in), zero_copy_ok(ctx, out), fn,
+                           closure, &ri, &map_failed);
+        if (st && map_failed) {
+            /* The device could not map the output in place: the context
+             * remembers, and this call ends with copies (the output is
+             * written again in full). */
+            __atomic_store_n(&ctx->zero_copy_failed, 1, __ATOMIC_RELAXED);
+            clpad__clear_error();
+            st = run_host_once(ctx, in, in_bytes, out, out_bytes, false, false, fn, closure, &ri,
+                               &map_failed);
+        }
+    }
     ri.total_ns = clpad__now_ns() - t0;
     if (!st && info)
         *info = ri;

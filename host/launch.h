@@ -98,14 +98,19 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
                                  const char *what);
 
-/* Enqueue function of an operation over device buffers (host-pointer path). */
-typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, cl_mem out,
-                                          cl_command_queue queue, cl_event *event,
-                                          const void *closure);
+/* Enqueue function of an operation over device buffers (host-pointer path):
+ * the input at byte in_off of `in`, the output at out_off of `out`. */
+typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, cl_command_queue queue,
+                                          cl_event *event, const void *closure);
 
-/* Run an operation on host memory: wrap or copy the buffers (zero-copy on a
- * host-unified device), enqueue via `fn`, wait, bring the output back and fill
- * `info` (may be NULL). */
+/* Run an operation on host memory: wrap or copy the buffers, enqueue via
+ * `fn`, wait, bring the output back and fill `info` (may be NULL). On a
+ * device with host-unified memory the host memory is used in place
+ * (zero-copy): each buffer starts at the host pointer rounded down to
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, and the operation gets the rest as an
+ * offset. If the output cannot be mapped back, the call ends with copies and
+ * the context copies from then on. */
 clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
                              size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
                              const void *closure, clpad_run_info *info);

@@ -191,10 +191,11 @@ clpad_status clpad_enqueue_batch_to_space(clpad_context *ctx, clpad_dtype dtype,
                       event);
 }
 
-static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, cl_mem out, cl_command_queue q,
-                                 cl_event *event, const void *closure)
+static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                 size_t out_off, cl_command_queue q, cl_event *event,
+                                 const void *closure)
 {
-    return enqueue_call(ctx, closure, in, 0, out, 0, q, 0, NULL, event);
+    return enqueue_call(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
 }
 
 static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype, int rank,

@@ -485,6 +485,16 @@ CLPAD_API int clpad_context_is_fallback(const clpad_context *ctx);
 CLPAD_API const char *clpad_context_device_name(const clpad_context *ctx);
 /** The chosen device's platform name ("" for a fallback). */
 CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
+/**
+ * The device quirks clpad works around on this context's device, as a
+ * comma-separated list of short names ("" when none, and for a fallback), for
+ * example "map-blocking,no-mem-fence" on Mesa rusticl. Each is a known bug of
+ * one OpenCL implementation (platform, device and driver version), turned into
+ * a launch setting or build option; docs/devices.md lists them. Setting
+ * CLPAD_QUIRKS=off in the environment before creating the context applies
+ * none (for tests). The string lives as long as the context.
+ */
+CLPAD_API const char *clpad_context_quirks(const clpad_context *ctx);
 /** The OpenCL objects behind the context (NULL for a fallback); not retained. */
 CLPAD_API cl_context clpad_context_cl_context(const clpad_context *ctx);
 CLPAD_API cl_command_queue clpad_context_queue(const clpad_context *ctx);

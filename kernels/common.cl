@@ -17,6 +17,13 @@
  *    variant, CLPAD_STREAM_STORES (clpad_store below).
  */
 
+/* -DCLPAD_NO_RESTRICT (a device quirk, host/context_quirks.c): the kernels'
+ * restrict qualifiers are dropped, for a device that cannot run the alias
+ * information compilers attach to them. Results are the same either way. */
+#ifdef CLPAD_NO_RESTRICT
+#define restrict
+#endif
+
 #if defined(__clang__)
 #define CLPAD_INLINE static inline __attribute__((always_inline))
 #else

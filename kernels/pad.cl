@@ -82,6 +82,35 @@ CLPAD_INLINE void pad_outer_axis(int mode, long o_dim, long i_dim, long o_pb, lo
     *src += m * i_stride;
 }
 
+/* Units [u, lim), every lx-th, set to value / copied from si (indexed like
+ * d); return where they stopped (lim, or u when the stretch is empty). The
+ * CPU geometry's lx == 1 gets a loop of its own that steps by a constant 1:
+ * it vectorises also where the driver does not compile the kernel for each
+ * local size (Intel's CPU runtime; PoCL does, and folds the branch). */
+CLPAD_INLINE long pad_fill(__global unit_t *restrict d, long u, long lim, long lx, unit_t value)
+{
+    if (lx == 1) {
+        for (; u < lim; u++)
+            d[u] = value;
+    } else {
+        for (; u < lim; u += lx)
+            d[u] = value;
+    }
+    return u;
+}
+CLPAD_INLINE long pad_copy(__global unit_t *restrict d, __global const unit_t *restrict si,
+                           long u, long lim, long lx)
+{
+    if (lx == 1) {
+        for (; u < lim; u++)
+            d[u] = si[u];
+    } else {
+        for (; u < lim; u += lx)
+            d[u] = si[u];
+    }
+    return u;
+}
+
 /* Padding units [u, lim) of the current row, every lx-th; returns lim (or u
  * when the stretch is empty). Constant mode fills; the others map the
  * element o = u / K. On CPU devices (lx == 1) the border is one stretch:
@@ -95,8 +124,7 @@ CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t 
                              unit_t value)
 {
     if (PAD_MODE == CLPAD_COORD_CONSTANT) {
-        for (; u < lim; u += lx)
-            d[u] = value;
+        u = pad_fill(d, u, lim, lx, value);
     } else if (PAD_MODE_STEPS && lx == 1 && K == 1 && u < lim) {
         long m = pad_map(u - row_pb, row_in);
         for (; u < lim; u++) {
@@ -360,8 +388,7 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                 __global const unit_t *restrict s = src + src_off + src_row;
                 o += run;
                 if (!valid) {
-                    for (long u = u_first; u < end; u += lx)
-                        d[u] = value;
+                    pad_fill(d, u_first, end, lx, value);
                     continue;
                 }
                 if (lean) { /* CPU, whole short rows */
@@ -380,8 +407,7 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                     long lim = min(end, in_hi);
                     __global const unit_t *restrict si = s - in_lo;
                     u = pad_interior_nt(d, si, u, lim, lx, nt_min);
-                    for (; u < lim; u += lx)
-                        d[u] = si[u];
+                    u = pad_copy(d, si, u, lim, lx);
                     if (short_b) {
                         for (; u < end; u++)
                             d[u] = s[bmap[PAD_BMAP_SIDE + u - in_hi]];

@@ -5,10 +5,15 @@
 #   CLPAD_WERROR     ON to treat warnings as errors (default: ON)
 #   CLPAD_CPU_DISPATCH  OFF to build only the portable CPU path, not its AVX2
 #                    variants picked at load time (default: ON)
+#   CLPAD_TEST_POCL_CACHE_DIR  PoCL's kernel cache for the tests (default:
+#                    pocl-cache in the build directory)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLPAD_BUILD_DIR:-build}"
+mkdir -p "$build"
+pocl_cache="${CLPAD_TEST_POCL_CACHE_DIR:-$(cd "$build" && pwd)/pocl-cache}"
 cmake -S . -B "$build" -DCLPAD_WERROR="${CLPAD_WERROR:-ON}" \
       -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" -DCLPAD_CPU_DISPATCH="${CLPAD_CPU_DISPATCH:-ON}" \
+      -DCLPAD_TEST_POCL_CACHE_DIR="$pocl_cache" \
       >/dev/null
 cmake --build "$build" -j"$(nproc)"

@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
 bash scripts/build.sh
 build="${CLPAD_BUILD_DIR:-build}"
-mkdir -p "$build/pocl-cache"
-export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+mkdir -p "${CLPAD_TEST_POCL_CACHE_DIR:-$build/pocl-cache}"
+# Sanitizer builds: leaks inside OpenCL drivers are suppressed by library
+# (tests/lsan.supp), which needs whole malloc stacks (fast_unwind_on_malloc=0):
+# drivers have no frame pointers.
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" "$@"

@@ -1,0 +1,567 @@
+/* The implementation matrix (CTest label `impl`; tests/impl/run.sh selects
+ * the OpenCL implementation): a lean differential set of Pad and
+ * SpaceToBatch / BatchToSpace cases against the CPU reference, in both launch
+ * geometries (CLPAD_GEOMETRY=cpu, =gpu) and on both host-pointer paths
+ * (zero-copy and copies), through the host-pointer API and the enqueue API
+ * (guard bands, non-zero offsets); then each device quirk's proof: a
+ * stand-alone kernel that reproduces the implementation's bug, and, where it
+ * shows, clpad right with the quirk and wrong (or failing) without it
+ * (CLPAD_QUIRKS=off). A quirk that applies where its bug does not show fails
+ * too: the table must match the devices.
+ *
+ * The cases are few but cover every pad mode, every unit size (1, 2, 4, 8
+ * bytes), elements of several units, crops, 6-D tensors with every outer
+ * axis padded, and work-items past the end of a work-group's rows; each
+ * implementation compiles 5 pad and 4 space/batch programs. Exits 77
+ * (skipped) without an OpenCL device. */
+#include "test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { GUARD = 64, CANARY = 0xA5 };
+
+static bool g_reduced; /* Oclgrind: the simulator is slow; large cases left out */
+
+/* ---- contexts: geometry x host path ------------------------------------------ */
+
+/* A device context with the launch geometry `geo` ("cpu"/"gpu") and the
+ * host-pointer path zero-copy (zc) or copying; quirks on or "off". */
+static clpad_context *make_ctx(const char *geo, bool zc, const char *quirks)
+{
+    setenv("CLPAD_GEOMETRY", geo, 1);
+    if (zc)
+        unsetenv("CLPAD_ZERO_COPY");
+    else
+        setenv("CLPAD_ZERO_COPY", "0", 1);
+    if (quirks)
+        setenv("CLPAD_QUIRKS", quirks, 1);
+    clpad_context *ctx = NULL;
+    clpad_status st =
+        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+    unsetenv("CLPAD_GEOMETRY");
+    unsetenv("CLPAD_ZERO_COPY");
+    unsetenv("CLPAD_QUIRKS");
+    if (st)
+        fail_msg("context (%s geometry, %s): %s: %s", geo, zc ? "zero-copy" : "copies",
+                 clpad_status_name(st), clpad_last_error());
+    return ctx;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Whether the device has host-unified memory (zero-copy is possible). */
+static bool device_unified(clpad_context *ctx)
+{
+    cl_bool u = CL_FALSE;
+    clGetDeviceInfo(clpad_context_device(ctx), CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof u, &u,
+                    NULL);
+    return u == CL_TRUE;
+}
+
+/* Copy `n` bytes into a fresh device buffer at byte `off`, the rest CANARY. */
+static cl_mem guarded_buffer(clpad_context *ctx, const void *data, size_t n, size_t off,
+                             size_t total)
+{
+    unsigned char *h = malloc(total);
+    memset(h, CANARY, total);
+    if (data)
+        memcpy(h + off, data, n);
+    cl_int err;
+    cl_mem m = clCreateBuffer(clpad_context_cl_context(ctx),
+                              CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, total, h, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    free(h);
+    return m;
+}
+
+/* Read back a guarded output: the bytes [off, off + n) into got, and check
+ * the guard bands around them. */
+static void read_guarded(clpad_context *ctx, cl_mem m, size_t off, size_t n, size_t total,
+                         cl_event ev, void *got, const char *what)
+{
+    unsigned char *h = malloc(total);
+    assert_int_equal(clEnqueueReadBuffer(clpad_context_queue(ctx), m, CL_TRUE, 0, total, h,
+                                         ev ? 1 : 0, ev ? &ev : NULL, NULL),
+                     CL_SUCCESS);
+    for (size_t k = 0; k < total; k++)
+        if ((k < off || k >= off + n) && h[k] != CANARY)
+            fail_msg("%s: byte %zu outside the output was written", what, k);
+    memcpy(got, h + off, n);
+    free(h);
+}
+
+/* ---- Pad --------------------------------------------------------------------- */
+
+typedef struct pad_case {
+    const char *what;
+    clpad_dtype dtype;
+    clpad_pad_mode mode;
+    int rank;
+    int64_t shape[8], pb[8], pe[8];
+    bool large; /* left out on Oclgrind */
+} pad_case;
+
+/* Every mode, every unit size (u8 x3 channels: 1-byte units, 3 per element;
+ * f16: 2; f32: 4; i64: 8), crops, 6-D with every outer axis padded, short
+ * and long rows, and rows that leave work-items of the last work-group
+ * without a row (CPU geometry). */
+static const pad_case k_pad_cases[] = {
+    {"NHWC image, 3 channels", CLPAD_U8, CLPAD_PAD_CONSTANT, 4, {1, 19, 23, 3},
+     {0, 2, 3, 0}, {0, 5, -1, 0}, false},
+    {"6-D, every axis padded, crops", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 6, {4, 4, 5, 3, 2, 4},
+     {1, 1, 1, -1, 1, 2}, {1, -1, 1, 1, 1, -1}, false},
+    {"6-D, pads 1", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 6, {4, 4, 5, 3, 2, 4},
+     {1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1}, false},
+    {"3-D short rows, a partial last work-group", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 3,
+     {40, 30, 4}, {1, 1, 1}, {1, 1, 1}, false},
+    {"long rows", CLPAD_F16, CLPAD_PAD_EDGE, 3, {2, 7, 301}, {0, 2, 9}, {1, 1, -3}, false},
+    {"short rows (lean loop)", CLPAD_F16, CLPAD_PAD_EDGE, 3, {3, 9, 40}, {0, 1, 1},
+     {0, 2, 1}, false},
+    {"4-D crops", CLPAD_F32, CLPAD_PAD_REFLECT, 4, {2, 3, 5, 19}, {0, 2, -1, 4},
+     {1, -1, 3, 18}, false},
+    {"wraps more than once", CLPAD_I64, CLPAD_PAD_WRAP, 3, {2, 3, 5}, {1, 7, 11}, {0, 4, 12},
+     false},
+    {"larger NCHW plane", CLPAD_F32, CLPAD_PAD_REFLECT, 4, {1, 3, 130, 150}, {0, 0, 7, 9},
+     {0, 0, 8, 6}, true},
+};
+
+static size_t pad_bytes(const pad_case *c, int64_t *out_shape, size_t *nin)
+{
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pb, c->pe, c->mode, out_shape));
+    size_t es = clpad_dtype_size(c->dtype);
+    *nin = (size_t)tu_elems(c->rank, c->shape) * es;
+    return (size_t)tu_elems(c->rank, out_shape) * es;
+}
+
+/* One case on ctx: the host-pointer API, and (enqueue) the enqueue API with
+ * guard bands and offsets; both equal the CPU reference. Returns 0, or the
+ * number of differing bytes (the caller decides whether that is a failure). */
+static size_t pad_check(clpad_context *ctx, const pad_case *c, bool enqueue,
+                        const char *where, bool must_pass, clpad_run_info *info)
+{
+    int64_t os[8];
+    size_t nin, nout = pad_bytes(c, os, &nin);
+    size_t es = clpad_dtype_size(c->dtype);
+    unsigned char *in = malloc(nin + 1), *want = malloc(nout + 1), *got = malloc(nout + 1);
+    uint64_t rng = 0x1234 + nin;
+    tu_fill(in, nin, &rng);
+    unsigned char value[8];
+    tu_fill(value, sizeof value, &rng);
+    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode, value,
+                               want, nout));
+    memset(got, 0x5A, nout);
+    clpad_run_info ri = {0};
+    TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode, value,
+                           got, nout, &ri));
+    assert_int_equal(ri.used_opencl, 1);
+    if (info)
+        *info = ri;
+    size_t bad = 0;
+    for (size_t k = 0; k < nout; k++)
+        bad += got[k] != want[k];
+    if (bad && must_pass)
+        fail_msg("%s: pad %s (%s %s): host API: %zu of %zu bytes differ", where, c->what,
+                 clpad_pad_mode_name(c->mode), clpad_dtype_name(c->dtype), bad, nout);
+    if (enqueue) {
+        size_t in_off = 8 * es, out_off = GUARD;
+        cl_mem bin = guarded_buffer(ctx, in, nin, in_off, in_off + nin + GUARD);
+        cl_mem bout = guarded_buffer(ctx, NULL, 0, 0, out_off + nout + GUARD);
+        cl_event ev = NULL;
+        TU_ASSERT_OK(clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pb,
+                                       c->pe, c->mode, value, bout, out_off, NULL, 0, NULL, &ev));
+        char what[256];
+        snprintf(what, sizeof what, "%s: pad %s, enqueue API", where, c->what);
+        read_guarded(ctx, bout, out_off, nout, out_off + nout + GUARD, ev, got, what);
+        clReleaseEvent(ev);
+        clReleaseMemObject(bin);
+        clReleaseMemObject(bout);
+        size_t bad_e = 0;
+        for (size_t k = 0; k < nout; k++)
+            bad_e += got[k] != want[k];
+        if (bad_e && must_pass)
+            fail_msg("%s: %zu of %zu bytes differ", what, bad_e, nout);
+        bad += bad_e;
+    }
+    free(in);
+    free(want);
+    free(got);
+    return bad;
+}
+
+/* ---- SpaceToBatch / BatchToSpace ------------------------------------------------ */
+
+typedef struct sb_case {
+    const char *what;
+    clpad_dtype dtype;
+    int rank;
+    int64_t shape[8], block[8], begin[8], end[8];
+    bool large;
+} sb_case;
+
+/* Every unit size; the seed example's shape; channels as multi-unit elements;
+ * blocks of 2, 3, 4 and 5. */
+static const sb_case k_sb_cases[] = {
+    {"5-D, blocks 2, 4, 3", CLPAD_I8, 5, {2, 6, 10, 3, 3}, {1, 2, 4, 3, 1}, {0, 0, 1, 0, 0},
+     {0, 0, 1, 0, 0}, false},
+    {"NHWC, 3 channels", CLPAD_BF16, 4, {2, 10, 13, 3}, {1, 2, 3, 1}, {0, 1, 1, 0},
+     {0, 1, 1, 0}, false},
+    {"4-D, block 5", CLPAD_U32, 4, {1, 3, 9, 17}, {1, 1, 2, 5}, {0, 0, 0, 2}, {0, 0, 1, 1},
+     false},
+    {"3-D", CLPAD_I64, 3, {3, 7, 6}, {1, 3, 2}, {0, 1, 0}, {0, 1, 2}, false},
+    {"larger NCHW", CLPAD_F32, 4, {2, 3, 66, 70}, {1, 1, 2, 2}, {0, 0, 1, 1}, {0, 0, 1, 1},
+     true},
+};
+
+/* SpaceToBatch of a case, then BatchToSpace of its result with the same
+ * blocks and crops = pads (which must give the input back): both on the
+ * host-pointer API and (enqueue) the enqueue API, against the CPU reference. */
+static void sb_check(clpad_context *ctx, const sb_case *c, bool enqueue, const char *where)
+{
+    int64_t os[8];
+    TU_ASSERT_OK(
+        clpad_space_to_batch_output_shape(c->rank, c->shape, c->block, c->begin, c->end, os));
+    size_t es = clpad_dtype_size(c->dtype);
+    size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
+    size_t nout = (size_t)tu_elems(c->rank, os) * es;
+    unsigned char *in = malloc(nin), *want = malloc(nout), *got = malloc(nout),
+                  *back = malloc(nin);
+    uint64_t rng = 0x5B + nin;
+    tu_fill(in, nin, &rng);
+    TU_ASSERT_OK(clpad_space_to_batch_cpu(c->dtype, c->rank, c->shape, in, c->block, c->begin,
+                                          c->end, want, nout));
+    memset(got, 0x5A, nout);
+    TU_ASSERT_OK(clpad_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, c->block, c->begin,
+                                      c->end, got, nout, NULL));
+    if (memcmp(got, want, nout))
+        fail_msg("%s: space_to_batch %s: host API differs from the CPU reference", where,
+                 c->what);
+    memset(back, 0x5A, nin);
+    TU_ASSERT_OK(clpad_batch_to_space(ctx, c->dtype, c->rank, os, want, c->block, c->begin,
+                                      c->end, back, nin, NULL));
+    if (memcmp(back, in, nin))
+        fail_msg("%s: batch_to_space %s: host API round trip differs", where, c->what);
+    if (enqueue) {
+        size_t in_off = 3 * es, out_off = GUARD;
+        cl_mem bin = guarded_buffer(ctx, in, nin, in_off, in_off + nin + GUARD);
+        cl_mem bout = guarded_buffer(ctx, NULL, 0, 0, out_off + nout + GUARD);
+        cl_mem bback = guarded_buffer(ctx, NULL, 0, 0, GUARD + nin + GUARD);
+        cl_event e1 = NULL, e2 = NULL;
+        TU_ASSERT_OK(clpad_enqueue_space_to_batch(ctx, c->dtype, c->rank, c->shape, bin, in_off,
+                                                  c->block, c->begin, c->end, bout, out_off,
+                                                  NULL, 0, NULL, &e1));
+        TU_ASSERT_OK(clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, os, bout, out_off,
+                                                  c->block, c->begin, c->end, bback, GUARD,
+                                                  NULL, 1, &e1, &e2));
+        char what[256];
+        snprintf(what, sizeof what, "%s: space_to_batch %s, enqueue API", where, c->what);
+        read_guarded(ctx, bout, out_off, nout, out_off + nout + GUARD, e2, got, what);
+        if (memcmp(got, want, nout))
+            fail_msg("%s: differs from the CPU reference", what);
+        snprintf(what, sizeof what, "%s: batch_to_space %s, enqueue API", where, c->what);
+        read_guarded(ctx, bback, GUARD, nin, GUARD + nin + GUARD, NULL, back, what);
+        if (memcmp(back, in, nin))
+            fail_msg("%s: the round trip differs", what);
+        clReleaseEvent(e1);
+        clReleaseEvent(e2);
+        clReleaseMemObject(bin);
+        clReleaseMemObject(bout);
+        clReleaseMemObject(bback);
+    }
+    free(in);
+    free(want);
+    free(got);
+    free(back);
+}
+
+/* ---- The matrix ------------------------------------------------------------------ */
+
+/* Every case on every context: geometry cpu and gpu x zero-copy and copies
+ * (zero-copy only where the device has host-unified memory); the enqueue API
+ * once per geometry. */
+static void test_matrix(void **state)
+{
+    (void)state;
+    static const char *const geos[] = {"cpu", "gpu"};
+    int runs = 0;
+    double t0 = now_s();
+    for (int g = 0; g < 2; g++) {
+        for (int zc = 1; zc >= 0; zc--) {
+            clpad_context *ctx = make_ctx(geos[g], zc, NULL);
+            if (zc && !device_unified(ctx)) { /* the same as copies here */
+                clpad_context_destroy(ctx);
+                continue;
+            }
+            char where[128];
+            snprintf(where, sizeof where, "%s geometry, %s", geos[g], zc ? "zero-copy" : "copies");
+            for (size_t i = 0; i < sizeof k_pad_cases / sizeof *k_pad_cases; i++) {
+                if (g_reduced && k_pad_cases[i].large)
+                    continue;
+                clpad_run_info ri;
+                pad_check(ctx, &k_pad_cases[i], zc || !device_unified(ctx), where, true, &ri);
+                if (zc && !ri.zero_copy)
+                    fail_msg("%s: pad %s did not run zero-copy", where, k_pad_cases[i].what);
+                runs++;
+            }
+            for (size_t i = 0; i < sizeof k_sb_cases / sizeof *k_sb_cases; i++) {
+                if (g_reduced && k_sb_cases[i].large)
+                    continue;
+                sb_check(ctx, &k_sb_cases[i], zc || !device_unified(ctx), where);
+                runs++;
+            }
+            clpad_context_destroy(ctx);
+            printf("%s: every case equals the CPU reference (%.1f s so far)\n", where,
+                   now_s() - t0);
+        }
+    }
+    printf("%d case runs on %s\n", runs, getenv("CLPAD_TEST_IMPL") ? getenv("CLPAD_TEST_IMPL")
+                                                                   : "the default device");
+    assert_true(runs >= 20);
+}
+
+/* ---- Quirk proofs: stand-alone reproducers ------------------------------------------- */
+
+static cl_program build(clpad_context *ctx, const char *src, cl_int *build_err)
+{
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(clpad_context_cl_context(ctx), 1, &src, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_device_id dev = clpad_context_device(ctx);
+    *build_err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+    return p;
+}
+
+static bool has_quirk(clpad_context *ctx, const char *name)
+{
+    const char *q = clpad_context_quirks(ctx);
+    size_t n = strlen(name);
+    for (const char *s = q; (s = strstr(s, name)) != NULL; s += n)
+        if ((s == q || s[-1] == ',') && (s[n] == '\0' || s[n] == ','))
+            return true;
+    return false;
+}
+
+/* The table must match the device: the quirk applies exactly where the bug
+ * shows. */
+static void check_table(clpad_context *ctx, const char *quirk, bool bug, const char *bug_text)
+{
+    printf("%s: %s on %s (driver quirks applied: \"%s\")\n", quirk,
+           bug ? "the bug shows" : "no bug", clpad_context_platform_name(ctx),
+           clpad_context_quirks(ctx));
+    if (bug && !has_quirk(ctx, quirk))
+        fail_msg("%s shows (%s) but the quirk table does not apply '%s' to this device", bug_text,
+                 clpad_context_device_name(ctx), quirk);
+    if (!bug && has_quirk(ctx, quirk))
+        fail_msg("quirk '%s' applies to %s, but its reproducer shows no bug: bound the "
+                 "table entry's driver versions (host/context_quirks.c)",
+                 quirk, clpad_context_device_name(ctx));
+}
+
+/* map-blocking: unmapping the pointer a non-blocking map returned, before the
+ * map has run. */
+static void test_quirk_map_blocking(void **state)
+{
+    (void)state;
+    clpad_context *ctx = make_ctx("cpu", true, NULL);
+    if (!device_unified(ctx)) {
+        clpad_context_destroy(ctx);
+        printf("skipped: no host-unified memory, so clpad never maps in place here\n");
+        skip();
+    }
+    cl_int err;
+    enum { N = 4096 };
+    unsigned char *host = aligned_alloc(4096, N);
+    cl_mem b = clCreateBuffer(clpad_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                              N, host, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_command_queue q = clpad_context_queue(ctx);
+    cl_uint pattern = 0x01020304;
+    cl_event fill;
+    assert_int_equal(clEnqueueFillBuffer(q, b, &pattern, 4, 0, N, 0, NULL, &fill), CL_SUCCESS);
+    void *p = clEnqueueMapBuffer(q, b, CL_FALSE, CL_MAP_READ, 0, N, 1, &fill, NULL, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_int unmap = clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL);
+    assert_int_equal(clFinish(q), CL_SUCCESS);
+    if (unmap != CL_SUCCESS) { /* the mapping is registered by now */
+        assert_int_equal(clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL), CL_SUCCESS);
+        assert_int_equal(clFinish(q), CL_SUCCESS);
+    }
+    clReleaseEvent(fill);
+    clReleaseMemObject(b);
+    free(host);
+    bool bug = unmap == CL_INVALID_VALUE;
+    check_table(ctx, "map-blocking", bug, "unmap after a non-blocking map fails");
+    /* With the quirk: zero-copy works. Without: the call still succeeds (the
+     * map failure falls back to copies) and the context remembers. */
+    const pad_case *c = &k_pad_cases[0];
+    clpad_run_info ri;
+    pad_check(ctx, c, false, "map-blocking, quirks on", true, &ri);
+    assert_int_equal(ri.zero_copy, 1);
+    clpad_context_destroy(ctx);
+    setenv("CLPAD_NONTEMPORAL", "off", 1); /* no other quirk's bug in the way */
+    ctx = make_ctx("cpu", true, "off");
+    unsetenv("CLPAD_NONTEMPORAL");
+    pad_check(ctx, c, false, "map-blocking, quirks off", true, &ri);
+    assert_int_equal(ri.zero_copy, !bug);
+    pad_check(ctx, c, false, "map-blocking, quirks off, again", true, &ri);
+    assert_int_equal(ri.zero_copy, !bug);
+    clpad_context_destroy(ctx);
+}
+
+/* no-mem-fence: a 2-D range of work-groups 1 x 4 whose work-items pass a
+ * mem_fence() a different number of times (rows of work per item, some
+ * items past the end). Every row must be written. */
+static const char k_fence_src[] =
+    "__kernel void k(__global int *out, long n, long per)\n"
+    "{\n"
+    "    long i0 = (long)get_global_id(1) * per;\n"
+    "    if (i0 >= n)\n"
+    "        return;\n"
+    "    for (long i = i0; i < min(i0 + per, n); i++) {\n"
+    "        out[i] = (int)i;\n"
+    "        mem_fence(CLK_GLOBAL_MEM_FENCE);\n"
+    "    }\n"
+    "}\n";
+
+static void test_quirk_no_mem_fence(void **state)
+{
+    (void)state;
+    clpad_context *ctx = make_ctx("cpu", false, NULL);
+    cl_int berr, err;
+    cl_program p = build(ctx, k_fence_src, &berr);
+    assert_int_equal(berr, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    enum { ROWS = 27 };
+    cl_long n = ROWS, per = 5;
+    int init[ROWS];
+    memset(init, 0xFF, sizeof init);
+    cl_mem b = clCreateBuffer(clpad_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              sizeof init, init, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 2, sizeof per, &per), CL_SUCCESS);
+    size_t global[2] = {1, 8}, local[2] = {1, 4};
+    cl_command_queue q = clpad_context_queue(ctx);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int out[ROWS];
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    int unwritten = 0;
+    for (int i = 0; i < ROWS; i++)
+        unwritten += out[i] != i;
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    bool bug = unwritten > 0;
+    if (bug)
+        printf("reproducer: %d of %d rows unwritten\n", unwritten, ROWS);
+    check_table(ctx, "no-mem-fence", bug, "mem_fence() stops work-items");
+    /* The case that met it: short rows, the last work-group partly past the
+     * end (CPU geometry), with streaming stores built in (CPU devices). */
+    const pad_case *c = &k_pad_cases[3];
+    pad_check(ctx, c, false, "no-mem-fence, quirks on", true, NULL);
+    clpad_context_destroy(ctx);
+    if (bug) {
+        ctx = make_ctx("cpu", false, "off");
+        size_t bad = pad_check(ctx, c, false, "no-mem-fence, quirks off", false, NULL);
+        clpad_context_destroy(ctx);
+        printf("without the quirk: %zu bytes wrong\n", bad);
+        if (!bad)
+            fail_msg("the bug shows, but pad '%s' is right without the quirk: the test no longer "
+                     "proves the workaround",
+                     c->what);
+    }
+}
+
+/* no-restrict: a kernel calling an inline function that takes restrict
+ * pointers. */
+static const char k_restrict_src[] =
+    "static inline __attribute__((always_inline)) void\n"
+    "copy(__global int *restrict d, __global const int *restrict s, int n)\n"
+    "{\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        d[i] = s[i];\n"
+    "}\n"
+    "__kernel void k(__global int *restrict d, __global const int *restrict s, int n)\n"
+    "{\n"
+    "    copy(d, s, n);\n"
+    "}\n";
+
+static void test_quirk_no_restrict(void **state)
+{
+    (void)state;
+    clpad_context *ctx = make_ctx("cpu", false, NULL);
+    cl_int berr, err = CL_SUCCESS;
+    cl_program p = build(ctx, k_restrict_src, &berr);
+    if (berr == CL_SUCCESS) {
+        cl_kernel k = clCreateKernel(p, "k", &err);
+        if (k)
+            clReleaseKernel(k);
+    }
+    clReleaseProgram(p);
+    bool bug = berr != CL_SUCCESS || err != CL_SUCCESS;
+    check_table(ctx, "no-restrict", bug, "a kernel with restrict arguments cannot be created");
+    const pad_case *c = &k_pad_cases[7];
+    pad_check(ctx, c, false, "no-restrict, quirks on", true, NULL);
+    clpad_context_destroy(ctx);
+    if (bug) {
+        ctx = make_ctx("cpu", false, "off");
+        int64_t os[8];
+        size_t nin, nout = pad_bytes(c, os, &nin);
+        unsigned char *in = calloc(1, nin), *out = malloc(nout);
+        clpad_status st = clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode,
+                                    NULL, out, nout, NULL);
+        printf("without the quirk: %s (%s)\n", clpad_status_name(st), clpad_last_error());
+        assert_int_not_equal(st, CLPAD_OK);
+        free(in);
+        free(out);
+        clpad_context_destroy(ctx);
+    }
+}
+
+int main(void)
+{
+    /* Run by tests/impl/run.sh (CLPAD_TEST_IMPL set), which has checked that
+     * the implementation is installed: no device is then a failure. Run by
+     * hand on the default device: skipped without one. */
+    const char *impl = getenv("CLPAD_TEST_IMPL");
+    if (impl) {
+        clpad_context *probe = NULL;
+        clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
+        if (st) {
+            fprintf(stderr, "%s is installed, but no device: %s: %s\n", impl,
+                    clpad_status_name(st), clpad_last_error());
+            return 1;
+        }
+        clpad_context_destroy(probe);
+    }
+    clpad_context *ctx = tu_device_context(); /* SKIP without a device */
+    const char *want = getenv("CLPAD_DEVICE");
+    printf("implementation: %s; quirks: \"%s\"\n", impl ? impl : "(default)",
+           clpad_context_quirks(ctx));
+    if (want && !strstr(clpad_context_platform_name(ctx), want) &&
+        !strstr(clpad_context_device_name(ctx), want)) {
+        fprintf(stderr, "asked for '%s', got %s (%s)\n", want, clpad_context_device_name(ctx),
+                clpad_context_platform_name(ctx));
+        return 1;
+    }
+    g_reduced = strstr(clpad_context_platform_name(ctx), "Oclgrind") != NULL;
+    clpad_context_destroy(ctx);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matrix),
+        cmocka_unit_test(test_quirk_map_blocking),
+        cmocka_unit_test(test_quirk_no_mem_fence),
+        cmocka_unit_test(test_quirk_no_restrict),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
