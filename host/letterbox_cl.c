@@ -255,11 +255,21 @@ typedef struct lb_host_call {
     const lb_plan *p;
 } lb_host_call;
 
-static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, cl_mem out, cl_command_queue q,
-                                 cl_event *event, const void *closure)
+/* The gathered rows start at byte in_off of `in` (the host-pointer path wraps
+ * host memory from an aligned address below it): the image offsets move by
+ * in_off while the tables are made (enqueue_plan copies them at once). */
+static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                 size_t out_off, cl_command_queue q, cl_event *event,
+                                 const void *closure)
 {
     const lb_host_call *c = closure;
-    return enqueue_plan(ctx, c->p, in, out, 0, q, 0, NULL, event);
+    lb_desc *desc = c->p->desc;
+    for (size_t i = 0; i < c->p->n; i++)
+        desc[i].offset += (int64_t)in_off;
+    clpad_status st = enqueue_plan(ctx, c->p, in, out, out_off, q, 0, NULL, event);
+    for (size_t i = 0; i < c->p->n; i++)
+        desc[i].offset -= (int64_t)in_off;
+    return st;
 }
 
 /* Gather the source rows the tables read into one buffer, image after

@@ -145,15 +145,25 @@ typedef struct ps_host_call {
     const ps_plan *p;
     const int64_t *shapes;
     const void *pad_value;
-    const size_t *offsets;
+    size_t *offsets; /* n, from the start of the gathered buffer */
+    size_t n;
 } ps_host_call;
 
-static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, cl_mem out, cl_command_queue q,
-                                 cl_event *event, const void *closure)
+/* The gathered tensors start at byte in_off of `in` (the host-pointer path
+ * wraps host memory from an aligned address below it). */
+static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                 size_t out_off, cl_command_queue q, cl_event *event,
+                                 const void *closure)
 {
     const ps_host_call *c = closure;
-    return enqueue_plan(ctx, c->p, c->shapes, c->pad_value, in, c->offsets, out, 0, q, 0, NULL,
-                        event);
+    size_t *offsets = c->offsets;
+    for (size_t i = 0; i < c->n; i++)
+        offsets[i] += in_off;
+    clpad_status st = enqueue_plan(ctx, c->p, c->shapes, c->pad_value, in, offsets, out, out_off,
+                                   q, 0, NULL, event);
+    for (size_t i = 0; i < c->n; i++)
+        offsets[i] -= in_off;
+    return st;
 }
 
 clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
@@ -207,7 +217,7 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
             memcpy(buf + at, inputs[i], bytes);
         at += bytes;
     }
-    ps_host_call c = {&p, shapes, pad_value, offsets};
+    ps_host_call c = {&p, shapes, pad_value, offsets, n};
     st = clpad__run_host(ctx, buf, in_bytes, output, p.out_bytes, moved, host_enqueue, &c, info);
     clpad__staging_put(buf);
     free(offsets);
