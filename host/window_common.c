@@ -64,9 +64,7 @@ clpad_status clpad__w_load_geometry(const char *who, clpad_window_op op, int nax
     if ((int)op < 0 || op >= CLPAD_WINDOW_OP_COUNT)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: op = %d is not a clpad_window_op",
                            who, (int)op);
-    if (naxes < 1 || naxes > CLPAD_MAX_RANK)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: naxes = %d must be in 1..%d", who,
-                           naxes, CLPAD_MAX_RANK);
+    TRY(clpad__w_check_range(who, "naxes", naxes, 1, CLPAD_MAX_RANK));
     if (!input)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: input must not be NULL", who);
     if (!kernel)
@@ -196,6 +194,17 @@ clpad_status clpad__w_deconv_explicit(const char *who, int axis, int64_t full, i
     return CLPAD_OK;
 }
 
+clpad_status clpad__w_explicit_axis(const char *who, clpad_window_result *r, int i, int64_t B,
+                                    int64_t A, enum rounding rounding, int64_t full)
+{
+    r->pads_begin[i] = B;
+    r->pads_end[i] = A;
+    if (r->op == CLPAD_WINDOW_DECONV)
+        return clpad__w_deconv_explicit(who, i, full, B, A, &r->output[i]);
+    return clpad__w_window_count(who, i, r->input[i], B, A, r->extent[i], r->stride[i], rounding,
+                                 &r->output[i]);
+}
+
 /* output_padding range of ONNX and PyTorch: 0 <= op < max(S, d). */
 clpad_status clpad__w_check_output_padding(const char *who, int naxes,
                                          const int64_t *output_padding,
@@ -247,6 +256,40 @@ clpad_status clpad__w_check_result(const char *who, clpad_window_result *result)
 {
     if (!result)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: result must not be NULL", who);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__w_check_range(const char *who, const char *name, int value, int lo, int hi)
+{
+    if (value < lo || value > hi)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s = %d must be in %d..%d", who, name,
+                           value, lo, hi);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__w_check_enum(const char *who, const char *name, int value, int count,
+                                 const char *type)
+{
+    if (value < 0 || value >= count)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s = %d is not a %s", who, name,
+                           value, type);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__w_enter(const char *who, clpad_window_result *result, const char *name,
+                            int value, int count, const char *type)
+{
+    clpad__clear_error();
+    TRY(clpad__w_check_result(who, result));
+    return clpad__w_check_enum(who, name, value, count, type);
+}
+
+clpad_status clpad__w_check_lists(const char *who, const char *name, const void *list,
+                                  const int64_t *pads_begin, const int64_t *pads_end)
+{
+    if (!list || !pads_begin || !pads_end)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
+                           !list ? name : !pads_begin ? "pads_begin" : "pads_end");
     return CLPAD_OK;
 }
 

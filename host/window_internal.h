@@ -41,6 +41,11 @@ clpad_status clpad__w_load_geometry(const char *who, clpad_window_op op, int nax
 /* Non-negative pads, as most conventions require. `name` is the argument. */
 clpad_status clpad__w_check_nonneg(const char *who, const char *name, int naxes,
                                  const int64_t *pads);
+/* Explicit pads B, A on axis i: record them in r and count r->output[i],
+ * forward (conv, pool) with `rounding`, deconv by cropping them from `full`
+ * (clpad__w_deconv_full; not read for the forward ops). */
+clpad_status clpad__w_explicit_axis(const char *who, clpad_window_result *r, int i, int64_t B,
+                                    int64_t A, enum rounding rounding, int64_t full);
 /* Explicit conv / pool: O from I, B, A, DK, S. Requires M >= DK. With
  * ROUND_CEIL_DROP, a last window starting at or past I + B (in the end
  * padding) is dropped. */
@@ -68,6 +73,20 @@ clpad_status clpad__w_check_output_shape(const char *who, int naxes, const int64
  * element at the end (`extra_at_end`) or the beginning (floor halves). */
 void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_t *B, int64_t *A);
 clpad_status clpad__w_check_result(const char *who, clpad_window_result *result);
+/* "<who>: <name> = <value> must be in <lo>..<hi>" unless it is. */
+clpad_status clpad__w_check_range(const char *who, const char *name, int value, int lo, int hi);
+/* "<who>: <name> = <value> is not a <type>" unless 0 <= value < count. */
+clpad_status clpad__w_check_enum(const char *who, const char *name, int value, int count,
+                                 const char *type);
+/* How every convention's function opens: clear the thread's error, require
+ * the result, and check its mode argument `name` against its enum `type` of
+ * `count` members (clpad__w_check_enum). */
+clpad_status clpad__w_enter(const char *who, clpad_window_result *result, const char *name,
+                            int value, int count, const char *type);
+/* The layout conversions' pointers: "<who>: <name> must not be NULL" for the
+ * first of `list` (called `name`), pads_begin and pads_end that is NULL. */
+clpad_status clpad__w_check_lists(const char *who, const char *name, const void *list,
+                                  const int64_t *pads_begin, const int64_t *pads_end);
 /* Split a total pad between begin and end: the half rounded down (floor, so
  * also for a negative total) on the side without the extra element, the rest
  * on the other; `extra_at_end`: the odd element goes to the end (SAME_UPPER,

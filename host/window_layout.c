@@ -9,12 +9,8 @@ CLPAD_API clpad_status clpad_window_pads_from_onnx(int naxes, const int64_t *onn
 {
     static const char who[] = "clpad_window_pads_from_onnx";
     clpad__clear_error();
-    if (naxes < 1 || naxes > CLPAD_MAX_RANK)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: naxes = %d must be in 1..%d", who,
-                           naxes, CLPAD_MAX_RANK);
-    if (!onnx_pads || !pads_begin || !pads_end)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
-                           !onnx_pads ? "onnx_pads" : !pads_begin ? "pads_begin" : "pads_end");
+    TRY(clpad__w_check_range(who, "naxes", naxes, 1, CLPAD_MAX_RANK));
+    TRY(clpad__w_check_lists(who, "onnx_pads", onnx_pads, pads_begin, pads_end));
     int64_t tmp[2 * CLPAD_MAX_RANK];
     memcpy(tmp, onnx_pads, sizeof(int64_t) * 2 * (size_t)naxes);
     for (int i = 0; i < naxes; i++) {
@@ -29,12 +25,8 @@ CLPAD_API clpad_status clpad_window_pads_to_onnx(int naxes, const int64_t *pads_
 {
     static const char who[] = "clpad_window_pads_to_onnx";
     clpad__clear_error();
-    if (naxes < 1 || naxes > CLPAD_MAX_RANK)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: naxes = %d must be in 1..%d", who,
-                           naxes, CLPAD_MAX_RANK);
-    if (!onnx_pads || !pads_begin || !pads_end)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
-                           !onnx_pads ? "onnx_pads" : !pads_begin ? "pads_begin" : "pads_end");
+    TRY(clpad__w_check_range(who, "naxes", naxes, 1, CLPAD_MAX_RANK));
+    TRY(clpad__w_check_lists(who, "onnx_pads", onnx_pads, pads_begin, pads_end));
     int64_t tmp[2 * CLPAD_MAX_RANK];
     for (int i = 0; i < naxes; i++) {
         tmp[i] = pads_begin[i];
@@ -56,17 +48,9 @@ CLPAD_API clpad_status clpad_window_pads_from_tf(int rank, clpad_tf_layout layou
 {
     static const char who[] = "clpad_window_pads_from_tf";
     clpad__clear_error();
-    if (rank < 3 || rank > CLPAD_MAX_RANK)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: rank = %d must be in 3..%d", who,
-                           rank, CLPAD_MAX_RANK);
-    if ((int)layout < 0 || layout >= CLPAD_TF_LAYOUT_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: layout = %d is not a clpad_tf_layout", who, (int)layout);
-    if (!tf_paddings || !pads_begin || !pads_end)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
-                           !tf_paddings ? "tf_paddings"
-                           : !pads_begin ? "pads_begin"
-                                         : "pads_end");
+    TRY(clpad__w_check_range(who, "rank", rank, 3, CLPAD_MAX_RANK));
+    TRY(clpad__w_check_enum(who, "layout", (int)layout, CLPAD_TF_LAYOUT_COUNT, "clpad_tf_layout"));
+    TRY(clpad__w_check_lists(who, "tf_paddings", tf_paddings, pads_begin, pads_end));
     int first = tf_first_spatial(layout), naxes = rank - 2;
     int channel = layout == CLPAD_TF_CHANNELS_LAST ? rank - 1 : 1;
     for (int k = 0; k < rank; k++) {
@@ -98,17 +82,9 @@ CLPAD_API clpad_status clpad_window_pads_to_tf(int naxes, clpad_tf_layout layout
 {
     static const char who[] = "clpad_window_pads_to_tf";
     clpad__clear_error();
-    if (naxes < 1 || naxes > CLPAD_MAX_RANK - 2)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: naxes = %d must be in 1..%d", who,
-                           naxes, CLPAD_MAX_RANK - 2);
-    if ((int)layout < 0 || layout >= CLPAD_TF_LAYOUT_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: layout = %d is not a clpad_tf_layout", who, (int)layout);
-    if (!tf_paddings || !pads_begin || !pads_end)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
-                           !tf_paddings ? "tf_paddings"
-                           : !pads_begin ? "pads_begin"
-                                         : "pads_end");
+    TRY(clpad__w_check_range(who, "naxes", naxes, 1, CLPAD_MAX_RANK - 2));
+    TRY(clpad__w_check_enum(who, "layout", (int)layout, CLPAD_TF_LAYOUT_COUNT, "clpad_tf_layout"));
+    TRY(clpad__w_check_lists(who, "tf_paddings", tf_paddings, pads_begin, pads_end));
     int64_t tmp[2 * CLPAD_MAX_RANK] = {0};
     int first = tf_first_spatial(layout);
     for (int i = 0; i < naxes; i++) {
@@ -125,18 +101,14 @@ CLPAD_API clpad_status clpad_window_tensor_pads(const clpad_window_result *resul
 {
     static const char who[] = "clpad_window_tensor_pads";
     clpad__clear_error();
-    if (!result || !pads_begin || !pads_end)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: %s must not be NULL", who,
-                           !result ? "result" : !pads_begin ? "pads_begin" : "pads_end");
+    TRY(clpad__w_check_lists(who, "result", result, pads_begin, pads_end));
     const clpad_window_result *r = result;
     if (r->naxes < 1 || r->naxes > CLPAD_MAX_RANK || (int)r->op < 0 ||
         r->op >= CLPAD_WINDOW_OP_COUNT)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: result is not a clpad_window_* result (naxes = %d, op = %d)",
                            who, r->naxes, (int)r->op);
-    if (rank < 1 || rank > CLPAD_MAX_RANK)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: rank = %d must be in 1..%d", who,
-                           rank, CLPAD_MAX_RANK);
+    TRY(clpad__w_check_range(who, "rank", rank, 1, CLPAD_MAX_RANK));
     if (first_axis < 0 || first_axis > rank - r->naxes)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: first_axis = %d: spatial axes %d..%lld do not fit in rank %d",

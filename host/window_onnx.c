@@ -13,12 +13,8 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
                                          clpad_window_result *result)
 {
     static const char who[] = "clpad_window_onnx";
-    clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    if ((int)auto_pad < 0 || auto_pad >= CLPAD_ONNX_AUTO_PAD_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: auto_pad = %d is not a clpad_onnx_auto_pad", who,
-                           (int)auto_pad);
+    TRY(clpad__w_enter(who, result, "auto_pad", (int)auto_pad, CLPAD_ONNX_AUTO_PAD_COUNT,
+                       "clpad_onnx_auto_pad"));
     clpad_window_result r;
     TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
     if (ceil_mode && op != CLPAD_WINDOW_POOL)
@@ -64,9 +60,7 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
                 /* NOTSET and VALID (pads 0) alike: ceil_mode rounds up, with
                  * the last-window drop (ONNX Runtime and onnx shape inference) */
                 enum rounding rd = ceil_mode ? ROUND_CEIL_DROP : ROUND_FLOOR;
-                r.pads_begin[i] = pb;
-                r.pads_end[i] = pe;
-                TRY(clpad__w_window_count(who, i, I, pb, pe, DK, S, rd, &r.output[i]));
+                TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, rd, 0));
             }
             continue;
         }
@@ -88,9 +82,7 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
             clpad__w_split(total, upper, &r.pads_begin[i], &r.pads_end[i]);
             r.output[i] = full - total;
         } else {
-            r.pads_begin[i] = pb;
-            r.pads_end[i] = pe;
-            TRY(clpad__w_deconv_explicit(who, i, full, pb, pe, &r.output[i]));
+            TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, ROUND_FLOOR, full));
         }
     }
     *result = r;

@@ -15,14 +15,10 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
                                              clpad_window_result *result)
 {
     static const char who[] = "clpad_window_openvino";
-    clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    if ((int)auto_pad < 0 || auto_pad >= CLPAD_OV_AUTO_PAD_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: auto_pad = %d is not a clpad_ov_auto_pad", who, (int)auto_pad);
-    if ((int)rounding < 0 || rounding >= CLPAD_OV_ROUNDING_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: rounding = %d is not a clpad_ov_rounding", who, (int)rounding);
+    TRY(clpad__w_enter(who, result, "auto_pad", (int)auto_pad, CLPAD_OV_AUTO_PAD_COUNT,
+                       "clpad_ov_auto_pad"));
+    TRY(clpad__w_check_enum(who, "rounding", (int)rounding, CLPAD_OV_ROUNDING_COUNT,
+                            "clpad_ov_rounding"));
     clpad_window_result r;
     TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
     if (rounding != CLPAD_OV_FLOOR && op != CLPAD_WINDOW_POOL)
@@ -61,9 +57,7 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
                 int64_t o_same;
                 TRY(clpad__w_same_pads(i, I, DK, S, true, upper, &o_same, &pb, &pe));
             }
-            r.pads_begin[i] = pb;
-            r.pads_end[i] = pe;
-            TRY(clpad__w_window_count(who, i, I, pb, pe, DK, S, rd, &r.output[i]));
+            TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, rd, 0));
             continue;
         }
         int64_t full;
@@ -83,9 +77,7 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
             TRY(clpad__w_ck_sub(i, "full output - output_shape - pads_begin", full - O, B,
                                 &r.pads_end[i]));
         } else {
-            r.pads_begin[i] = pb;
-            r.pads_end[i] = pe;
-            TRY(clpad__w_deconv_explicit(who, i, full, pb, pe, &r.output[i]));
+            TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, rd, full));
         }
     }
     *result = r;

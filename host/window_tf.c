@@ -30,11 +30,8 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                                        clpad_window_result *result)
 {
     static const char who[] = "clpad_window_tf";
-    clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    if ((int)padding < 0 || padding >= CLPAD_TF_PADDING_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: padding = %d is not a clpad_tf_padding", who, (int)padding);
+    TRY(clpad__w_enter(who, result, "padding", (int)padding, CLPAD_TF_PADDING_COUNT,
+                       "clpad_tf_padding"));
     clpad_window_result r;
     TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
     if (padding != CLPAD_TF_EXPLICIT && (pads_begin || pads_end))

@@ -12,12 +12,8 @@ CLPAD_API clpad_status clpad_window_torch(clpad_window_op op, clpad_torch_paddin
                                           clpad_window_result *result)
 {
     static const char who[] = "clpad_window_torch";
-    clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    if ((int)padding_mode < 0 || padding_mode >= CLPAD_TORCH_PADDING_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: padding_mode = %d is not a clpad_torch_padding", who,
-                           (int)padding_mode);
+    TRY(clpad__w_enter(who, result, "padding_mode", (int)padding_mode,
+                       CLPAD_TORCH_PADDING_COUNT, "clpad_torch_padding"));
     clpad_window_result r;
     TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true,
                       op == CLPAD_WINDOW_POOL, &r));
@@ -60,21 +56,16 @@ CLPAD_API clpad_status clpad_window_torch(clpad_window_op op, clpad_torch_paddin
                              &r.output[i]));
             continue;
         }
-        r.pads_begin[i] = p;
-        r.pads_end[i] = p;
-        if (op == CLPAD_WINDOW_DECONV) {
-            int64_t full;
+        int64_t full = 0;
+        if (op == CLPAD_WINDOW_DECONV)
             TRY(clpad__w_deconv_full(i, I, S, DK, output_padding ? output_padding[i] : 0, &full));
-            TRY(clpad__w_deconv_explicit(who, i, full, p, p, &r.output[i]));
-        } else {
-            if (op == CLPAD_WINDOW_POOL && p > DK / 2)
-                return clpad__fail(CLPAD_ERR_INVALID_PADS,
-                                   "%s: padding[%d] = %lld: pad should be at most half of "
-                                   "the effective kernel size %lld (<= %lld)",
-                                   who, i, (long long)p, (long long)DK, (long long)(DK / 2));
-            TRY(clpad__w_window_count(who, i, I, p, p, DK, S, ceil_mode ? ROUND_CEIL_DROP : ROUND_FLOOR,
-                             &r.output[i]));
-        }
+        else if (op == CLPAD_WINDOW_POOL && p > DK / 2)
+            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                               "%s: padding[%d] = %lld: pad should be at most half of "
+                               "the effective kernel size %lld (<= %lld)",
+                               who, i, (long long)p, (long long)DK, (long long)(DK / 2));
+        TRY(clpad__w_explicit_axis(who, &r, i, p, p, ceil_mode ? ROUND_CEIL_DROP : ROUND_FLOOR,
+                                   full));
     }
     *result = r;
     return CLPAD_OK;

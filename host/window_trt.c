@@ -13,11 +13,8 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
                                              clpad_window_result *result)
 {
     static const char who[] = "clpad_window_tensorrt";
-    clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    if ((int)mode < 0 || mode >= CLPAD_TRT_PADDING_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: mode = %d is not a clpad_trt_padding", who, (int)mode);
+    TRY(clpad__w_enter(who, result, "mode", (int)mode, CLPAD_TRT_PADDING_COUNT,
+                       "clpad_trt_padding"));
     clpad_window_result r;
     TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, false, false, &r));
     bool explicit_mode =
@@ -27,19 +24,12 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
     for (int i = 0; i < naxes; i++) {
         int64_t I = r.input[i], S = r.stride[i], DK = r.extent[i];
         if (explicit_mode) {
-            int64_t B = pads_begin ? pads_begin[i] : 0, A = pads_end ? pads_end[i] : 0;
-            r.pads_begin[i] = B;
-            r.pads_end[i] = A;
-            if (op == CLPAD_WINDOW_DECONV) {
-                int64_t full;
+            int64_t B = pads_begin ? pads_begin[i] : 0, A = pads_end ? pads_end[i] : 0, full = 0;
+            if (op == CLPAD_WINDOW_DECONV)
                 TRY(clpad__w_deconv_full(i, I, S, DK, 0, &full));
-                TRY(clpad__w_deconv_explicit(who, i, full, B, A, &r.output[i]));
-            } else {
-                TRY(clpad__w_window_count(who, i, I, B, A, DK, S,
-                                 mode == CLPAD_TRT_EXPLICIT_ROUND_DOWN ? ROUND_FLOOR
-                                                                       : ROUND_CEIL,
-                                 &r.output[i]));
-            }
+            TRY(clpad__w_explicit_axis(
+                who, &r, i, B, A,
+                mode == CLPAD_TRT_EXPLICIT_ROUND_DOWN ? ROUND_FLOOR : ROUND_CEIL, full));
         } else if (op == CLPAD_WINDOW_DECONV) {
             /* O = min(I*S, (I-1)*S + DK), P = max(DK - S, 0) */
             int64_t is, full;
