@@ -421,8 +421,9 @@ uint64_t clpad_context_launches(const clpad_context *ctx)
     return n;
 }
 
-clpad_status clpad__require_device(const clpad_context *ctx, const char *op)
+clpad_status clpad__enqueue_enter(const clpad_context *ctx, const char *op)
 {
+    clpad__clear_error();
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", op);
     if (ctx->fallback)

@@ -131,8 +131,9 @@ void clpad__apply_quirks(clpad_context *ctx);
 /* The build options the context's quirks add (" -D..." or ""). */
 const char *clpad__quirk_options(const clpad_context *ctx);
 
-/* Fail with CLPAD_ERR_NO_DEVICE for the enqueue API on a fallback context. */
-clpad_status clpad__require_device(const clpad_context *ctx, const char *op);
+/* How every enqueue call opens: clear the thread's error, then fail for a
+ * NULL context, and with CLPAD_ERR_NO_DEVICE on a fallback context. */
+clpad_status clpad__enqueue_enter(const clpad_context *ctx, const char *op);
 
 /* Whether a host-pointer call moving `bytes` (read + written) runs the CPU
  * path on this context: a fallback context, or a small call on a CPU device

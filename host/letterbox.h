@@ -75,6 +75,11 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
                               lb_plan *p);
 void clpad__lb_free(lb_plan *p);
+/* The host-pointer calls' plan (CPU and OpenCL alike): check the call and
+ * the output buffer of output_bytes, then make the tables. */
+clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
+                                 const clpad_letterbox_options *opts, const void *output,
+                                 size_t output_bytes, lb_plan *p);
 
 /* The rows of an image of h rows of row_bytes bytes, stride apart, starting
  * at byte `offset` of a buffer of buffer_bytes bytes, whose pixels can be

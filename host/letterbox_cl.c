@@ -159,8 +159,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
                                      cl_command_queue queue, cl_uint num_events,
                                      const cl_event *wait_list, cl_event *event)
 {
-    clpad__clear_error();
-    clpad_status st = clpad__require_device(ctx, "enqueue_letterbox");
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_letterbox");
     if (st)
         return st;
     lb_plan p;
@@ -351,16 +350,8 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: context is NULL");
     lb_plan p;
-    clpad_status st = clpad__lb_check(images, n, opts, true, &p, NULL);
+    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
     if (st)
-        return st;
-    if (p.out_bytes > 0 && !output)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: output is NULL");
-    if (output_bytes < p.out_bytes)
-        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
-                           "letterbox: output_bytes = %zu, but the output needs %zu", output_bytes,
-                           p.out_bytes);
-    if ((st = clpad__lb_tables(images, opts, &p)))
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;
     if (clpad__host_call_on_cpu(ctx, moved)) {

@@ -75,16 +75,8 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
 {
     clpad__clear_error();
     lb_plan p;
-    clpad_status st = clpad__lb_check(images, n, opts, true, &p, NULL);
+    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
     if (st)
-        return st;
-    if (p.out_bytes > 0 && !output)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: output is NULL");
-    if (output_bytes < p.out_bytes)
-        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
-                           "letterbox: output_bytes = %zu, but the output needs %zu", output_bytes,
-                           p.out_bytes);
-    if ((st = clpad__lb_tables(images, opts, &p)))
         return st;
     const unsigned char **src = calloc(n ? n : 1, sizeof *src);
     if (!src) {

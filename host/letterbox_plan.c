@@ -466,6 +466,22 @@ void clpad__lb_free(lb_plan *p)
     p->cols = NULL;
 }
 
+clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
+                                 const clpad_letterbox_options *opts, const void *output,
+                                 size_t output_bytes, lb_plan *p)
+{
+    clpad_status st = clpad__lb_check(images, n, opts, true, p, NULL);
+    if (st)
+        return st;
+    if (p->out_bytes > 0 && !output)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: output is NULL");
+    if (output_bytes < p->out_bytes)
+        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+                           "letterbox: output_bytes = %zu, but the output needs %zu", output_bytes,
+                           p->out_bytes);
+    return clpad__lb_tables(images, opts, p);
+}
+
 /* ---- f32 -> f16 ----------------------------------------------------------------------- */
 
 uint16_t clpad__f32_to_f16(float f)

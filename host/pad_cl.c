@@ -155,8 +155,7 @@ clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int ran
                                   cl_uint num_events, const cl_event *wait_list,
                                   cl_event *event)
 {
-    clpad__clear_error();
-    clpad_status st = clpad__require_device(ctx, "enqueue_pad");
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad");
     if (st)
         return st;
     size_t in_bytes, out_bytes, esize = clpad_dtype_size(dtype);

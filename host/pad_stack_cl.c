@@ -95,8 +95,7 @@ clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int 
                                      cl_uint num_events, const cl_event *wait_list,
                                      cl_event *event)
 {
-    clpad__clear_error();
-    clpad_status st = clpad__require_device(ctx, "enqueue_pad_stack");
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_stack");
     if (st)
         return st;
     ps_plan p;

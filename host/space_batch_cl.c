@@ -141,9 +141,8 @@ static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dt
                                cl_mem output, size_t output_offset, cl_command_queue queue,
                                cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    clpad__clear_error();
     const char *what = op == SB_S2B ? "enqueue_space_to_batch" : "enqueue_batch_to_space";
-    clpad_status st = clpad__require_device(ctx, what);
+    clpad_status st = clpad__enqueue_enter(ctx, what);
     if (st)
         return st;
     sb_call c = {.op = op, .esize = clpad_dtype_size(dtype)};
