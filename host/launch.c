@@ -112,13 +112,16 @@ cl_long clpad__nt_min(const clpad_context *ctx, size_t out_bytes, size_t unit_by
 }
 
 clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const char *options,
-                                 const char *name, clpad_kernel_call *kc)
+                                 const char *name, cl_mem owned, clpad_kernel_call *kc)
 {
-    *kc = (clpad_kernel_call){.ctx = ctx, .err = CL_SUCCESS};
+    *kc = (clpad_kernel_call){.ctx = ctx, .err = CL_SUCCESS, .owned = owned};
     pthread_mutex_lock(&ctx->lock);
     clpad_status st = clpad__kernel(ctx, family, options, name, &kc->k);
-    if (st)
+    if (st) {
         pthread_mutex_unlock(&ctx->lock);
+        if (owned)
+            clReleaseMemObject(owned);
+    }
     return st;
 }
 
@@ -133,6 +136,21 @@ void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void
         kc->failed_index = index;
         kc->failed_name = name;
     }
+}
+
+void clpad__arg_src_dst(clpad_kernel_call *kc, cl_mem src, cl_ulong src_off, cl_mem dst,
+                        cl_ulong dst_off)
+{
+    clpad__arg_mem(kc, "src", src);
+    clpad__arg(kc, "src_off", sizeof src_off, &src_off);
+    clpad__arg_mem(kc, "dst", dst);
+    clpad__arg(kc, "dst_off", sizeof dst_off, &dst_off);
+}
+
+void clpad__arg_rows(clpad_kernel_call *kc, cl_long n_rows, const clpad_row_geometry *g)
+{
+    clpad__arg(kc, "n_rows", sizeof n_rows, &n_rows);
+    clpad__arg(kc, "items", sizeof g->items, &g->items);
 }
 
 clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
@@ -157,6 +175,8 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
         }
     }
     pthread_mutex_unlock(&kc->ctx->lock);
+    if (kc->owned)
+        clReleaseMemObject(kc->owned);
     return st;
 }
 

@@ -8,13 +8,14 @@
  *   if (out_bytes == 0) return clpad__enqueue_marker(...);     // no launch
  *   if (plain copy)     return clpad__enqueue_copy(...);
  *   clpad_kernel_call kc;
- *   if ((st = clpad__kernel_begin(ctx, "family", options, "kernel", &kc)))
+ *   if ((st = clpad__kernel_begin(ctx, "family", options, "kernel", table, &kc)))
  *       return st;                        // the context's lock is held from here
  *   clpad__arg_mem(&kc, "src", input);
- *   clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
  *   ...
+ *   clpad__arg_rows(&kc, n_rows, &geometry);
  *   return clpad__kernel_launch(&kc, queue, &geometry, num_events, wait_list, event);
  *                                         // reports the first failed argument; unlocks
+ *                                         // and releases `table` (NULL: none)
  */
 #ifndef CLPAD_LAUNCH_H
 #define CLPAD_LAUNCH_H
@@ -74,20 +75,31 @@ typedef struct clpad_kernel_call {
     cl_int err;             /* the first failure, CL_SUCCESS so far */
     cl_uint failed_index;
     const char *failed_name;
+    cl_mem owned;           /* released by clpad__kernel_launch (NULL: none) */
 } clpad_kernel_call;
 
 /* Take the context's lock and the kernel `name` of program (family,
- * options), compiling it if needed. On failure the lock is released. */
+ * options), compiling it if needed. On failure the lock is released.
+ * `owned`: a buffer the caller made for this launch alone (a table), or
+ * NULL; the call releases it when it fails here or in clpad__kernel_launch,
+ * and after the enqueue (OpenCL keeps it alive until the kernel has run). */
 clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const char *options,
-                                 const char *name, clpad_kernel_call *kc);
+                                 const char *name, cl_mem owned, clpad_kernel_call *kc);
 /* Set the next argument (after a failure, nothing more is set). */
 void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void *value);
 static inline void clpad__arg_mem(clpad_kernel_call *kc, const char *name, cl_mem mem)
 {
     clpad__arg(kc, name, sizeof mem, &mem);
 }
+/* The arguments the pad and space_batch kernels open with: src, src_off
+ * (in units), dst, dst_off. */
+void clpad__arg_src_dst(clpad_kernel_call *kc, cl_mem src, cl_ulong src_off, cl_mem dst,
+                        cl_ulong dst_off);
+/* The arguments every row kernel takes next to each other: n_rows, and the
+ * geometry's items. */
+void clpad__arg_rows(clpad_kernel_call *kc, cl_long n_rows, const clpad_row_geometry *g);
 /* Enqueue the kernel with geometry g unless an argument failed (then the
- * error names it); release the lock either way. */
+ * error names it); release the lock and the owned buffer either way. */
 clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
                                   const clpad_row_geometry *g, cl_uint num_events,
                                   const cl_event *wait_list, cl_event *event);

@@ -119,11 +119,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     char options[CLPAD_OPTIONS_MAX];
     clpad__lb_options(ctx, options, sizeof options);
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", &kc);
-    if (st) {
-        clReleaseMemObject(tab);
+    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", tab, &kc);
+    if (st)
         return st;
-    }
     clpad_row_geometry g;
     lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows, &g);
     clpad__arg_mem(&kc, "src", input);
@@ -143,13 +141,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     clpad__arg(&kc, "scale", sizeof scale, &scale);
     clpad__arg(&kc, "mean", sizeof mean, &mean);
     clpad__arg(&kc, "std", sizeof std_, &std_);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "items", sizeof g.items, &g.items);
-    st = clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
-    /* The buffer lives on until the kernel that uses it has run (OpenCL's
-     * reference counting of memory objects). */
-    clReleaseMemObject(tab);
-    return st;
+    clpad__arg_rows(&kc, n_rows, &g);
+    return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
 }
 
 clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,

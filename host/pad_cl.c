@@ -76,15 +76,12 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p,
     char options[CLPAD_OPTIONS_MAX];
     clpad__pad_options(p->rules[r - 1], p->uniform < 0, eb, options, sizeof options);
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "pad", options, "pad", &kc);
+    clpad_status st = clpad__kernel_begin(ctx, "pad", options, "pad", NULL, &kc);
     if (st)
         return st;
     clpad_row_geometry g;
     clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, true, &g);
-    clpad__arg_mem(&kc, "src", input);
-    clpad__arg(&kc, "src_off", sizeof src_off, &src_off);
-    clpad__arg_mem(&kc, "dst", output);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg_src_dst(&kc, input, src_off, output, dst_off);
     clpad__arg(&kc, "value", eb, value);
     clpad__arg(&kc, "o_dims", sizeof o_dims, &o_dims);
     clpad__arg(&kc, "i_dims", sizeof i_dims, &i_dims);
@@ -95,8 +92,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p,
     clpad__arg(&kc, "row_in", sizeof row_in, &row_in);
     clpad__arg(&kc, "row_pb", sizeof row_pb, &row_pb);
     clpad__arg(&kc, "K", sizeof K, &K);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "items", sizeof g.items, &g.items);
+    clpad__arg_rows(&kc, n_rows, &g);
     clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
     clpad__arg(&kc, "nt_min", sizeof nt_min, &nt_min);
     clpad__arg(&kc, "o_modes", sizeof o_modes, &o_modes);

@@ -61,11 +61,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
     char options[CLPAD_OPTIONS_MAX];
     clpad__ps_options(es, options, sizeof options);
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "pad_stack", options, "pad_stack", &kc);
-    if (st) {
-        clReleaseMemObject(bdesc);
+    clpad_status st = clpad__kernel_begin(ctx, "pad_stack", options, "pad_stack", bdesc, &kc);
+    if (st)
         return st;
-    }
     size_t vec = CLPAD_GEOMETRY_VECTOR_BYTES / es;
     clpad_row_geometry g;
     clpad__row_geometry(ctx, kc.k, ((size_t)row_len + vec - 1) / vec, (size_t)n_rows, false, &g);
@@ -79,11 +77,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
     clpad__arg(&kc, "value", es, value);
     clpad__arg(&kc, "row_len", sizeof row_len, &row_len);
     clpad__arg(&kc, "rows_per_tensor", sizeof rows_per_tensor, &rows_per_tensor);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "items", sizeof g.items, &g.items);
-    st = clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
-    clReleaseMemObject(bdesc); /* lives on until the kernel has run */
-    return st;
+    clpad__arg_rows(&kc, n_rows, &g);
+    return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases bdesc */
 }
 
 clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,

@@ -77,15 +77,12 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     clpad__sb_options(eb, stream, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st =
-        clpad__kernel_begin(ctx, "space_batch", options, op == SB_S2B ? "s2b" : "b2s", &kc);
+        clpad__kernel_begin(ctx, "space_batch", options, op == SB_S2B ? "s2b" : "b2s", NULL, &kc);
     if (st)
         return st;
     clpad_row_geometry geo;
     clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, false, &geo);
-    clpad__arg_mem(&kc, "src", input);
-    clpad__arg(&kc, "src_off", sizeof src_off, &src_off);
-    clpad__arg_mem(&kc, "dst", output);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg_src_dst(&kc, input, src_off, output, dst_off);
     if (op == SB_S2B) {
         clpad__arg(&kc, "o_dims", sizeof O, &O);
         clpad__arg(&kc, "blocks", sizeof B, &B);
@@ -105,8 +102,7 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         clpad__arg(&kc, "n_stride", sizeof batch_stride, &batch_stride);
     }
     clpad__arg(&kc, "K", sizeof K, &K);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "items", sizeof geo.items, &geo.items);
+    clpad__arg_rows(&kc, n_rows, &geo);
     if (op == SB_S2B)
         clpad__arg(&kc, "fuse", sizeof fuse, &fuse);
     return clpad__kernel_launch(&kc, queue, &geo, num_events, wait_list, event);
