@@ -30,6 +30,19 @@
 #define CLPAD_INLINE static inline
 #endif
 
+/* OpenCL C has no dynamic indexing of vector components, so the per-axis
+ * long8 arguments are read with constant ones: AXIS(i, si) for the outer
+ * axes i = 1 .. n-1 (n <= 7), in order, unrolled. */
+#define CLPAD_OUTER_AXES(n, AXIS) \
+    do {                          \
+        if ((n) > 1) AXIS(1, s1); \
+        if ((n) > 2) AXIS(2, s2); \
+        if ((n) > 3) AXIS(3, s3); \
+        if ((n) > 4) AXIS(4, s4); \
+        if ((n) > 5) AXIS(5, s5); \
+        if ((n) > 6) AXIS(6, s6); \
+    } while (0)
+
 /* ---- The unit ------------------------------------------------------------ */
 #ifdef CLPAD_UNIT_BYTES
 #if CLPAD_UNIT_BYTES == 1
@@ -54,6 +67,22 @@ typedef ulong8 unit_vec_t;
 /* Units per 16 bytes: the "vector" of the host's launch geometry
  * (host/launch.c), in which a work-group's share of a row is counted. */
 #define CLPAD_UNITS_PER_16B (16 / CLPAD_UNIT_BYTES)
+
+/* Dimension 0 of the row kernels' launch: a work-group covers
+ * lx * items * CLPAD_UNITS_PER_16B units of a row, each work-item `items`
+ * vectors strided by the local size lx. This work-item's first unit *u, and
+ * *end, the end of its work-group's part of a row of row_units units.
+ * Global sizes are rounded up: false for a work-item past the end of the
+ * row or of the n_rows rows (its first row `row`), which has nothing to do. */
+CLPAD_INLINE bool clpad_row_start(long items, long row_units, long row, long n_rows, long *u,
+                                  long *end)
+{
+    long lx = (long)get_local_size(0);
+    long base = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B;
+    *u = base + (long)get_local_id(0);
+    *end = min(base + lx * items * CLPAD_UNITS_PER_16B, row_units);
+    return row < n_rows && *u < row_units;
+}
 #endif
 
 /* ---- Stores ---------------------------------------------------------------- */

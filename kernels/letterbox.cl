@@ -153,61 +153,57 @@ CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restr
 
 /* ---- A work-item ------------------------------------------------------------ */
 
-/* n samples s[] of one output channel to o, every step-th element, as
- * elements of ob bytes: looked up in the channel's value table l, or
- * computed. ob and step are constants at every call site. */
+/* Elements of type T at o8, every step-th: n samples s[] looked up in the
+ * value table l8 or computed (CONV of the normalised value), or n copies of
+ * the bits v. */
+#ifdef CLPAD_LB_VALUES_TABLE
+#define LB_WRITE_AS(T, CONV)                                                  \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        __global const T *restrict l = (__global const T *)l8;                \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = l[s[k]];                                            \
+    } while (0)
+#else
+#define LB_WRITE_AS(T, CONV)                                                  \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                    \
+    } while (0)
+#endif
+#define LB_FILL_AS(T)                                                         \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = (T)v;                                               \
+    } while (0)
+
+/* n samples s[] of one output channel to o, every step-th, as elements of
+ * ob bytes: looked up in the channel's value table l, or computed. ob and
+ * step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
                            float sc, float mn, float sd)
 {
-    if (ob == 4) {
-        __global uint *restrict o = (__global uint *)o8;
-#ifdef CLPAD_LB_VALUES_TABLE
-        __global const uint *restrict l = (__global const uint *)l8;
-        for (long k = 0; k < n; k++)
-            o[k * step] = l[s[k]];
-#else
-        for (long k = 0; k < n; k++)
-            o[k * step] = as_uint(lb_norm(s[k], sc, mn, sd));
-#endif
-    } else if (ob == 2) {
-        __global ushort *restrict o = (__global ushort *)o8;
-#ifdef CLPAD_LB_VALUES_TABLE
-        __global const ushort *restrict l = (__global const ushort *)l8;
-        for (long k = 0; k < n; k++)
-            o[k * step] = l[s[k]];
-#else
-        for (long k = 0; k < n; k++)
-            o[k * step] = lb_f16(lb_norm(s[k], sc, mn, sd));
-#endif
-    } else {
-        __global uchar *restrict o = o8;
-#ifdef CLPAD_LB_VALUES_TABLE
-        for (long k = 0; k < n; k++)
-            o[k * step] = l8[s[k]];
-#else
-        for (long k = 0; k < n; k++)
-            o[k * step] = lb_u8(lb_norm(s[k], sc, mn, sd));
-#endif
-    }
+    if (ob == 4)
+        LB_WRITE_AS(uint, as_uint);
+    else if (ob == 2)
+        LB_WRITE_AS(ushort, lb_f16);
+    else
+        LB_WRITE_AS(uchar, lb_u8);
 }
 
 /* Fill n elements of ob bytes, every step-th, with the bits v. */
 CLPAD_INLINE void lb_fill_run(const int ob, const long step, __global uchar *restrict o8, long n,
                               uint v)
 {
-    if (ob == 4) {
-        __global uint *restrict o = (__global uint *)o8;
-        for (long k = 0; k < n; k++)
-            o[k * step] = v;
-    } else if (ob == 2) {
-        __global ushort *restrict o = (__global ushort *)o8;
-        for (long k = 0; k < n; k++)
-            o[k * step] = (ushort)v;
-    } else {
-        for (long k = 0; k < n; k++)
-            o8[k * step] = (uchar)v;
-    }
+    if (ob == 4)
+        LB_FILL_AS(uint);
+    else if (ob == 2)
+        LB_FILL_AS(ushort);
+    else
+        LB_FILL_AS(uchar);
 }
 
 /* Where channel c of pixel x of the row at d lies, in bytes: NCHW planes of

@@ -116,7 +116,8 @@ CLPAD_INLINE long pad_copy(__global unit_t *restrict d, __global const unit_t *r
  * element o = u / K. On CPU devices (lx == 1) the border is one stretch:
  * single-unit elements map the first and then step (clpad_coord_step),
  * wider ones map each element as the stretch reaches it (a stepped form of
- * that loop measured 0.58-0.78x), elements of PAD_WIDE_ELEMENT_BYTES or more
+ * that loop is slower: bench/README.md, design measurements), elements of
+ * PAD_WIDE_ELEMENT_BYTES or more
  * as one copy loop each; with lx > 1 each unit's element is mapped, dividing
  * only when u crosses into the next element. */
 CLPAD_INLINE long pad_border(__global unit_t *restrict d, __global const unit_t *restrict s,
@@ -254,32 +255,33 @@ CLPAD_INLINE void pad_lean_rows(__global unit_t *d, __global const unit_t *s, lo
     }
 }
 
+/* pad_lean_rows with its size class chosen; one_each a constant. */
+CLPAD_INLINE void pad_lean_sized(__global unit_t *d, __global const unit_t *s, long run, long ilo,
+                                 long ihi, long in_lo, long in_hi, long row_units, long i_stride,
+                                 long ibytes, const long *bmap, unit_t value, const int one_each)
+{
+    if (ibytes <= 64)
+        pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                      value, 32, one_each);
+    else if (ibytes <= 128)
+        pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                      value, 64, one_each);
+    else
+        pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                      value, 0, one_each);
+}
+
 /* pad_lean_rows with its size class and border shape chosen once. */
 CLPAD_INLINE void pad_lean(__global unit_t *d, __global const unit_t *s, long run, long ilo,
                            long ihi, long in_lo, long in_hi, long row_units, long i_stride,
                            long ibytes, const long *bmap, unit_t value)
 {
-    if (ilo == 1 && row_units - ihi == 1) {
-        if (ibytes <= 64)
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 32, 1);
-        else if (ibytes <= 128)
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 64, 1);
-        else
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 0, 1);
-    } else {
-        if (ibytes <= 64)
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 32, 0);
-        else if (ibytes <= 128)
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 64, 0);
-        else
-            pad_lean_rows(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
-                          value, 0, 0);
-    }
+    if (ilo == 1 && row_units - ihi == 1)
+        pad_lean_sized(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                       value, 1);
+    else
+        pad_lean_sized(d, s, run, ilo, ihi, in_lo, in_hi, row_units, i_stride, ibytes, bmap,
+                       value, 0);
 }
 
 /* The rows of one work-item. A row holds row_out elements of the innermost
@@ -294,6 +296,11 @@ CLPAD_INLINE void pad_lean(__global unit_t *d, __global const unit_t *s, long ru
  * Inlined twice by the kernel: with K == 1 (a constant) and with any K. The
  * long8 arguments come by pointer: by value, x86 compilers warn that such
  * vectors change the ABI of a call (which inlining removes anyway). */
+/* Outer axis i (components si of the long8 arguments) in pad_rows. */
+#define PAD_OUTER_AXIS(i, si)                                                                 \
+    pad_outer_axis(OUTER_MODE(i), o_dims->si, i_dims->si, o_pb->si, i_strides->si, &r, &src_hi, \
+                   &valid_hi)
+
 CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                            __global unit_t *restrict dst, ulong dst_off, unit_t value,
                            const long8 *o_dims, const long8 *i_dims, const long8 *o_pb,
@@ -301,15 +308,11 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                            long row_out, long row_in, long row_pb, long K, long n_rows,
                            long items, long rows_per_item, long nt_min, uint o_modes)
 {
-    long lx = (long)get_local_size(0);
-    long base = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B;
-    long u_first = base + (long)get_local_id(0);
-    long row_units = row_out * K;
+    long lx = (long)get_local_size(0), row_units = row_out * K, u_first, end;
     long row0 = (long)get_global_id(1) * rows_per_item;
-    if (row0 >= n_rows || u_first >= row_units)
+    if (!clpad_row_start(items, row_units, row0, n_rows, &u_first, &end))
         return;
     long row_end = min(row0 + rows_per_item, n_rows);
-    long end = min(base + lx * items * CLPAD_UNITS_PER_16B, row_units);
     long in_lo = row_pb * K, in_hi = in_lo + row_in * K; /* the interior, in units */
     /* CPU devices (lx == 1), modes that read the input: short borders read
      * it through a map made once per work-item (unit offsets from the row's
@@ -352,30 +355,7 @@ CLPAD_INLINE void pad_rows(__global const unit_t *restrict src, ulong src_off,
                         long r = hi;
                         src_hi = 0;
                         valid_hi = 1;
-                        if (n_outer > 1)
-                            pad_outer_axis(OUTER_MODE(1), o_dims->s1, i_dims->s1, o_pb->s1,
-                                           i_strides->s1, &r,
-                                           &src_hi, &valid_hi);
-                        if (n_outer > 2)
-                            pad_outer_axis(OUTER_MODE(2), o_dims->s2, i_dims->s2, o_pb->s2,
-                                           i_strides->s2, &r,
-                                           &src_hi, &valid_hi);
-                        if (n_outer > 3)
-                            pad_outer_axis(OUTER_MODE(3), o_dims->s3, i_dims->s3, o_pb->s3,
-                                           i_strides->s3, &r,
-                                           &src_hi, &valid_hi);
-                        if (n_outer > 4)
-                            pad_outer_axis(OUTER_MODE(4), o_dims->s4, i_dims->s4, o_pb->s4,
-                                           i_strides->s4, &r,
-                                           &src_hi, &valid_hi);
-                        if (n_outer > 5)
-                            pad_outer_axis(OUTER_MODE(5), o_dims->s5, i_dims->s5, o_pb->s5,
-                                           i_strides->s5, &r,
-                                           &src_hi, &valid_hi);
-                        if (n_outer > 6)
-                            pad_outer_axis(OUTER_MODE(6), o_dims->s6, i_dims->s6, o_pb->s6,
-                                           i_strides->s6, &r,
-                                           &src_hi, &valid_hi);
+                        CLPAD_OUTER_AXES(n_outer, PAD_OUTER_AXIS);
                         hi_prev = hi;
                     }
                     long c = o - o_pb->s0, m = clpad_coord_map(OUTER_MODE(0), c, i_dims->s0);

@@ -159,16 +159,19 @@ CLPAD_INLINE void s2b_fused(__global unit_t *restrict d, __global const unit_t *
     }
 }
 
+/* Outer axis i (components si of the long8 arguments) in s2b. */
+#define S2B_AXIS(i, si)                                                                         \
+    s2b_axis(o_dims.si, blocks.si, offs.si, s_dims.si, s_strides.si, &r, &valid, &src_row, &row_o, \
+             &o_mul, &kflat, &k_mul)
+
 __kernel void s2b(__global const unit_t *restrict src, ulong src_off,
                   __global unit_t *restrict dst, ulong dst_off, long8 o_dims, long8 blocks,
                   long8 offs, long8 s_dims, long8 s_strides, int m, long n_batch,
                   long batch_stride, long K, long n_rows, long items, long fuse)
 {
-    long lx = (long)get_local_size(0);
-    long v0 = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B + (long)get_local_id(0);
-    long g = (long)get_global_id(1);
-    long row_units = o_dims.s0 * K;
-    if (g >= n_rows || v0 >= row_units)
+    long lx = (long)get_local_size(0), row_units = o_dims.s0 * K, g = (long)get_global_id(1);
+    long u, end;
+    if (!clpad_row_start(items, row_units, g, n_rows, &u, &end))
         return;
     /* Rows in the input's order: g = (n, p(m-1), ..., p1, k0), p the padded
      * coordinate of an outer axis and k0 the innermost block offset: the B0
@@ -183,32 +186,13 @@ __kernel void s2b(__global const unit_t *restrict src, ulong src_off,
     }
     long src_row = 0, row_o = 0, o_mul = 1, kflat = k0, k_mul = blocks.s0;
     int valid = 1;
-    if (m > 1)
-        s2b_axis(o_dims.s1, blocks.s1, offs.s1, s_dims.s1, s_strides.s1, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
-    if (m > 2)
-        s2b_axis(o_dims.s2, blocks.s2, offs.s2, s_dims.s2, s_strides.s2, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
-    if (m > 3)
-        s2b_axis(o_dims.s3, blocks.s3, offs.s3, s_dims.s3, s_strides.s3, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
-    if (m > 4)
-        s2b_axis(o_dims.s4, blocks.s4, offs.s4, s_dims.s4, s_strides.s4, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
-    if (m > 5)
-        s2b_axis(o_dims.s5, blocks.s5, offs.s5, s_dims.s5, s_strides.s5, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
-    if (m > 6)
-        s2b_axis(o_dims.s6, blocks.s6, offs.s6, s_dims.s6, s_strides.s6, &r, &valid, &src_row,
-                 &row_o, &o_mul, &kflat, &k_mul);
+    CLPAD_OUTER_AXES(m, S2B_AXIS);
     long n = r; /* what is left of the row index */
     src_row += n * batch_stride;
     long row = (kflat * n_batch + n) * o_mul + row_o;
     __global unit_t *restrict d = dst + dst_off + row * row_units;
     __global const unit_t *restrict sb = src + src_off + src_row; /* read only where valid */
     long B0 = blocks.s0, S0 = s_dims.s0, off0 = offs.s0;
-    long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * CLPAD_UNITS_PER_16B,
-                           row_units);
     if (lx == 1 && fuse > 1) { /* CPU: the B0 rows of one input row, read once */
         long kstep = n_batch * o_mul * row_units; /* units from one k0's row to the next */
         s2b_fused(d, sb, u, end, valid, B0, S0, off0, K, kstep);
@@ -238,7 +222,8 @@ CLPAD_INLINE void b2s_axis(long s_dim, long block, long off, long o_stride, long
  * batch row k's element o + g. Blocks up to 4 are straight-line code, which
  * vectorises where B is a constant (the call sites for 2, 3 and 4): a loop
  * over k would stay a loop, since the compiler decides on unrolling it
- * before this function is inlined (measured 0.33x for B = 2). */
+ * before this function is inlined, and run slower (bench/README.md, design
+ * measurements). */
 CLPAD_INLINE void b2s_groups(__global unit_t *restrict d, __global const unit_t *restrict sb,
                              long u, long o, long groups, long B, long ks)
 {
@@ -316,36 +301,25 @@ CLPAD_INLINE void b2s_stretch(__global unit_t *restrict d, __global const unit_t
     }
 }
 
+/* Outer axis i (components si of the long8 arguments) in b2s. */
+#define B2S_AXIS(i, si) \
+    b2s_axis(s_dims.si, blocks.si, offs.si, o_strides.si, k_strides.si, &r, &src_row)
+
 __kernel void b2s(__global const unit_t *restrict src, ulong src_off,
                   __global unit_t *restrict dst, ulong dst_off, long8 s_dims, long8 blocks,
                   long8 offs, long8 o_strides, long8 k_strides, int m, long n_stride, long K,
                   long n_rows, long items)
 {
-    long lx = (long)get_local_size(0);
-    long v0 = (long)get_group_id(0) * lx * items * CLPAD_UNITS_PER_16B + (long)get_local_id(0);
-    long row = (long)get_global_id(1);
-    long row_units = s_dims.s0 * K;
-    if (row >= n_rows || v0 >= row_units)
+    long lx = (long)get_local_size(0), row_units = s_dims.s0 * K, row = (long)get_global_id(1);
+    long u, end;
+    if (!clpad_row_start(items, row_units, row, n_rows, &u, &end))
         return;
     long r = row, src_row = 0;
-    if (m > 1)
-        b2s_axis(s_dims.s1, blocks.s1, offs.s1, o_strides.s1, k_strides.s1, &r, &src_row);
-    if (m > 2)
-        b2s_axis(s_dims.s2, blocks.s2, offs.s2, o_strides.s2, k_strides.s2, &r, &src_row);
-    if (m > 3)
-        b2s_axis(s_dims.s3, blocks.s3, offs.s3, o_strides.s3, k_strides.s3, &r, &src_row);
-    if (m > 4)
-        b2s_axis(s_dims.s4, blocks.s4, offs.s4, o_strides.s4, k_strides.s4, &r, &src_row);
-    if (m > 5)
-        b2s_axis(s_dims.s5, blocks.s5, offs.s5, o_strides.s5, k_strides.s5, &r, &src_row);
-    if (m > 6)
-        b2s_axis(s_dims.s6, blocks.s6, offs.s6, o_strides.s6, k_strides.s6, &r, &src_row);
+    CLPAD_OUTER_AXES(m, B2S_AXIS);
     src_row += r * n_stride; /* what is left of the row index is n */
     __global unit_t *restrict d = dst + dst_off + row * row_units;
     __global const unit_t *restrict sb = src + src_off + src_row;
     long B0 = blocks.s0, off0 = offs.s0, ks = k_strides.s0;
-    long u = v0, end = min(v0 - (long)get_local_id(0) + lx * items * CLPAD_UNITS_PER_16B,
-                           row_units);
     if (lx == 1) /* CPU: one contiguous stretch */
         b2s_stretch(d, sb, u, end, B0, off0, K, ks, 1);
     else
