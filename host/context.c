@@ -179,9 +179,9 @@ static void set_policy(clpad_context *ctx)
         ctx->policy.nt_output_bytes = 1;
     /* Small host-pointer calls on a CPU device run the CPU path (clpad.h,
      * clpad_pad): below the size where the kernel's fixed cost per call
-     * (20-100 us) outweighs its parallelism. `clpad bench` measured the
-     * crossover on 2-core machines at 16-32 MiB with PoCL; the default
-     * stays below it and shrinks as compute units add parallelism. */
+     * outweighs its parallelism. The default stays below the measured
+     * crossover and shrinks as compute units add parallelism
+     * (bench/README.md, design measurements). */
     if (cpu && ctx->unified_memory && !ctx->device_only) {
         cl_uint cus = ctx->compute_units ? ctx->compute_units : 1;
         ctx->policy.small_call_bytes = ((uint64_t)16 << 20) / cus;

@@ -22,10 +22,9 @@ static inline void move128(unsigned char *restrict d, const unsigned char *restr
 
 /* n > 256 bytes in 128-byte steps of 32-byte vector moves, the last step
  * ending at byte n (it may overlap the one before: the same bytes again).
- * glibc's memcpy moves these sizes with `rep movsb`, which on the AMD EPYC
- * VMs this project is measured on ran rows of 2-256 KB at a destination
- * offset of 12 bytes at 27-38 GB/s, against 55-62 for this loop (its AVX2
- * build), warm in the L3; 19-20 against 22-23 from DRAM. */
+ * glibc's memcpy moves these sizes with `rep movsb`, which is slower than
+ * this loop on misaligned destinations, warm in the L3 and from DRAM alike
+ * (bench/README.md, design measurements). */
 static CLPAD_CPU_CLONES void copy_long(unsigned char *restrict d, const unsigned char *restrict s,
                                        size_t n)
 {
@@ -46,9 +45,8 @@ static CLPAD_CPU_CLONES void copy_long(unsigned char *restrict d, const unsigned
 /* n > 256 bytes of a value of vbytes bytes repeated: vbytes is 1, 2, 4 or 8,
  * or 64 for a 64-byte pattern whose period divides 32 (pad_cpu.c's). A value
  * whose bytes are all equal (zero, any u8) goes to memset; others are stored
- * from a 32-byte vector. Doubling copies, which this replaces for long fills,
- * ran at 16-48 GB/s on this project's VM, against 20-77 for the stores and
- * 23-99 for memset (the range: from DRAM to the L3). */
+ * from a 32-byte vector. Both are faster than the doubling copies this
+ * replaces for long fills (bench/README.md, design measurements). */
 static CLPAD_CPU_CLONES void fill_long(unsigned char *restrict d, size_t n,
                                        const unsigned char *restrict value, size_t vbytes)
 {

@@ -262,7 +262,7 @@ static clpad_status run_host_once(clpad_context *ctx, const void *in, size_t in_
          * itself (the usual case on a unified-memory device) kernel, map and
          * unmap run back to back and the host waits once, in clFinish. Each
          * wait costs a wake-up of the driver's thread and then of ours
-         * (~30 us each in a VM). */
+         * (bench/README.md, design measurements). */
         cl_bool blocking = (ctx->quirks & CLPAD_QUIRK_MAP_BLOCKING) ? CL_TRUE : CL_FALSE;
         cl_event map_ev = NULL;
         mapped = clEnqueueMapBuffer(ctx->queue, bout, blocking, CL_MAP_READ, out_off, out_bytes, 1,

@@ -68,8 +68,8 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     n_rows /= fuse;
     /* Streaming stores (the program's streaming variant) are scalar: they pay
      * off on elements of several units in large outputs on CPU devices, but
-     * would keep the strided loops of single-unit elements from vectorising
-     * (measured 0.55-0.64x). */
+     * would keep the strided loops of single-unit elements from vectorising,
+     * which is slower (bench/README.md, design measurements). */
     size_t out_bytes = (size_t)(op == SB_S2B ? p->batch_elems : p->space_elems) * p->elem;
     bool stream = K > 1 && clpad__cpu_geometry(ctx) && clpad__nt_min(ctx, out_bytes, eb, eb) > 0;
 

@@ -130,7 +130,7 @@ static void s2b_row(const sb_job *J, size_t src, size_t dst)
  * order, each to its batch index o and block offset k (o * B + k = c + off),
  * so that the input is read once, front to back (taking the block offsets
  * outermost, as the output is laid out, reads it in B passes of every B-th
- * slab: measured 18 against 28 GB/s on a 33 MB tensor); then the padding:
+ * slab, which is slower: bench/README.md, design measurements); then the padding:
  * for each k, the batch indices outside the input, in every one of the
  * output tensors of the inner axes' block offsets. src is the byte offset of
  * the space slab of the outer axes, dst that of the outer axes' (o, k). */

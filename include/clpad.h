@@ -566,8 +566,9 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
  * pays a fixed cost per call (buffer wrapping, the driver's thread wake-ups:
  * 20-100 us) that is larger than the whole copy of a small tensor. There, a
  * call that moves at most the context's small-call threshold (bytes read +
- * written; by default 8 MiB x 2 / compute units, measured on such devices
- * with `clpad bench`; $CLPAD_SMALL_CALL_BYTES sets it, 0 turns it off) runs
+ * written; by default 8 MiB x 2 / compute units, below the crossover that
+ * bench/README.md's design measurements record; $CLPAD_SMALL_CALL_BYTES
+ * sets it, 0 turns it off) runs
  * the CPU path instead, with the same result byte for byte; info->used_opencl
  * then reads 0. A GPU or accelerator never does, nor a context created with
  * CLPAD_CONTEXT_DEVICE_ONLY.
