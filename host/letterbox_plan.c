@@ -16,76 +16,67 @@
 
 /* ---- Names ----------------------------------------------------------------- */
 
-const char *clpad_interp_name(clpad_interp interp)
+/* A name table: each value's canonical name first, then its aliases. */
+typedef struct lb_name {
+    const char *name;
+    int value;
+} lb_name;
+
+static const char *lb_name_of(const lb_name *t, size_t n, int value)
 {
-    switch (interp) {
-    case CLPAD_INTERP_BILINEAR: return "bilinear";
-    case CLPAD_INTERP_NEAREST: return "nearest";
-    default: return NULL;
-    }
+    for (size_t i = 0; i < n; i++)
+        if (t[i].value == value)
+            return t[i].name;
+    return NULL;
 }
 
-clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp)
+/* `name`, case-insensitive, in t. fn names the function in the NULL-argument
+ * error; `what` and `choices` word the unknown-name one. */
+static clpad_status lb_from_name(const char *fn, const char *what, const char *choices,
+                                 const lb_name *t, size_t n, const char *name, const void *out,
+                                 int *value)
 {
     clpad__clear_error();
-    if (!name || !interp)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "interp_from_name: NULL argument");
-    if (!strcasecmp(name, "bilinear") || !strcasecmp(name, "linear"))
-        *interp = CLPAD_INTERP_BILINEAR;
-    else if (!strcasecmp(name, "nearest"))
-        *interp = CLPAD_INTERP_NEAREST;
-    else
-        return clpad__fail(CLPAD_ERR_PARSE, "unknown interpolation '%s' (bilinear, nearest)", name);
-    return CLPAD_OK;
+    if (!name || !out)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    for (size_t i = 0; i < n; i++)
+        if (!strcasecmp(name, t[i].name)) {
+            *value = t[i].value;
+            return CLPAD_OK;
+        }
+    return clpad__fail(CLPAD_ERR_PARSE, "unknown %s '%s' (%s)", what, name, choices);
 }
 
-const char *clpad_placement_name(clpad_placement placement)
-{
-    switch (placement) {
-    case CLPAD_PLACE_CENTER: return "center";
-    case CLPAD_PLACE_TOP_LEFT: return "top-left";
-    default: return NULL;
+/* clpad_<prefix>_name and clpad_<prefix>_from_name over the table given. */
+#define LB_NAME_FUNCS(prefix, type, what, choices, ...)                                         \
+    static const lb_name prefix##_names[] = {__VA_ARGS__};                                    \
+    const char *clpad_##prefix##_name(type v)                                                   \
+    {                                                                                         \
+        return lb_name_of(prefix##_names, sizeof prefix##_names / sizeof *prefix##_names,     \
+                          (int)v);                                                            \
+    }                                                                                         \
+    clpad_status clpad_##prefix##_from_name(const char *name, type *out)                      \
+    {                                                                                         \
+        int v = 0;                                                                            \
+        clpad_status st = lb_from_name(#prefix "_from_name", what, choices, prefix##_names,    \
+                                       sizeof prefix##_names / sizeof *prefix##_names, name,  \
+                                       out, &v);                                              \
+        if (!st)                                                                              \
+            *out = (type)v;                                                                   \
+        return st;                                                                            \
     }
-}
 
-clpad_status clpad_placement_from_name(const char *name, clpad_placement *placement)
-{
-    clpad__clear_error();
-    if (!name || !placement)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "placement_from_name: NULL argument");
-    if (!strcasecmp(name, "center") || !strcasecmp(name, "centre"))
-        *placement = CLPAD_PLACE_CENTER;
-    else if (!strcasecmp(name, "top-left") || !strcasecmp(name, "top_left") ||
-             !strcasecmp(name, "end"))
-        *placement = CLPAD_PLACE_TOP_LEFT; /* (= CLPAD_PLACE_END) */
-    else
-        return clpad__fail(CLPAD_ERR_PARSE, "unknown placement '%s' (center, top-left or end)",
-                           name);
-    return CLPAD_OK;
-}
+LB_NAME_FUNCS(interp, clpad_interp, "interpolation", "bilinear, nearest",
+              {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
+              {"linear", CLPAD_INTERP_BILINEAR})
 
-const char *clpad_layout_name(clpad_layout layout)
-{
-    switch (layout) {
-    case CLPAD_LAYOUT_NCHW: return "NCHW";
-    case CLPAD_LAYOUT_NHWC: return "NHWC";
-    default: return NULL;
-    }
-}
+LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
+              {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
+              {"centre", CLPAD_PLACE_CENTER}, {"top_left", CLPAD_PLACE_TOP_LEFT},
+              {"end", CLPAD_PLACE_TOP_LEFT}) /* (= CLPAD_PLACE_END) */
 
-clpad_status clpad_layout_from_name(const char *name, clpad_layout *layout)
-{
-    clpad__clear_error();
-    if (!name || !layout)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "layout_from_name: NULL argument");
-    if (!strcasecmp(name, "NCHW"))
-        *layout = CLPAD_LAYOUT_NCHW;
-    else if (!strcasecmp(name, "NHWC"))
-        *layout = CLPAD_LAYOUT_NHWC;
-    else
-        return clpad__fail(CLPAD_ERR_PARSE, "unknown layout '%s' (NCHW, NHWC)", name);
-    return CLPAD_OK;
-}
+LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOUT_NCHW},
+              {"NHWC", CLPAD_LAYOUT_NHWC})
 
 void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height,
                                   int64_t out_width)
@@ -145,6 +136,14 @@ void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
 
 /* ---- Validation ------------------------------------------------------------------- */
 
+/* "letterbox: invalid <what> <value>" unless 0 <= value < count. */
+static clpad_status lb_check_enum(const char *what, int value, int count)
+{
+    if ((unsigned)value >= (unsigned)count)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid %s %d", what, value);
+    return CLPAD_OK;
+}
+
 static clpad_status check_options(const clpad_letterbox_options *o)
 {
     if (o->out_height < 1 || o->out_width < 1)
@@ -156,18 +155,12 @@ static clpad_status check_options(const clpad_letterbox_options *o)
                            "letterbox: out_height x out_width = %lld x %lld: each must be "
                            "below 2^31",
                            (long long)o->out_height, (long long)o->out_width);
-    if ((unsigned)o->interp >= CLPAD_INTERP_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid interp %d",
-                           (int)o->interp);
-    if ((unsigned)o->placement >= CLPAD_PLACEMENT_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid placement %d",
-                           (int)o->placement);
-    if ((unsigned)o->layout >= CLPAD_LAYOUT_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid layout %d",
-                           (int)o->layout);
-    if ((unsigned)o->pad_mode >= CLPAD_PAD_MODE_COUNT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid pad_mode %d",
-                           (int)o->pad_mode);
+    clpad_status st;
+    if ((st = lb_check_enum("interp", (int)o->interp, CLPAD_INTERP_COUNT)) ||
+        (st = lb_check_enum("placement", (int)o->placement, CLPAD_PLACEMENT_COUNT)) ||
+        (st = lb_check_enum("layout", (int)o->layout, CLPAD_LAYOUT_COUNT)) ||
+        (st = lb_check_enum("pad_mode", (int)o->pad_mode, CLPAD_PAD_MODE_COUNT)))
+        return st;
     if (o->dtype != CLPAD_U8 && o->dtype != CLPAD_F16 && o->dtype != CLPAD_F32)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox: dtype %s: the output is u8, f16 or f32",

@@ -23,44 +23,33 @@ typedef struct preset {
     preset_name names[8];
 } preset;
 
+/* A framework's name and the mode it means (CLPAD_PAD_<mode>). */
+#define PN(name, mode) {name, CLPAD_PAD_##mode}
+
 /* OpenCV's copyMakeBorder and numpy.pad mirror any pad (they repeat the
  * reflection); PyTorch, TensorFlow, ONNX Runtime and OpenVINO refuse pads
  * beyond D - 1 (reflect) / D (symmetric), Pad-12's limits. */
 static const preset k_presets[] = {
+    /* OpenCV's REFLECT is fedcba|abcdefgh|hgfedcb: the edge repeated */
     {"cv", "OpenCV (BORDER_*)", CLPAD_PAD_LARGE_NUMPY,
-     {{"CONSTANT", CLPAD_PAD_CONSTANT},
-      {"REPLICATE", CLPAD_PAD_EDGE},
-      {"REFLECT", CLPAD_PAD_SYMMETRIC}, /* fedcba|abcdefgh|hgfedcb: the edge repeated */
-      {"REFLECT_101", CLPAD_PAD_REFLECT},
-      {"REFLECT101", CLPAD_PAD_REFLECT},
-      {"DEFAULT", CLPAD_PAD_REFLECT},
-      {"WRAP", CLPAD_PAD_WRAP}}},
+     {PN("CONSTANT", CONSTANT), PN("REPLICATE", EDGE), PN("REFLECT", SYMMETRIC),
+      PN("REFLECT_101", REFLECT), PN("REFLECT101", REFLECT), PN("DEFAULT", REFLECT),
+      PN("WRAP", WRAP)}},
     {"torch", "PyTorch (torch.nn.functional.pad)", 0,
-     {{"constant", CLPAD_PAD_CONSTANT},
-      {"replicate", CLPAD_PAD_EDGE},
-      {"reflect", CLPAD_PAD_REFLECT},
-      {"circular", CLPAD_PAD_WRAP}}},
+     {PN("constant", CONSTANT), PN("replicate", EDGE), PN("reflect", REFLECT),
+      PN("circular", WRAP)}},
     {"tf", "TensorFlow (tf.pad)", 0,
-     {{"CONSTANT", CLPAD_PAD_CONSTANT},
-      {"REFLECT", CLPAD_PAD_REFLECT},
-      {"SYMMETRIC", CLPAD_PAD_SYMMETRIC}}},
+     {PN("CONSTANT", CONSTANT), PN("REFLECT", REFLECT), PN("SYMMETRIC", SYMMETRIC)}},
     {"onnx", "ONNX (Pad)", 0,
-     {{"constant", CLPAD_PAD_CONSTANT},
-      {"edge", CLPAD_PAD_EDGE},
-      {"reflect", CLPAD_PAD_REFLECT},
-      {"wrap", CLPAD_PAD_WRAP}}},
+     {PN("constant", CONSTANT), PN("edge", EDGE), PN("reflect", REFLECT), PN("wrap", WRAP)}},
     {"ov", "OpenVINO (Pad-12)", 0,
-     {{"constant", CLPAD_PAD_CONSTANT},
-      {"edge", CLPAD_PAD_EDGE},
-      {"reflect", CLPAD_PAD_REFLECT},
-      {"symmetric", CLPAD_PAD_SYMMETRIC}}},
+     {PN("constant", CONSTANT), PN("edge", EDGE), PN("reflect", REFLECT),
+      PN("symmetric", SYMMETRIC)}},
     {"np", "NumPy (numpy.pad)", CLPAD_PAD_LARGE_NUMPY,
-     {{"constant", CLPAD_PAD_CONSTANT},
-      {"edge", CLPAD_PAD_EDGE},
-      {"reflect", CLPAD_PAD_REFLECT},
-      {"symmetric", CLPAD_PAD_SYMMETRIC},
-      {"wrap", CLPAD_PAD_WRAP}}},
+     {PN("constant", CONSTANT), PN("edge", EDGE), PN("reflect", REFLECT),
+      PN("symmetric", SYMMETRIC), PN("wrap", WRAP)}},
 };
+#undef PN
 
 clpad_status clpad_pad_mode_parse(const char *name, clpad_pad_mode *mode, unsigned *flags)
 {
