@@ -213,8 +213,11 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
  * pads_end (both about 2^62, O small) is valid, but products such as
  * pads_begin * (units per element) that the kernels form would overflow.
  * The output covers the input coordinates c in [-b, -b + O):
- *  - wrap reads c mod D everywhere: any b' = b (mod D) does; b' in [0, D);
- *    likewise the _numpy mirrors with their periods 2(D-1) and 2D;
+ *  - wrap reads c mod D everywhere: any b' = b (mod D) does; a b outside
+ *    [-D, D + O] becomes b' in [0, D); likewise the _numpy mirrors with
+ *    their periods 2(D-1) and 2D. A b in range stays: a crop (b < 0) must
+ *    stay a crop, or every row of a cropped wrap would be mapped padding
+ *    (b = -2 would read as b' = D - 2 pads), several times slower;
  *  - constant and edge only tell "before", "inside" and "after" apart: a
  *    window wholly before the input (-b + O <= 0) moves to [-O, 0), one
  *    wholly after it (-b >= D) to [D, D + O);
@@ -229,7 +232,7 @@ static int64_t canonical_begin(int rule, int64_t D, int64_t b, int64_t O)
                      : rule == CLPAD_COORD_REFLECT_NUMPY   ? (D > 1 ? 2 * (D - 1) : 1)
                      : rule == CLPAD_COORD_SYMMETRIC_NUMPY ? 2 * D
                                                            : 0;
-    if (period > 0 && D > 0) {
+    if (period > 0 && D > 0 && (b < -D || (b > D && b - D > O))) {
         int64_t m = b % period;
         return m < 0 ? m + period : m;
     }
