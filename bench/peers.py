@@ -200,6 +200,9 @@ def main():
     print("running:", " ".join(cmd), file=sys.stderr)
     out = subprocess.run(cmd, check=True, capture_output=True, text=True)
     cases = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    # The batch cases (letterbox, pad-stack) have their own peers:
+    # bench/letterbox_peers.sh.
+    cases = [c for c in cases if c["op"] in ("pad", "space_to_batch", "batch_to_space")]
 
     head = (f"{'case':<44} {'kernel':>7} {'pyocl':>7} {'call':>7} {'new':>7} {'call/new':>8} "
             f"{'numpy':>7} {'openvino':>8} {'ort':>7} {'best peer':>9} {'call/best':>9} "

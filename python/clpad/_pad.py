@@ -241,6 +241,36 @@ def _fast_value(v: Any, dt: "np.dtype[Any]", code: int) -> Optional[bytes]:
     return got
 
 
+# The fast path's per-geometry work (the output shape and the ctypes arrays),
+# by (shape, pads_begin, pads_end): a preprocessing loop pads one geometry
+# again and again, and building three ctypes arrays costs more than the
+# lookup. Bounded; the arrays are only read by the library.
+_GEOMETRY: Dict[Tuple[Any, Any, Any], Tuple[Any, ...]] = {}
+
+
+def _prod(dims: Tuple[int, ...]) -> int:
+    n = 1
+    for d in dims:
+        n *= d
+    return n
+
+
+def _fast_geometry(shape: Tuple[int, ...], pb: List[int],
+                   pe: List[int]) -> Optional[Tuple[Any, ...]]:
+    rank = len(shape)
+    if rank == 0:
+        return None
+    if min(pb) < -_I64 or min(pe) < -_I64 or max(pb) >= _I64 or max(pe) >= _I64:
+        return None  # beyond int64 (ctypes would wrap it): the general path says so
+    out_shape = tuple(max(b + d + e, 0) for b, d, e in zip(pb, shape, pe))
+    arr = _ARRAY_TYPES[rank]
+    geometry = (out_shape, _prod(out_shape), arr(*shape), arr(*pb), arr(*pe))
+    if len(_GEOMETRY) >= 256:
+        _GEOMETRY.clear()
+    _GEOMETRY[(shape, tuple(pb), tuple(pe))] = geometry
+    return geometry
+
+
 def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, constant_values: Any,
               reflect_type: Any, pads_begin: Any, pads_end: Any, value: Any, device: Any,
               queue: Any, out: Any) -> Any:
@@ -286,16 +316,15 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         if pb_or_none is None or pe_or_none is None:
             return None
         pb, pe = pb_or_none, pe_or_none
-    out_shape = tuple(max(b + d + e, 0) for b, d, e in zip(pb, shape, pe))
-    n = 1
-    for d in out_shape:
-        n *= d
-    if n * dt.itemsize > _BIG or rank == 0:
+    key = (shape, tuple(pb), tuple(pe))
+    geometry = _GEOMETRY.get(key)
+    if geometry is None:
+        geometry = _fast_geometry(shape, pb, pe)
+        if geometry is None:
+            return None
+    out_shape, n, c_shape, c_pb, c_pe = geometry
+    if n * dt.itemsize > _BIG:
         return None
-    if min(pb) < -_I64 or min(pe) < -_I64 or max(pb) >= _I64 or max(pe) >= _I64:
-        return None  # beyond int64 (ctypes would wrap it): the general path says so
-    arr = _ARRAY_TYPES[rank]
-    c_shape, c_pb, c_pe = arr(*shape), arr(*pb), arr(*pe)
     result = host_output(out, out_shape, dt, array)
     check(_lib.lib().clpad_pad(_context.context(None), code, rank, c_shape,
                                array.__array_interface__["data"][0], c_pb, c_pe, mode_code,

@@ -99,3 +99,18 @@ def test_fast_path_pad_values_equal_numpy():
                           None) is None
     with pytest.raises(clpad.ClpadValueError):
         clpad.pad(u, 1, constant_values=300)
+
+
+def test_geometry_cache_tells_every_geometry_apart():
+    """The fast path keeps each (shape, pads_begin, pads_end)'s output shape
+    and arguments: calls that share all but one of them, one after another,
+    each get their own result."""
+    x = np.arange(30, dtype=np.uint8).reshape(5, 6)
+    calls = [([1, 2], [0, 1]), ([1, 2], [0, 2]), ([1, 3], [0, 2]), ([2, 3], [0, 2]),
+             ([-1, 0], [1, -2]), ([1, 2], [0, 1])]
+    for pb, pe in calls:
+        got = clpad.pad(x, pads_begin=pb, pads_end=pe, mode="wrap")
+        assert got.tobytes() == reference(x, pb, pe, "wrap").tobytes(), (pb, pe)
+    y = x.reshape(6, 5)  # the same pads on another shape
+    got = clpad.pad(y, pads_begin=[1, 2], pads_end=[0, 1], mode="wrap")
+    assert got.tobytes() == reference(y, [1, 2], [0, 1], "wrap").tobytes()
