@@ -69,6 +69,12 @@ void cli_report_device(const cli_run *r);
 void cli_report_timing(const cli_run *r, size_t out_bytes);
 /* Release the context. */
 void cli_run_free(cli_run *r);
+/* The batch commands' checks before any input is read: each of the n inputs
+ * can be loaded, and each output (NULL entries skipped) can be written
+ * (directory, permissions, what its links name). CLI_OK, or CLI_FAIL with
+ * the error printed. */
+int cli_check_batch_paths(char *const *inputs, size_t n, const char *const *outputs,
+                          size_t n_outputs);
 
 /* Subcommands: each takes argv starting at the subcommand name, returns an exit code. */
 int cmd_pad(int argc, char **argv);

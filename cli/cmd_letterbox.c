@@ -354,17 +354,9 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--transforms '%s': expected a .json file", transforms);
     if (preview && (!tio_format(preview) || strcmp(tio_format(preview), "png")))
         return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview);
-    for (size_t i = 0; i < n; i++)
-        if (tio_check_load_path(files[i], err, sizeof err))
-            return cli_error(CLI_FAIL, "%s", err);
-    /* Every output can be written (directory, permissions, what its links
-     * name) before any input is read. */
-    if (tio_check_output(out_path, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
-    if (transforms && tio_check_output(transforms, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
-    if (preview && tio_check_output(preview, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
+    const char *outputs[] = {out_path, transforms, preview};
+    if (cli_check_batch_paths(files, n, outputs, 3))
+        return CLI_FAIL;
 
     tio_tensor *in = calloc(n, sizeof *in);
     clpad_image *im = calloc(n, sizeof *im);

@@ -123,15 +123,9 @@ int cmd_pad_stack(int argc, char **argv)
         return cli_error(CLI_USAGE, "OUTPUT '%s': the stack is written as .npy", out_path);
     if (shapes_out && (!tio_format(shapes_out) || strcmp(tio_format(shapes_out), "npy")))
         return cli_error(CLI_USAGE, "--shapes-out '%s': expected a .npy file", shapes_out);
-    for (size_t i = 0; i < n; i++)
-        if (tio_check_load_path(files[i], err, sizeof err))
-            return cli_error(CLI_FAIL, "%s", err);
-    /* Every output can be written (directory, permissions, what its links
-     * name) before any input is read. */
-    if (tio_check_output(out_path, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
-    if (shapes_out && tio_check_output(shapes_out, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
+    const char *outputs[] = {out_path, shapes_out};
+    if (cli_check_batch_paths(files, n, outputs, 2))
+        return CLI_FAIL;
 
     tio_tensor *in = calloc(n, sizeof *in);
     int64_t *shapes = calloc(n * CLPAD_MAX_RANK + 1, sizeof *shapes);

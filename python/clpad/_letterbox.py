@@ -234,19 +234,7 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     shape = (ctypes.c_int64 * 4)()
     check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))
     out_shape = tuple(int(s) for s in shape)
-    if out is None:
-        result = _memory.empty(out_shape, dt)
-    else:
-        if not isinstance(out, np.ndarray):
-            raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
-        if out.shape != out_shape or out.dtype != dt:
-            raise value_error("out is %s %s, but the batch is %s %s"
-                              % (out.shape, out.dtype, out_shape, dt))
-        if not out.flags.c_contiguous or not out.flags.writeable:
-            raise value_error("out must be C-contiguous and writeable")
-        if any(np.may_share_memory(out, a) for a in keep):
-            raise value_error("out shares memory with an image")
-        result = out
+    result = _memory.batch_output(out, out_shape, dt, keep, "an image")
     t = (_Transform * max(n, 1))()
     ctx = _context.context(device)
     check(lib.clpad_letterbox(ctx, arr, n, ctypes.byref(o), result.ctypes.data, result.nbytes,

@@ -25,7 +25,7 @@ from typing import Any, Deque, Dict, List, Sequence, cast
 
 import numpy as np
 
-from ._errors import OUT_OF_MEMORY, ClpadRuntimeError
+from ._errors import OUT_OF_MEMORY, ClpadRuntimeError, value_error
 
 _MIN_CACHED = 1 << 20
 _ROUND = 2 << 20  # sizes round up to 2 MiB: transparent huge pages, and reuse
@@ -125,3 +125,22 @@ def trim() -> None:
             _free[len(block)].remove(block)
             _free_bytes -= len(block)
             block.close()
+
+
+def batch_output(out: Any, shape: Any, dtype: Any, inputs: Sequence[Any],
+                 what: str) -> "np.ndarray[Any, Any]":
+    """The batch operations' result array: a new one, or `out` once checked
+    (an ndarray of exactly that shape and dtype, C-contiguous, writeable,
+    sharing no memory with any of the inputs, each of which is `what`)."""
+    if out is None:
+        return empty(shape, dtype)
+    if not isinstance(out, np.ndarray):
+        raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
+    if out.shape != shape or out.dtype != dtype:
+        raise value_error("out is %s %s, but the batch is %s %s"
+                          % (out.shape, out.dtype, shape, dtype))
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise value_error("out must be C-contiguous and writeable")
+    if any(np.may_share_memory(out, a) for a in inputs):
+        raise value_error("out shares memory with %s" % what)
+    return out

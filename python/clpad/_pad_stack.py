@@ -76,19 +76,7 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     check(lib.clpad_pad_stack_plan(rank, n, c_shapes, c_shape, mode_code,
                                    _placement(placement), c_out, None, None))
     out_shape = _args.shape_tuple(c_out, rank + 1)
-    if out is None:
-        result = _memory.empty(out_shape, dt)
-    else:
-        if not isinstance(out, np.ndarray):
-            raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
-        if out.shape != out_shape or out.dtype != dt:
-            raise value_error("out is %s %s, but the batch is %s %s"
-                              % (out.shape, out.dtype, out_shape, dt))
-        if not out.flags.c_contiguous or not out.flags.writeable:
-            raise value_error("out must be C-contiguous and writeable")
-        if any(np.may_share_memory(out, a) for a in arrays):
-            raise value_error("out shares memory with a tensor")
-        result = out
+    result = _memory.batch_output(out, out_shape, dt, arrays, "a tensor")
     inputs = (ctypes.c_void_p * n)(*[a.ctypes.data if a.size else None for a in arrays])
     ctx = _context.context(device)
     check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, mode_code,
