@@ -3,7 +3,7 @@
  * fallback with no OpenCL platform. Runs the built binary ($CLPAD_CLI). */
 #include "test_util.h"
 #include "pad_seed_cases.h"
-#include "tensor_io.h"
+#include "cli_harness.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,92 +12,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char g_dir[] = "/tmp/clpad-cli-XXXXXX";
-static const char *g_cli;
-static char g_stderr[8192], g_stdout[8192];
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(buf, 1, len - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
-/* Run `env ENV clpad ARGS` in the scratch directory; return the exit code and
- * keep stdout/stderr in g_stdout/g_stderr. */
-static int run(const char *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int run(const char *env, const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd %s && env %s '%s' %s >%s/out.txt 2>%s/err.txt </dev/null",
-             g_dir, env ? env : "", g_cli, args, g_dir, g_dir);
-    int st = system(cmd);
-    char p[512];
-    snprintf(p, sizeof p, "%s/out.txt", g_dir);
-    slurp(p, g_stdout, sizeof g_stdout);
-    snprintf(p, sizeof p, "%s/err.txt", g_dir);
-    slurp(p, g_stderr, sizeof g_stderr);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
-                 const void *data)
-{
-    tio_tensor t = {.dtype = dt, .rank = rank};
-    if (rank > 0)
-        memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
-    t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
-    t.data = (void *)data;
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    if (tio_save(path, &t, err, sizeof err))
-        fail_msg("%s", err);
-}
-
-static void load(const char *name, tio_tensor *t)
-{
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    if (tio_load(path, t, err, sizeof err))
-        fail_msg("%s", err);
-}
-
-/* An error is exactly one line, "clpad: error: ...", mentioning `needle`. */
-static void expect_error(int rc, int want_rc, const char *needle)
-{
-    if (rc != want_rc)
-        fail_msg("exit %d, want %d; stderr: %s", rc, want_rc, g_stderr);
-    if (strncmp(g_stderr, "clpad: error: ", 14))
-        fail_msg("stderr does not start with 'clpad: error: ': %s", g_stderr);
-    const char *nl = strchr(g_stderr, '\n');
-    if (!nl || nl[1] != '\0')
-        fail_msg("error is not one line: %s", g_stderr);
-    if (!strstr(g_stderr, needle))
-        fail_msg("error does not mention '%s': %s", needle, g_stderr);
-}
-
 static void test_seed_mixed_reflect_npy(void **state)
 {
     (void)state;
-    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
-    int rc = run(NULL, "pad --mode reflect --pads-begin 2,-1 --pads-end -1,3 --verify seed.npy "
+    ch_save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    int rc = ch_run(NULL, "pad --mode reflect --pads-begin 2,-1 --pads-end -1,3 --verify seed.npy "
                        "out.npy");
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, g_stderr);
-    assert_non_null(strstr(g_stderr, "device: "));
-    assert_non_null(strstr(g_stderr, "output: [4, 6] i32"));
-    assert_non_null(strstr(g_stderr, "GB/s"));
-    assert_non_null(strstr(g_stderr, "verify: identical"));
+        fail_msg("exit %d: %s", rc, ch_err);
+    assert_non_null(strstr(ch_err, "device: "));
+    assert_non_null(strstr(ch_err, "output: [4, 6] i32"));
+    assert_non_null(strstr(ch_err, "GB/s"));
+    assert_non_null(strstr(ch_err, "verify: identical"));
     tio_tensor t = {0};
-    load("out.npy", &t);
+    ch_load("out.npy", &t);
     assert_int_equal(t.rank, 2);
     assert_int_equal(t.shape[0], 4);
     assert_int_equal(t.shape[1], 6);
@@ -120,20 +48,20 @@ static void test_npy_modes_dtypes(void **state)
             if (dts[d] == CLPAD_BOOL)
                 for (size_t k = 0; k < sizeof in; k++)
                     in[k] &= 1;
-            save("in.npy", dts[d], 3, shape, in);
+            ch_save("in.npy", dts[d], 3, shape, in);
             int64_t pb[3] = {1, -1, 3}, pe[3] = {0, 4, 2}, os[3];
-            int rc = run(NULL, "pad -q --mode %s -b 1,-1,3 -e 0,4,2 in.npy out.npy",
+            int rc = ch_run(NULL, "pad -q --mode %s -b 1,-1,3 -e 0,4,2 in.npy out.npy",
                          clpad_pad_mode_name((clpad_pad_mode)m));
             if (rc != 0)
                 fail_msg("%s %s: exit %d: %s", clpad_dtype_name(dts[d]),
-                         clpad_pad_mode_name((clpad_pad_mode)m), rc, g_stderr);
-            assert_string_equal(g_stderr, ""); /* --quiet */
+                         clpad_pad_mode_name((clpad_pad_mode)m), rc, ch_err);
+            assert_string_equal(ch_err, ""); /* --quiet */
             TU_ASSERT_OK(clpad_pad_output_shape(3, shape, pb, pe, (clpad_pad_mode)m, os));
             size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
             TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
                                        want, n));
             tio_tensor t = {0};
-            load("out.npy", &t);
+            ch_load("out.npy", &t);
             assert_int_equal(t.dtype, dts[d]);
             assert_int_equal(t.nbytes, n);
             assert_memory_equal(t.data, want, n);
@@ -154,12 +82,12 @@ static void test_image_round_trip(void **state)
     char err[512];
     if (tio_load(in_path, &in, err, sizeof err))
         fail_msg("%s", err);
-    int rc = run(NULL, "pad --mode constant --value 114 --pads-begin 10,20 --pads-end 30,-40 "
+    int rc = ch_run(NULL, "pad --mode constant --value 114 --pads-begin 10,20 --pads-end 30,-40 "
                        "--verify '%s' out.png",
                  in_path);
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, g_stderr);
-    assert_non_null(strstr(g_stderr, "output: [552, 492, 3] u8"));
+        fail_msg("exit %d: %s", rc, ch_err);
+    assert_non_null(strstr(ch_err, "output: [552, 492, 3] u8"));
     int64_t pb[3] = {10, 20, 0}, pe[3] = {30, -40, 0};
     uint8_t v = 114;
     size_t n = 552 * 492 * 3;
@@ -167,13 +95,13 @@ static void test_image_round_trip(void **state)
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
                                want, n));
     tio_tensor t = {0};
-    load("out.png", &t);
+    ch_load("out.png", &t);
     assert_int_equal(t.nbytes, n);
     assert_memory_equal(t.data, want, n);
     tio_free(&t);
-    rc = run(NULL, "pad -q --mode edge -b 3,3 -e 3,3 '%s' out.ppm", in_path);
+    rc = ch_run(NULL, "pad -q --mode edge -b 3,3 -e 3,3 '%s' out.ppm", in_path);
     assert_int_equal(rc, 0);
-    load("out.ppm", &t);
+    ch_load("out.ppm", &t);
     assert_int_equal(t.shape[0], 518);
     assert_int_equal(t.shape[2], 3);
     tio_free(&t);
@@ -186,118 +114,118 @@ static void test_exact_value(void **state)
 {
     (void)state;
     int64_t shape[1] = {2}, data[2] = {1, 2};
-    save("i64.npy", CLPAD_I64, 1, shape, data);
-    assert_int_equal(run(NULL, "pad -q --value 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
+    ch_save("i64.npy", CLPAD_I64, 1, shape, data);
+    assert_int_equal(ch_run(NULL, "pad -q --value 9007199254740993 -b 1 -e 1 i64.npy o.npy"), 0);
     tio_tensor t = {0};
-    load("o.npy", &t);
+    ch_load("o.npy", &t);
     int64_t got[4];
     memcpy(got, t.data, sizeof got);
     assert_true(got[0] == 9007199254740993LL && got[3] == 9007199254740993LL);
     assert_true(got[1] == 1 && got[2] == 2);
     tio_free(&t);
     uint16_t h[2] = {0x3C00, 0x4000};
-    save("f16.npy", CLPAD_F16, 1, shape, h);
-    assert_int_equal(run(NULL, "pad -q --value -0.0 -b 1 -e 0 f16.npy o.npy"), 0);
-    load("o.npy", &t);
+    ch_save("f16.npy", CLPAD_F16, 1, shape, h);
+    assert_int_equal(ch_run(NULL, "pad -q --value -0.0 -b 1 -e 0 f16.npy o.npy"), 0);
+    ch_load("o.npy", &t);
     uint16_t g16[3];
     memcpy(g16, t.data, sizeof g16);
     assert_int_equal(g16[0], 0x8000);
     tio_free(&t);
-    assert_int_equal(run(NULL, "pad -q --value nan -b 0 -e 1 f16.npy o.npy"), 0);
-    load("o.npy", &t);
+    assert_int_equal(ch_run(NULL, "pad -q --value nan -b 0 -e 1 f16.npy o.npy"), 0);
+    ch_load("o.npy", &t);
     memcpy(g16, t.data, sizeof g16);
     assert_int_equal(g16[2], 0x7E00);
     tio_free(&t);
-    expect_error(run(NULL, "pad --value 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
+    ch_expect_error(ch_run(NULL, "pad --value 300 -b 1 -e 1 in8.npy o.npy"), 1, "in8.npy");
     uint8_t u[2] = {1, 2};
-    save("u8.npy", CLPAD_U8, 1, shape, u);
+    ch_save("u8.npy", CLPAD_U8, 1, shape, u);
     /* out of range for this input's dtype: the input decides (1); not a
      * value of any dtype: the command line alone is wrong (2) */
-    expect_error(run(NULL, "pad --value 256 -b 1 -e 1 u8.npy o.npy"), 1, "out of range for u8");
-    expect_error(run(NULL, "pad --value 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
+    ch_expect_error(ch_run(NULL, "pad --value 256 -b 1 -e 1 u8.npy o.npy"), 1, "out of range for u8");
+    ch_expect_error(ch_run(NULL, "pad --value 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
 }
 
 static void test_usage_errors(void **state)
 {
     (void)state;
-    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
-    assert_int_equal(run(NULL, "%s", ""), 2);
-    expect_error(run(NULL, "frobnicate"), 2, "unknown command 'frobnicate'");
-    expect_error(run(NULL, "pad --bogus seed.npy o.npy"), 2, "--bogus");
-    expect_error(run(NULL, "pad seed.npy o.npy"), 2, "--pads-begin");
-    expect_error(run(NULL, "pad -b 1,,2 -e 1,1 seed.npy o.npy"), 2, "--pads-begin");
-    expect_error(run(NULL, "pad -b 1,99999999999999999999 -e 1,1 seed.npy o.npy"), 2,
+    ch_save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    assert_int_equal(ch_run(NULL, "%s", ""), 2);
+    ch_expect_error(ch_run(NULL, "frobnicate"), 2, "unknown command 'frobnicate'");
+    ch_expect_error(ch_run(NULL, "pad --bogus seed.npy o.npy"), 2, "--bogus");
+    ch_expect_error(ch_run(NULL, "pad seed.npy o.npy"), 2, "--pads-begin");
+    ch_expect_error(ch_run(NULL, "pad -b 1,,2 -e 1,1 seed.npy o.npy"), 2, "--pads-begin");
+    ch_expect_error(ch_run(NULL, "pad -b 1,99999999999999999999 -e 1,1 seed.npy o.npy"), 2,
                  "overflows");
-    expect_error(run(NULL, "pad -b 1,1 -e 1 seed.npy o.npy"), 2, "--pads-end has 1");
-    expect_error(run(NULL, "pad -b '' -e '' seed.npy o.npy"), 1, "have 0 values"); /* rank 2 */
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1 seed.npy o.npy"), 2, "--pads-end has 1");
+    ch_expect_error(ch_run(NULL, "pad -b '' -e '' seed.npy o.npy"), 1, "have 0 values"); /* rank 2 */
     /* a rank-0 tensor takes empty pad lists */
     double scalar = 2.5;
-    save("scalar.npy", CLPAD_F64, 0, NULL, &scalar);
-    assert_int_equal(run(NULL, "pad -q -m reflect -b '' -e '' scalar.npy s_out.npy"), 0);
+    ch_save("scalar.npy", CLPAD_F64, 0, NULL, &scalar);
+    assert_int_equal(ch_run(NULL, "pad -q -m reflect -b '' -e '' scalar.npy s_out.npy"), 0);
     tio_tensor t0 = {0};
-    load("s_out.npy", &t0);
+    ch_load("s_out.npy", &t0);
     assert_int_equal(t0.rank, 0);
     assert_true(*(double *)t0.data == 2.5);
     tio_free(&t0);
-    expect_error(run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 1, "rank 2"); /* the input's */
-    expect_error(run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
-    expect_error(run(NULL, "pad -m edge --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
-    expect_error(run(NULL, "pad --cpu -d 0:0 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--cpu");
-    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy"), 2, "INPUT and OUTPUT");
-    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy o.xyz"), 2, "o.xyz");
-    expect_error(run(NULL, "pad -b 1,1 -e 1,1 -m"), 2, "needs a value");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1,1 -e 1,1,1 seed.npy o.npy"), 1, "rank 2"); /* the input's */
+    ch_expect_error(ch_run(NULL, "pad -m mirror -b 1,1 -e 1,1 seed.npy o.npy"), 2, "mirror");
+    ch_expect_error(ch_run(NULL, "pad -m edge --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--value");
+    ch_expect_error(ch_run(NULL, "pad --cpu -d 0:0 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--cpu");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 seed.npy"), 2, "INPUT and OUTPUT");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 seed.npy o.xyz"), 2, "o.xyz");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 -m"), 2, "needs a value");
     /* Failures (exit 1): pads over the limit, missing file, unknown device. */
-    expect_error(run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1, "pads_begin[1] = 4");
-    expect_error(run(NULL, "pad -b 1,1 -e 1,1 missing.npy o.npy"), 1, "missing.npy");
-    expect_error(run(NULL, "pad -d no-such-device -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1, "pads_begin[1] = 4");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 missing.npy o.npy"), 1, "missing.npy");
+    ch_expect_error(ch_run(NULL, "pad -d no-such-device -b 1,1 -e 1,1 seed.npy o.npy"), 1,
                  "no-such-device");
-    assert_int_equal(run(NULL, "--help"), 0);
-    assert_non_null(strstr(g_stdout, "usage: clpad"));
-    assert_int_equal(run(NULL, "pad --help"), 0);
-    assert_non_null(strstr(g_stdout, "--pads-begin"));
-    assert_int_equal(run(NULL, "--version"), 0);
-    assert_non_null(strstr(g_stdout, CLPAD_VERSION_STRING));
-    assert_int_equal(run(NULL, "devices"), 0);
-    assert_non_null(strstr(g_stdout, "default: "));
+    assert_int_equal(ch_run(NULL, "--help"), 0);
+    assert_non_null(strstr(ch_out, "usage: clpad"));
+    assert_int_equal(ch_run(NULL, "pad --help"), 0);
+    assert_non_null(strstr(ch_out, "--pads-begin"));
+    assert_int_equal(ch_run(NULL, "--version"), 0);
+    assert_non_null(strstr(ch_out, CLPAD_VERSION_STRING));
+    assert_int_equal(ch_run(NULL, "devices"), 0);
+    assert_non_null(strstr(ch_out, "default: "));
     /* bench: bad arguments are refused before any case runs */
-    expect_error(run(NULL, "bench --runs 0"), 2, "--runs");
-    expect_error(run(NULL, "bench --filter '('"), 2, "--filter");
-    expect_error(run("PATH=/nonexistent", "bench --plot p.png"), 2, "gnuplot");
+    ch_expect_error(ch_run(NULL, "bench --runs 0"), 2, "--runs");
+    ch_expect_error(ch_run(NULL, "bench --filter '('"), 2, "--filter");
+    ch_expect_error(ch_run("PATH=/nonexistent", "bench --plot p.png"), 2, "gnuplot");
 }
 
-/* A failed run never leaves a partial file and never clobbers an existing one. */
+/* A failed ch_run never leaves a partial file and never clobbers an existing one. */
 static void test_output_untouched_on_error(void **state)
 {
     (void)state;
-    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    ch_save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
     char path[512];
-    snprintf(path, sizeof path, "%s/keep.npy", g_dir);
+    snprintf(path, sizeof path, "%s/keep.npy", ch_dir);
     FILE *f = fopen(path, "w");
     fputs("precious", f);
     fclose(f);
-    int rcs[] = {run(NULL, "pad -m reflect -b 0,9 -e 0,0 seed.npy keep.npy"),
-                 run(NULL, "pad -b 1,1 -e 1,1 missing.npy keep.npy"),
-                 run(NULL, "pad -b 1,1 -e 1 seed.npy keep.npy")};
+    int rcs[] = {ch_run(NULL, "pad -m reflect -b 0,9 -e 0,0 seed.npy keep.npy"),
+                 ch_run(NULL, "pad -b 1,1 -e 1,1 missing.npy keep.npy"),
+                 ch_run(NULL, "pad -b 1,1 -e 1 seed.npy keep.npy")};
     for (int i = 0; i < 3; i++)
         assert_true(rcs[i] != 0);
     /* an i32 tensor cannot be a PNG: refused before anything is written */
-    snprintf(path, sizeof path, "%s/keep.png", g_dir);
+    snprintf(path, sizeof path, "%s/keep.png", ch_dir);
     f = fopen(path, "w");
     fputs("precious", f);
     fclose(f);
-    expect_error(run(NULL, "pad -b 1,1 -e 1,1 seed.npy keep.png"), 1, "PNG");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 seed.npy keep.png"), 1, "PNG");
     char buf[64];
-    slurp(path, buf, sizeof buf);
+    ch_slurp(path, buf, sizeof buf);
     assert_string_equal(buf, "precious");
-    snprintf(path, sizeof path, "%s/keep.npy", g_dir);
-    slurp(path, buf, sizeof buf);
+    snprintf(path, sizeof path, "%s/keep.npy", ch_dir);
+    ch_slurp(path, buf, sizeof buf);
     assert_string_equal(buf, "precious");
     /* no temporary files left behind */
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '^\\.' > %s/count.txt", g_dir, g_dir);
+    snprintf(cmd, sizeof cmd, "ls -A %s | grep -c '^\\.' > %s/count.txt", ch_dir, ch_dir);
     assert_int_not_equal(system(cmd), -1);
-    snprintf(path, sizeof path, "%s/count.txt", g_dir);
-    slurp(path, buf, sizeof buf);
+    snprintf(path, sizeof path, "%s/count.txt", ch_dir);
+    ch_slurp(path, buf, sizeof buf);
     assert_string_equal(buf, "0\n");
 }
 
@@ -305,32 +233,32 @@ static void test_output_untouched_on_error(void **state)
 static void test_no_device_fallback(void **state)
 {
     (void)state;
-    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    ch_save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
     char env[600];
-    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/empty-vendors", g_dir);
+    snprintf(env, sizeof env, "OCL_ICD_VENDORS=%s/empty-vendors", ch_dir);
     char p[512];
-    snprintf(p, sizeof p, "%s/empty-vendors", g_dir);
+    snprintf(p, sizeof p, "%s/empty-vendors", ch_dir);
     mkdir(p, 0700);
-    int rc = run(env, "pad --mode symmetric -b 2,-1 -e -1,3 --verify seed.npy fb.npy");
+    int rc = ch_run(env, "pad --mode symmetric -b 2,-1 -e -1,3 --verify seed.npy fb.npy");
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, g_stderr);
-    assert_non_null(strstr(g_stderr, "using the CPU reference path"));
+        fail_msg("exit %d: %s", rc, ch_err);
+    assert_non_null(strstr(ch_err, "using the CPU reference path"));
     tio_tensor t = {0};
-    load("fb.npy", &t);
+    ch_load("fb.npy", &t);
     assert_memory_equal(t.data, seed_cases[11].expect, 24 * 4);
     tio_free(&t);
-    assert_int_equal(run(env, "devices"), 0);
-    assert_non_null(strstr(g_stdout, "no OpenCL device"));
+    assert_int_equal(ch_run(env, "devices"), 0);
+    assert_non_null(strstr(ch_out, "no OpenCL device"));
 }
 
 /* `clpad shape`: the seed examples, --json exactly, errors. */
 static void test_shape(void **state)
 {
     (void)state;
-    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME --json"), 0);
-    assert_string_equal(g_stdout, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
-    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --onnx SAME_UPPER --json"), 0);
-    assert_string_equal(g_stdout, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
+    assert_int_equal(ch_run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME --json"), 0);
+    assert_string_equal(ch_out, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
+    assert_int_equal(ch_run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --onnx SAME_UPPER --json"), 0);
+    assert_string_equal(ch_out, "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[2,1]}\n");
     static const struct {
         const char *args, *json;
     } pool[] = {
@@ -346,37 +274,37 @@ static void test_shape(void **state)
         {"--trt same-lower", "{\"output\":[3,3],\"pads_begin\":[1,1],\"pads_end\":[0,0]}\n"},
     };
     for (size_t i = 0; i < sizeof pool / sizeof *pool; i++) {
-        int rc = run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json", pool[i].args);
-        if (rc != 0 || strcmp(g_stdout, pool[i].json))
-            fail_msg("pool %s: exit %d, stdout %s, stderr %s", pool[i].args, rc, g_stdout, g_stderr);
+        int rc = ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json", pool[i].args);
+        if (rc != 0 || strcmp(ch_out, pool[i].json))
+            fail_msg("pool %s: exit %d, stdout %s, stderr %s", pool[i].args, rc, ch_out, ch_err);
     }
-    assert_int_equal(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME"), 0);
-    assert_non_null(strstr(g_stdout, "pads_begin: [1, 1]"));
-    expect_error(run(NULL, "shape conv --input 7,8 --stride 3 --tf SAME"), 2, "--kernel");
-    expect_error(run(NULL, "shape conv --input 7,8 --kernel 4 --stride 0 --tf SAME"), 1, "stride");
-    expect_error(run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
+    assert_int_equal(ch_run(NULL, "shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME"), 0);
+    assert_non_null(strstr(ch_out, "pads_begin: [1, 1]"));
+    ch_expect_error(ch_run(NULL, "shape conv --input 7,8 --stride 3 --tf SAME"), 2, "--kernel");
+    ch_expect_error(ch_run(NULL, "shape conv --input 7,8 --kernel 4 --stride 0 --tf SAME"), 1, "stride");
+    ch_expect_error(ch_run(NULL, "shape blur --input 7 --kernel 4 --stride 3 --tf SAME"), 2, "blur");
     /* The convention's rules are the library's: its message, exit status 1. */
-    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx NOTSET --ceil-mode"), 1,
+    ch_expect_error(ch_run(NULL, "shape conv --input 9 --kernel 3 --onnx NOTSET --ceil-mode"), 1,
                  "clpad_window_onnx: ceil_mode applies to pooling only");
-    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --onnx SAME_UPPER --onnx-pads 1,1"),
+    ch_expect_error(ch_run(NULL, "shape conv --input 9 --kernel 3 --onnx SAME_UPPER --onnx-pads 1,1"),
                  1, "clpad_window_onnx: pads must be NULL unless auto_pad is NOTSET");
-    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf EXPLICIT --window-pads-begin 1"),
+    ch_expect_error(ch_run(NULL, "shape pool --input 9 --kernel 3 --tf EXPLICIT --window-pads-begin 1"),
                  1, "clpad_window_tf: padding EXPLICIT needs pads_begin and pads_end");
     /* An option the convention has no parameter for: a usage error (2). */
-    expect_error(run(NULL, "shape pool --input 9 --kernel 3 --tf SAME --ceil-mode"), 2,
+    ch_expect_error(ch_run(NULL, "shape pool --input 9 --kernel 3 --tf SAME --ceil-mode"), 2,
                  "--ceil-mode does not apply to --tf");
     /* Pads the convention ignores (TensorRT SAME, OpenVINO valid): refused,
      * as the library shows them to make no difference. */
-    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --stride 2 --trt same-upper "
+    ch_expect_error(ch_run(NULL, "shape conv --input 9 --kernel 3 --stride 2 --trt same-upper "
                            "--window-pads-begin 5 --window-pads-end 5"),
                  2, "ignores explicit window pads");
-    expect_error(run(NULL, "shape conv --input 9 --kernel 3 --openvino valid "
+    ch_expect_error(ch_run(NULL, "shape conv --input 9 --kernel 3 --openvino valid "
                            "--window-pads-begin 1 --window-pads-end 0"),
                  2, "ignores explicit window pads");
-    assert_int_equal(run(NULL, "shape conv --input 9 --kernel 3 --openvino explicit "
+    assert_int_equal(ch_run(NULL, "shape conv --input 9 --kernel 3 --openvino explicit "
                                "--window-pads-begin 1 --window-pads-end 0 --json"),
                      0);
-    assert_string_equal(g_stdout, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
+    assert_string_equal(ch_out, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
 }
 
 /* One spelling per idea across subcommands; the old ones work one release
@@ -390,39 +318,39 @@ static void test_deprecated_spellings(void **state)
         {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
-        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+        assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][1]),
                          0);
-        char want[sizeof g_stdout];
-        memcpy(want, g_stdout, sizeof want);
-        assert_string_equal(g_stderr, "");
-        assert_int_equal(run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
+        char want[sizeof ch_out];
+        memcpy(want, ch_out, sizeof want);
+        assert_string_equal(ch_err, "");
+        assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][0]),
                          0);
-        assert_string_equal(g_stdout, want);
-        assert_non_null(strstr(g_stderr, "clpad: warning: `clpad shape --"));
-        assert_non_null(strstr(g_stderr, "is deprecated"));
+        assert_string_equal(ch_out, want);
+        assert_non_null(strstr(ch_err, "clpad: warning: `clpad shape --"));
+        assert_non_null(strstr(ch_err, "is deprecated"));
     }
     int64_t shape[1] = {2};
     uint8_t u[2] = {1, 2};
-    save("u8d.npy", CLPAD_U8, 1, shape, u);
-    assert_int_equal(run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_non_null(strstr(g_stderr, "`clpad pad -v` is deprecated and goes in the next release; "
+    ch_save("u8d.npy", CLPAD_U8, 1, shape, u);
+    assert_int_equal(ch_run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_non_null(strstr(ch_err, "`clpad pad -v` is deprecated and goes in the next release; "
                                      "use --value"));
     tio_tensor t = {0};
-    load("d.npy", &t);
+    ch_load("d.npy", &t);
     assert_memory_equal(t.data, "\x07\x01\x02", 3);
     tio_free(&t);
-    assert_int_equal(run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_string_equal(g_stderr, "");
+    assert_int_equal(ch_run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
+    assert_string_equal(ch_err, "");
     /* the help names the new spellings and lists the old ones as deprecated */
-    assert_int_equal(run(NULL, "shape --help"), 0);
-    assert_non_null(strstr(g_stdout, "--trt MODE"));
-    assert_non_null(strstr(g_stdout, "--window-pads-begin"));
-    assert_non_null(strstr(g_stdout, "Deprecated"));
-    assert_int_equal(run(NULL, "pad --help"), 0);
-    assert_null(strstr(g_stdout, "-v, --value"));
-    assert_non_null(strstr(g_stdout, "--value V"));
+    assert_int_equal(ch_run(NULL, "shape --help"), 0);
+    assert_non_null(strstr(ch_out, "--trt MODE"));
+    assert_non_null(strstr(ch_out, "--window-pads-begin"));
+    assert_non_null(strstr(ch_out, "Deprecated"));
+    assert_int_equal(ch_run(NULL, "pad --help"), 0);
+    assert_null(strstr(ch_out, "-v, --value"));
+    assert_non_null(strstr(ch_out, "--value V"));
 }
 
 /* `clpad shape` for the deconvolution forms of Keras (--tf with
@@ -433,28 +361,28 @@ static void test_shape_deconv_forms(void **state)
     (void)state;
     /* Keras conv_transpose_test: input 8, kernel 2, strides 3, "same",
      * output_padding 2 -> 23 */
-    assert_int_equal(run(NULL, "shape deconv --input 8 --kernel 2 --stride 3 --tf SAME "
+    assert_int_equal(ch_run(NULL, "shape deconv --input 8 --kernel 2 --stride 3 --tf SAME "
                                "--output-padding 2 --json"), 0);
-    assert_string_equal(g_stdout, "{\"output\":[23],\"pads_begin\":[0],\"pads_end\":[0]}\n");
-    assert_int_equal(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+    assert_string_equal(ch_out, "{\"output\":[23],\"pads_begin\":[0],\"pads_end\":[0]}\n");
+    assert_int_equal(ch_run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
                                "--output-padding 1"), 0);
-    assert_non_null(strstr(g_stdout, "keras"));
+    assert_non_null(strstr(ch_out, "keras"));
     /* ONNX's test_convtranspose_output_shape: a zero row and column at the end */
-    assert_int_equal(run(NULL, "shape deconv --input 3,3 --kernel 3 --stride 3,2 --onnx NOTSET "
+    assert_int_equal(ch_run(NULL, "shape deconv --input 3,3 --kernel 3 --stride 3,2 --onnx NOTSET "
                                "--output-shape 10,8 --json"), 0);
-    assert_string_equal(g_stdout,
+    assert_string_equal(ch_out,
                         "{\"output\":[10,8],\"pads_begin\":[0,0],\"pads_end\":[-1,-1]}\n");
     /* OpenVINO clamps the total at 0: the extra element at the end */
-    assert_int_equal(run(NULL, "shape deconv --input 1,37 --kernel 1 --stride 1,2 --openvino "
+    assert_int_equal(ch_run(NULL, "shape deconv --input 1,37 --kernel 1 --stride 1,2 --openvino "
                                "same_upper --output-shape 1,74 --json"), 0);
-    assert_string_equal(g_stdout,
+    assert_string_equal(ch_out,
                         "{\"output\":[1,74],\"pads_begin\":[0,0],\"pads_end\":[0,-1]}\n");
-    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf EXPLICIT "
+    ch_expect_error(ch_run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf EXPLICIT "
                            "--window-pads-begin 0 --window-pads-end 0 --output-padding 1"), 2,
                  "--output-padding");
-    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+    ch_expect_error(ch_run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
                            "--output-padding 1 --output-shape 6"), 2, "--output-shape");
-    expect_error(run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
+    ch_expect_error(ch_run(NULL, "shape deconv --input 3 --kernel 3 --stride 2 --tf SAME "
                            "--output-padding 2"), 1, "output_padding[0] = 2");
 }
 
@@ -464,7 +392,7 @@ static void test_shape_deconv_forms(void **state)
 static void test_pad_forms_cli(void **state)
 {
     (void)state;
-    save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
+    ch_save("seed.npy", CLPAD_I32, 2, seed_shape, seed_input);
     static const struct {
         const char *args;
         clpad_pad_mode m0, m1;
@@ -490,9 +418,9 @@ static void test_pad_forms_cli(void **state)
          {0, 3}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        int rc = run(NULL, "pad -q --cpu %s seed.npy forms.npy", cases[i].args);
+        int rc = ch_run(NULL, "pad -q --cpu %s seed.npy forms.npy", cases[i].args);
         if (rc != 0)
-            fail_msg("%s: exit %d: %s", cases[i].args, rc, g_stderr);
+            fail_msg("%s: exit %d: %s", cases[i].args, rc, ch_err);
         clpad_pad_options o;
         clpad_pad_options_init(&o, cases[i].m0);
         o.modes[1] = cases[i].m1;
@@ -504,37 +432,37 @@ static void test_pad_forms_cli(void **state)
         TU_ASSERT_OK(clpad_pad_cpu_ex(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb,
                                       cases[i].pe, &o, NULL, want, n * sizeof *want));
         tio_tensor t = {0};
-        load("forms.npy", &t);
+        ch_load("forms.npy", &t);
         if (t.shape[0] != os[0] || t.shape[1] != os[1] || memcmp(t.data, want, n * 4))
             fail_msg("%s: the output differs from clpad_pad_cpu_ex's", cases[i].args);
         tio_free(&t);
         free(want);
     }
     /* counts that the input's rank contradicts depend on the input: exit 1 */
-    expect_error(run(NULL, "pad -m edge,wrap,edge -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad -m edge,wrap,edge -b 1,1 -e 1,1 seed.npy o.npy"), 1,
                  "--mode has 3 modes");
-    expect_error(run(NULL, "pad -m edge,,wrap -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--mode");
-    expect_error(run(NULL, "pad -m torch:symmetric -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+    ch_expect_error(ch_run(NULL, "pad -m edge,,wrap -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--mode");
+    ch_expect_error(ch_run(NULL, "pad -m torch:symmetric -b 1,1 -e 1,1 seed.npy o.npy"), 2,
                  "torch has constant, replicate, reflect, circular");
-    expect_error(run(NULL, "pad --axes 0,-2 -b 1,1 -e 1,1 seed.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad --axes 0,-2 -b 1,1 -e 1,1 seed.npy o.npy"), 1,
                  "axes[1] = -2 repeats axis 0");
-    expect_error(run(NULL, "pad --axes 2 -b 1 -e 1 seed.npy o.npy"), 1, "out of range");
-    expect_error(run(NULL, "pad --axes 1 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--axes with 1");
-    expect_error(run(NULL, "pad --to-multiple 0 seed.npy o.npy"), 2, "--to-multiple");
-    expect_error(run(NULL, "pad --to-multiple 2,2,2 seed.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad --axes 2 -b 1 -e 1 seed.npy o.npy"), 1, "out of range");
+    ch_expect_error(ch_run(NULL, "pad --axes 1 -b 1,1 -e 1,1 seed.npy o.npy"), 2, "--axes with 1");
+    ch_expect_error(ch_run(NULL, "pad --to-multiple 0 seed.npy o.npy"), 2, "--to-multiple");
+    ch_expect_error(ch_run(NULL, "pad --to-multiple 2,2,2 seed.npy o.npy"), 1,
                  "--to-multiple has 3 values");
-    expect_error(run(NULL, "pad --placement center -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+    ch_expect_error(ch_run(NULL, "pad --placement center -b 1,1 -e 1,1 seed.npy o.npy"), 2,
                  "--placement");
-    expect_error(run(NULL, "pad --large-pads maybe -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+    ch_expect_error(ch_run(NULL, "pad --large-pads maybe -b 1,1 -e 1,1 seed.npy o.npy"), 2,
                  "--large-pads");
     /* the default keeps Pad-12's limits; --large-pads error overrides np: */
-    expect_error(run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1,
                  "pads_begin[1] = 4 exceeds the reflect limit");
-    expect_error(run(NULL, "pad -m np:reflect --large-pads error -b 0,4 -e 0,0 seed.npy o.npy"),
+    ch_expect_error(ch_run(NULL, "pad -m np:reflect --large-pads error -b 0,4 -e 0,0 seed.npy o.npy"),
                  1, "exceeds the reflect limit");
-    expect_error(run(NULL, "pad -m edge,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2,
+    ch_expect_error(ch_run(NULL, "pad -m edge,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"), 2,
                  "--value");
-    assert_int_equal(run(NULL, "pad -q -m constant,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"),
+    assert_int_equal(ch_run(NULL, "pad -q -m constant,wrap --value 3 -b 1,1 -e 1,1 seed.npy o.npy"),
                      0);
 }
 
@@ -546,12 +474,12 @@ static void test_pad_same_as(void **state)
     float x[112];
     for (int i = 0; i < 112; i++)
         x[i] = (float)i + 1;
-    save("nchw.npy", CLPAD_F32, 4, shape, x);
-    int rc = run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME nchw.npy same.npy");
+    ch_save("nchw.npy", CLPAD_F32, 4, shape, x);
+    int rc = ch_run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME nchw.npy same.npy");
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, g_stderr);
+        fail_msg("exit %d: %s", rc, ch_err);
     tio_tensor t = {0};
-    load("same.npy", &t);
+    ch_load("same.npy", &t);
     assert_int_equal(t.shape[2], 10); /* 7 + 1 + 2 */
     assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
     float want[200];
@@ -559,9 +487,9 @@ static void test_pad_same_as(void **state)
                                (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_CONSTANT, NULL, want, sizeof want));
     assert_memory_equal(t.data, want, sizeof want);
     tio_free(&t);
-    expect_error(run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME -b 1 -e 1 nchw.npy o.npy"),
+    ch_expect_error(ch_run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME -b 1 -e 1 nchw.npy o.npy"),
                  2, "--same-as");
-    expect_error(run(NULL, "pad --kernel 4 -b 0,0,0,0 -e 0,0,0,0 nchw.npy o.npy"), 2, "--same-as");
+    ch_expect_error(ch_run(NULL, "pad --kernel 4 -b 0,0,0,0 -e 0,0,0,0 nchw.npy o.npy"), 2, "--same-as");
 }
 
 /* space-to-batch / batch-to-space: the seed example, round trips, errors. */
@@ -572,14 +500,14 @@ static void test_space_batch_cli(void **state)
     static float x[1080];
     for (int i = 0; i < 1080; i++)
         x[i] = (float)(i + 1);
-    save("seed5.npy", CLPAD_F32, 5, shape, x);
+    ch_save("seed5.npy", CLPAD_F32, 5, shape, x);
     const char *s2b = "space-to-batch -B 1,2,4,3,1 -b 0,0,1,0,0 -e 0,0,1,0,0";
     const char *b2s = "batch-to-space -B 1,2,4,3,1 --crops-begin 0,0,1,0,0 --crops-end 0,0,1,0,0";
-    int rc = run(NULL, "%s --verify seed5.npy s.npy", s2b);
+    int rc = ch_run(NULL, "%s --verify seed5.npy s.npy", s2b);
     if (rc != 0)
-        fail_msg("exit %d: %s", rc, g_stderr);
-    assert_non_null(strstr(g_stderr, "output: [48, 3, 3, 1, 3] f32"));
-    assert_non_null(strstr(g_stderr, "verify: identical"));
+        fail_msg("exit %d: %s", rc, ch_err);
+    assert_non_null(strstr(ch_err, "output: [48, 3, 3, 1, 3] f32"));
+    assert_non_null(strstr(ch_err, "verify: identical"));
     int64_t os[5];
     TU_ASSERT_OK(clpad_space_to_batch_output_shape(5, shape, (int64_t[]){1, 2, 4, 3, 1},
                                                    (int64_t[]){0, 0, 1, 0, 0},
@@ -589,17 +517,17 @@ static void test_space_batch_cli(void **state)
                                           (int64_t[]){0, 0, 1, 0, 0}, (int64_t[]){0, 0, 1, 0, 0},
                                           want, sizeof want));
     tio_tensor t = {0};
-    load("s.npy", &t);
+    ch_load("s.npy", &t);
     assert_int_equal(t.nbytes, sizeof want);
     assert_memory_equal(t.data, want, sizeof want);
     tio_free(&t);
-    assert_int_equal(run(NULL, "%s --verify -q s.npy back.npy", b2s), 0);
-    assert_string_equal(g_stderr, "");
-    load("back.npy", &t);
+    assert_int_equal(ch_run(NULL, "%s --verify -q s.npy back.npy", b2s), 0);
+    assert_string_equal(ch_err, "");
+    ch_load("back.npy", &t);
     assert_memory_equal(t.data, x, sizeof x);
     tio_free(&t);
-    assert_int_equal(run(NULL, "%s --cpu -q seed5.npy s_cpu.npy", s2b), 0);
-    load("s_cpu.npy", &t);
+    assert_int_equal(ch_run(NULL, "%s --cpu -q seed5.npy s_cpu.npy", s2b), 0);
+    ch_load("s_cpu.npy", &t);
     assert_memory_equal(t.data, want, sizeof want);
     tio_free(&t);
     /* an image is [1, H, W, C]; 2 values mean H,W; an image output takes a batch of 1 */
@@ -607,43 +535,40 @@ static void test_space_batch_cli(void **state)
     unsigned char img[144];
     for (int i = 0; i < 144; i++)
         img[i] = (unsigned char)(i * 7);
-    save("img.ppm", CLPAD_U8, 3, ishape, img);
-    assert_int_equal(run(NULL, "space-to-batch -q -B 2,2 -b 1,0 -e 1,0 img.ppm blocks.npy"), 0);
-    assert_int_equal(run(NULL, "batch-to-space -q -B 1,2,2,1 --crops-begin 0,1,0,0 "
+    ch_save("img.ppm", CLPAD_U8, 3, ishape, img);
+    assert_int_equal(ch_run(NULL, "space-to-batch -q -B 2,2 -b 1,0 -e 1,0 img.ppm blocks.npy"), 0);
+    assert_int_equal(ch_run(NULL, "batch-to-space -q -B 1,2,2,1 --crops-begin 0,1,0,0 "
                                "--crops-end 0,1,0,0 blocks.npy back.ppm"), 0);
-    load("back.ppm", &t);
+    ch_load("back.ppm", &t);
     assert_memory_equal(t.data, img, sizeof img);
     tio_free(&t);
     /* usage errors (2) and rule errors (1, OUTPUT not created) */
-    expect_error(run(NULL, "space-to-batch seed5.npy o.npy"), 2, "--block-shape is required");
-    expect_error(run(NULL, "space-to-batch -B 1,2 seed5.npy o.npy"), 1, "rank 5");
-    expect_error(run(NULL, "%s --cpu --device 0:0 seed5.npy o.npy", s2b), 2, "--cpu");
-    expect_error(run(NULL, "batch-to-space -B 1,1,1,1,1 --pads-begin 0,0,0,0,0 seed5.npy o.npy"),
+    ch_expect_error(ch_run(NULL, "space-to-batch seed5.npy o.npy"), 2, "--block-shape is required");
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 1,2 seed5.npy o.npy"), 1, "rank 5");
+    ch_expect_error(ch_run(NULL, "%s --cpu --device 0:0 seed5.npy o.npy", s2b), 2, "--cpu");
+    ch_expect_error(ch_run(NULL, "batch-to-space -B 1,1,1,1,1 --pads-begin 0,0,0,0,0 seed5.npy o.npy"),
                  2, "--pads-begin");
-    expect_error(run(NULL, "space-to-batch -B 1,2,4,3,1 seed5.npy nope.npy"), 1,
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 1,2,4,3,1 seed5.npy nope.npy"), 1,
                  "block_shape[2] = 4 does not divide");
-    expect_error(run(NULL, "space-to-batch -B 2,1,1,1,1 seed5.npy nope.npy"), 1,
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 2,1,1,1,1 seed5.npy nope.npy"), 1,
                  "block_shape[0] = 2 must be 1");
-    expect_error(run(NULL, "space-to-batch -B 1,1,1,1,1 -b 0,-2,0,0,0 seed5.npy nope.npy"), 1,
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 1,1,1,1,1 -b 0,-2,0,0,0 seed5.npy nope.npy"), 1,
                  "pads_begin[1] = -2");
-    expect_error(run(NULL, "%s seed5.npy nope.npy", b2s), 1, "not divisible by prod(block_shape)");
-    expect_error(run(NULL, "batch-to-space -B 1,1,1,1,1 --crops-begin 0,0,11,0,0 "
+    ch_expect_error(ch_run(NULL, "%s seed5.npy nope.npy", b2s), 1, "not divisible by prod(block_shape)");
+    ch_expect_error(ch_run(NULL, "batch-to-space -B 1,1,1,1,1 --crops-begin 0,0,11,0,0 "
                            "--crops-end 0,0,10,0,0 seed5.npy nope.npy"),
                  1, "crops_begin[2] + crops_end[2]");
     char p[512];
-    snprintf(p, sizeof p, "%s/nope.npy", g_dir);
+    snprintf(p, sizeof p, "%s/nope.npy", ch_dir);
     assert_int_equal(access(p, F_OK), -1);
-    assert_int_equal(run(NULL, "space-to-batch --help"), 0);
-    assert_non_null(strstr(g_stdout, "usage: clpad space-to-batch"));
+    assert_int_equal(ch_run(NULL, "space-to-batch --help"), 0);
+    assert_non_null(strstr(ch_out, "usage: clpad space-to-batch"));
 }
 
 int main(void)
 {
-    g_cli = getenv("CLPAD_CLI");
-    if (!g_cli || !mkdtemp(g_dir)) {
-        fprintf(stderr, "CLPAD_CLI must name the clpad binary\n");
+    if (ch_init("cli"))
         return 1;
-    }
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_mixed_reflect_npy),
         cmocka_unit_test(test_npy_modes_dtypes),
@@ -660,9 +585,7 @@ int main(void)
         cmocka_unit_test(test_space_batch_cli),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", g_dir);
+    if (ch_cleanup())
+        fprintf(stderr, "could not remove %s\n", ch_dir);
     return rc;
 }

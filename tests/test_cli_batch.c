@@ -4,7 +4,7 @@
  * name the file, exit with the right code and write nothing. Runs the built
  * binary ($CLPAD_CLI). */
 #include "test_util.h"
-#include "tensor_io.h"
+#include "cli_harness.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -13,75 +13,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char g_dir[] = "/tmp/clpad-cli-batch-XXXXXX";
-static const char *g_cli;
-static char g_stderr[8192];
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(buf, 1, len - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-}
-
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char args[4096], cmd[8192];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd %s && '%s' %s >/dev/null 2>%s/err.txt </dev/null", g_dir, g_cli,
-             args, g_dir);
-    int st = system(cmd);
-    char p[512];
-    snprintf(p, sizeof p, "%s/err.txt", g_dir);
-    slurp(p, g_stderr, sizeof g_stderr);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void save(const char *name, clpad_dtype dt, int rank, const int64_t *shape,
-                 const void *data)
-{
-    tio_tensor t = {.dtype = dt, .rank = rank};
-    memcpy(t.shape, shape, (size_t)rank * sizeof *shape);
-    t.nbytes = (size_t)tu_elems(rank, shape) * clpad_dtype_size(dt);
-    t.data = (void *)data;
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    if (tio_save(path, &t, err, sizeof err))
-        fail_msg("%s", err);
-}
-
-static void load(const char *name, tio_tensor *t)
-{
-    char path[512], err[512];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    if (tio_load(path, t, err, sizeof err))
-        fail_msg("%s", err);
-}
-
-static bool exists(const char *name)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    struct stat st;
-    return stat(path, &st) == 0;
-}
-
-static void expect_error(int rc, int want_rc, const char *needle)
-{
-    if (rc != want_rc)
-        fail_msg("exit %d, want %d; stderr: %s", rc, want_rc, g_stderr);
-    if (strncmp(g_stderr, "clpad: error: ", 14) || !strstr(g_stderr, needle))
-        fail_msg("stderr is not one error mentioning '%s': %s", needle, g_stderr);
-}
 
 /* Four images of four sizes (PNG, PPM and a u8 .npy) -> the library. */
 static void test_letterbox(void **state)
@@ -97,13 +28,13 @@ static void test_letterbox(void **state)
         size_t bytes = (size_t)(shape[0] * shape[1] * 3);
         unsigned char *px = malloc(bytes);
         tu_fill(px, bytes, &rng);
-        save(names[i], CLPAD_U8, 3, shape, px);
+        ch_save(names[i], CLPAD_U8, 3, shape, px);
         free(px);
-        load(names[i], &img[i]); /* the pixels as the CLI reads them */
+        ch_load(names[i], &img[i]); /* the pixels as the CLI reads them */
         im[i] = (clpad_image){.data = img[i].data, .height = sizes[i][0], .width = sizes[i][1],
                               .channels = 3};
     }
-    assert_int_equal(run("letterbox -q --size 64,48 --scale 1/255 --mean 0.485,0.456,0.406 "
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 64,48 --scale 1/255 --mean 0.485,0.456,0.406 "
                          "--std 0.229,0.224,0.225 --bgr --value 1,2,3 --transforms t.json "
                          "--preview sheet.png a.png b.ppm c.npy d.png out.npy"),
                      0);
@@ -122,7 +53,7 @@ static void test_letterbox(void **state)
     clpad_letterbox_transform t[4];
     TU_ASSERT_OK(clpad_letterbox_cpu(im, 4, &o, want, bytes, t));
     tio_tensor out = {0};
-    load("out.npy", &out);
+    ch_load("out.npy", &out);
     assert_int_equal(out.dtype, CLPAD_F32);
     assert_int_equal(out.rank, 4);
     assert_int_equal(out.shape[0], 4);
@@ -132,8 +63,8 @@ static void test_letterbox(void **state)
     tio_free(&out);
     /* the transforms */
     char path[512], text[8192];
-    snprintf(path, sizeof path, "%s/t.json", g_dir);
-    slurp(path, text, sizeof text);
+    snprintf(path, sizeof path, "%s/t.json", ch_dir);
+    ch_slurp(path, text, sizeof text);
     cJSON *root = cJSON_Parse(text);
     assert_non_null(root);
     cJSON *arr = cJSON_GetObjectItem(root, "images");
@@ -151,7 +82,7 @@ static void test_letterbox(void **state)
     /* the sheet: 2 x 2 slots of 64 x 48 with 4-pixel gaps; slot 0 is the
      * first image letterboxed as u8 with the border value */
     tio_tensor sheet = {0};
-    load("sheet.png", &sheet);
+    ch_load("sheet.png", &sheet);
     assert_int_equal(sheet.shape[0], 2 * (64 + 4) + 4);
     assert_int_equal(sheet.shape[1], 2 * (48 + 4) + 4);
     clpad_letterbox_options u;
@@ -168,15 +99,15 @@ static void test_letterbox(void **state)
                             slot + (size_t)y * 48 * 3, 48 * 3);
     tio_free(&sheet);
     /* the CPU path writes the same bytes */
-    assert_int_equal(run("letterbox -q --cpu --size 64,48 --scale 1/255 --mean "
+    assert_int_equal(ch_run(NULL, "letterbox -q --cpu --size 64,48 --scale 1/255 --mean "
                          "0.485,0.456,0.406 --std 0.229,0.224,0.225 --bgr --value 1,2,3 a.png "
                          "b.ppm c.npy d.png cpu.npy"),
                      0);
-    load("cpu.npy", &out);
+    ch_load("cpu.npy", &out);
     assert_memory_equal(out.data, want, bytes);
     tio_free(&out);
     /* --verify, f16 NHWC nearest */
-    assert_int_equal(run("letterbox -q --verify --size 30,30 --dtype f16 --layout nhwc --interp "
+    assert_int_equal(ch_run(NULL, "letterbox -q --verify --size 30,30 --dtype f16 --layout nhwc --interp "
                          "nearest --mode edge a.png b.ppm h.npy"),
                      0);
     free(want);
@@ -189,30 +120,30 @@ static void test_letterbox_errors(void **state)
     (void)state;
     float f[6] = {0};
     int64_t fs[2] = {2, 3};
-    save("f.npy", CLPAD_F32, 2, fs, f);
+    ch_save("f.npy", CLPAD_F32, 2, fs, f);
     unsigned char g[12] = {0};
     int64_t gs[2] = {3, 4};
-    save("gray.png", CLPAD_U8, 2, gs, g);
+    ch_save("gray.png", CLPAD_U8, 2, gs, g);
     unsigned char r[36] = {0};
     int64_t rs[3] = {3, 4, 3}, thin[3] = {1, 12, 3};
-    save("rgb.png", CLPAD_U8, 3, rs, r);
-    save("thin.png", CLPAD_U8, 3, thin, r);
-    expect_error(run("letterbox --size 8,8 rgb.png f.npy e1.npy"), 1, "f.npy");
-    assert_false(exists("e1.npy"));
-    expect_error(run("letterbox --size 8,8 rgb.png gray.png e2.npy"), 1, "gray.png");
-    assert_false(exists("e2.npy"));
-    expect_error(run("letterbox --size 8,8 --mode reflect rgb.png thin.png e3.npy"), 1,
+    ch_save("rgb.png", CLPAD_U8, 3, rs, r);
+    ch_save("thin.png", CLPAD_U8, 3, thin, r);
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png f.npy e1.npy"), 1, "f.npy");
+    assert_false(ch_exists("e1.npy"));
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png gray.png e2.npy"), 1, "gray.png");
+    assert_false(ch_exists("e2.npy"));
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mode reflect rgb.png thin.png e3.npy"), 1,
                  "thin.png");
-    assert_false(exists("e3.npy"));
-    expect_error(run("letterbox --size 8,8 --value 300 rgb.png e4.npy"), 2, "--value");
-    expect_error(run("letterbox --size 8,8 --mode edge --value 3 rgb.png e4.npy"), 2, "--value");
-    expect_error(run("letterbox --size 8 rgb.png e4.npy"), 2, "--size");
-    expect_error(run("letterbox rgb.png e4.npy"), 2, "--size");
-    expect_error(run("letterbox --size 8,8 rgb.png e4.png"), 2, ".npy");
-    expect_error(run("letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 1, "std[1]");
-    expect_error(run("letterbox --size 8,8 --mean 1,2 rgb.png e4.npy"), 2, "per channel");
-    expect_error(run("letterbox --size 8,8 --dtype i32 rgb.png e4.npy"), 2, "--dtype");
-    assert_false(exists("e4.npy"));
+    assert_false(ch_exists("e3.npy"));
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --value 300 rgb.png e4.npy"), 2, "--value");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mode edge --value 3 rgb.png e4.npy"), 2, "--value");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8 rgb.png e4.npy"), 2, "--size");
+    ch_expect_error(ch_run(NULL, "letterbox rgb.png e4.npy"), 2, "--size");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png e4.png"), 2, ".npy");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 1, "std[1]");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mean 1,2 rgb.png e4.npy"), 2, "per channel");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --dtype i32 rgb.png e4.npy"), 2, "--dtype");
+    assert_false(ch_exists("e4.npy"));
 }
 
 static void test_pad_stack(void **state)
@@ -220,13 +151,13 @@ static void test_pad_stack(void **state)
     (void)state;
     int32_t a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9};
     int64_t as[2] = {2, 3}, bs[2] = {1, 3};
-    save("s1.npy", CLPAD_I32, 2, as, a);
-    save("s2.npy", CLPAD_I32, 2, bs, b);
-    assert_int_equal(run("pad-stack -q --value -1 --shapes-out shapes.npy s1.npy s2.npy "
+    ch_save("s1.npy", CLPAD_I32, 2, as, a);
+    ch_save("s2.npy", CLPAD_I32, 2, bs, b);
+    assert_int_equal(ch_run(NULL, "pad-stack -q --value -1 --shapes-out shapes.npy s1.npy s2.npy "
                          "ps.npy"),
                      0);
     tio_tensor out = {0};
-    load("ps.npy", &out);
+    ch_load("ps.npy", &out);
     static const int32_t want[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, -1, -1, -1};
     assert_int_equal(out.rank, 3);
     assert_int_equal(out.shape[0], 2);
@@ -234,49 +165,40 @@ static void test_pad_stack(void **state)
     assert_int_equal(out.shape[2], 3);
     assert_memory_equal(out.data, want, sizeof want);
     tio_free(&out);
-    load("shapes.npy", &out);
+    ch_load("shapes.npy", &out);
     static const int64_t wshapes[4] = {2, 3, 1, 3};
     assert_int_equal(out.dtype, CLPAD_I64);
     assert_memory_equal(out.data, wshapes, sizeof wshapes);
     tio_free(&out);
     /* centred into a given shape, edge mode, verified */
-    assert_int_equal(run("pad-stack -q --verify --shape 4,5 --placement center --mode edge "
+    assert_int_equal(ch_run(NULL, "pad-stack -q --verify --shape 4,5 --placement center --mode edge "
                          "s1.npy s2.npy ps2.npy"),
                      0);
-    load("ps2.npy", &out);
+    ch_load("ps2.npy", &out);
     static const int32_t first[20] = {1, 1, 2, 3, 3, 1, 1, 2, 3, 3, 4, 4, 5, 6, 6, 4, 4, 5, 6, 6};
     assert_memory_equal(out.data, first, sizeof first);
     tio_free(&out);
     /* errors */
     float f[3] = {0};
     int64_t fs[1] = {3};
-    save("f1.npy", CLPAD_F32, 1, fs, f);
-    expect_error(run("pad-stack s1.npy f1.npy e.npy"), 1, "f1.npy");
-    expect_error(run("pad-stack --mode reflect --shape 3,3 s1.npy s2.npy e.npy"), 1, "s2.npy");
-    expect_error(run("pad-stack --shape 5 s1.npy s2.npy e.npy"), 2, "--shape");
-    expect_error(run("pad-stack --mode wrap --value 1 s1.npy s2.npy e.npy"), 2, "--value");
-    assert_false(exists("e.npy"));
+    ch_save("f1.npy", CLPAD_F32, 1, fs, f);
+    ch_expect_error(ch_run(NULL, "pad-stack s1.npy f1.npy e.npy"), 1, "f1.npy");
+    ch_expect_error(ch_run(NULL, "pad-stack --mode reflect --shape 3,3 s1.npy s2.npy e.npy"), 1, "s2.npy");
+    ch_expect_error(ch_run(NULL, "pad-stack --shape 5 s1.npy s2.npy e.npy"), 2, "--shape");
+    ch_expect_error(ch_run(NULL, "pad-stack --mode wrap --value 1 s1.npy s2.npy e.npy"), 2, "--value");
+    assert_false(ch_exists("e.npy"));
 }
 
 static int setup(void **state)
 {
     (void)state;
-    g_cli = getenv("CLPAD_CLI");
-    if (!g_cli || !*g_cli) {
-        printf("SKIP: CLPAD_CLI is not set (run through ctest)\n");
-        exit(TU_SKIP_CODE);
-    }
-    if (!mkdtemp(g_dir))
-        return -1;
-    return 0;
+    return ch_init("cli-batch");
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return ch_cleanup();
 }
 
 int main(void)

@@ -2,9 +2,10 @@
  * The `clpad` program against hostile use (label hostile): stopped by a
  * signal while it writes, outputs it must not replace, inputs that never
  * end, and command lines that contradict themselves or their input. Runs
- * the built binary ($CLPAD_CLI) in a scratch directory, without a shell
+ * the built binary ($CLPAD_CLI) in a ch_path directory, without a shell
  * where the signal matters.
  */
+#include "cli_harness.h"
 #include "test_util.h"
 
 #include <dirent.h>
@@ -21,19 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static char g_dir[] = "/tmp/clpad-cli-hostile-XXXXXX";
-static const char *g_cli;
-static char g_out[8192], g_err[8192];
-
-static const char *scratch(const char *name)
-{
-    static char bufs[4][512];
-    static int next;
-    char *b = bufs[next++ % 4];
-    snprintf(b, sizeof bufs[0], "%s/%s", g_dir, name);
-    return b;
-}
-
 static void write_file(const char *path, const void *data, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -41,17 +29,6 @@ static void write_file(const char *path, const void *data, size_t n)
     if (n)
         assert_int_equal(fwrite(data, 1, n, f), n);
     assert_int_equal(fclose(f), 0);
-}
-
-static void slurp(const char *path, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t n = fread(buf, 1, len - 1, f);
-    buf[n] = '\0';
-    fclose(f);
 }
 
 /* A .npy of u8 with the given shape (rank <= 3), values 0, 1, 2, ... */
@@ -74,51 +51,13 @@ static void write_npy_u8(const char *name, int rank, const int64_t *shape)
     memcpy(b + 10, hdr, (size_t)n);
     for (size_t i = 0; i < count; i++)
         b[10 + n + i] = (unsigned char)i;
-    write_file(scratch(name), b, 10 + (size_t)n + count);
+    write_file(ch_path(name), b, 10 + (size_t)n + count);
     free(b);
-}
-
-/* Run `clpad ARGS` through the shell in the scratch directory, under
- * `timeout 20` (a hang fails); exit code, stdout and stderr kept. */
-static int run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int run(const char *fmt, ...)
-{
-    char args[2048], cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "cd %s && timeout 20 '%s' %s >%s/out.txt 2>%s/err.txt </dev/null",
-             g_dir, g_cli, args, g_dir, g_dir);
-    int st = system(cmd);
-    char p[600];
-    snprintf(p, sizeof p, "%s/out.txt", g_dir);
-    slurp(p, g_out, sizeof g_out);
-    snprintf(p, sizeof p, "%s/err.txt", g_dir);
-    slurp(p, g_err, sizeof g_err);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/out.txt", g_dir);
-    unlink(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* One line, "clpad: error: ...", mentioning `needle`, and the exit code. */
-static void expect_error(int rc, int want_rc, const char *needle)
-{
-    if (rc != want_rc)
-        fail_msg("exit %d, want %d; stderr: %s", rc, want_rc, g_err);
-    if (strncmp(g_err, "clpad: error: ", 14))
-        fail_msg("stderr does not start with 'clpad: error: ': %s", g_err);
-    const char *nl = strchr(g_err, '\n');
-    if (!nl || nl[1] != '\0')
-        fail_msg("the error is not one line: %s", g_err);
-    if (!strstr(g_err, needle))
-        fail_msg("the error does not mention '%s': %s", needle, g_err);
 }
 
 static int hidden_files(void)
 {
-    DIR *d = opendir(g_dir);
+    DIR *d = opendir(ch_dir);
     assert_non_null(d);
     int n = 0;
     struct dirent *e;
@@ -142,7 +81,7 @@ static int kill_while_saving(int sig, int mib, int delay_ms, bool *caught)
 {
     int in = inotify_init1(IN_CLOEXEC);
     assert_true(in >= 0);
-    assert_true(inotify_add_watch(in, g_dir, IN_CREATE) >= 0);
+    assert_true(inotify_add_watch(in, ch_dir, IN_CREATE) >= 0);
     char end[64];
     snprintf(end, sizeof end, "%d,%d", mib * 16 - 1, 65535);
     pid_t pid = fork();
@@ -152,11 +91,11 @@ static int kill_while_saving(int sig, int mib, int delay_ms, bool *caught)
         signal(SIGINT, SIG_DFL);
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
-        if (chdir(g_dir) != 0)
+        if (chdir(ch_dir) != 0)
             _exit(120);
         int null = open("/dev/null", O_WRONLY);
         dup2(null, 2);
-        execl(g_cli, "clpad", "pad", "-q", "--cpu", "-b", "0,0", "-e", end, "one.npy",
+        execl(ch_cli, "clpad", "pad", "-q", "--cpu", "-b", "0,0", "-e", end, "one.npy",
               "big.npy", (char *)NULL);
         _exit(121);
     }
@@ -199,7 +138,7 @@ static void test_signal_removes_temporary(void **state)
         int status = 0;
         /* 64 MiB, and 256 MiB if the save outran the signal. */
         for (int mib = 64; !caught && mib <= 256; mib *= 4) {
-            unlink(scratch("big.npy"));
+            unlink(ch_path("big.npy"));
             status = kill_while_saving(sigs[k], mib, delays[k], &caught);
         }
         if (!caught)
@@ -209,11 +148,11 @@ static void test_signal_removes_temporary(void **state)
         if (!WIFSIGNALED(status) || WTERMSIG(status) != sigs[k])
             fail_msg("signal %d: clpad ended with status 0x%x, not by the signal", sigs[k],
                      status);
-        assert_int_equal(access(scratch("big.npy"), F_OK), -1);
+        assert_int_equal(access(ch_path("big.npy"), F_OK), -1);
         if (hidden_files())
-            fail_msg("signal %d left a temporary file in %s", sigs[k], g_dir);
+            fail_msg("signal %d left a temporary file in %s", sigs[k], ch_dir);
     }
-    unlink(scratch("one.npy"));
+    unlink(ch_path("one.npy"));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -225,27 +164,27 @@ static void test_signal_removes_temporary(void **state)
 static void test_output_checked_first(void **state)
 {
     (void)state;
-    assert_int_equal(mkfifo(scratch("never.npy"), 0644), 0);
-    expect_error(run("pad -b 1 -e 1 never.npy no/such/dir/o.npy"), 1, "'no/such/dir'");
-    assert_int_equal(mkfifo(scratch("fifo_out.npy"), 0644), 0);
-    expect_error(run("pad -b 1 -e 1 never.npy fifo_out.npy"), 1, "is a FIFO");
-    assert_int_equal(symlink("missing.npy", scratch("dangling.npy")), 0);
-    expect_error(run("space-to-batch -B 1,1 never.npy dangling.npy"), 1, "does not exist");
-    unlink(scratch("never.npy"));
-    unlink(scratch("fifo_out.npy"));
-    unlink(scratch("dangling.npy"));
+    assert_int_equal(mkfifo(ch_path("never.npy"), 0644), 0);
+    ch_expect_error(ch_run(NULL, "pad -b 1 -e 1 never.npy no/such/dir/o.npy"), 1, "'no/such/dir'");
+    assert_int_equal(mkfifo(ch_path("fifo_out.npy"), 0644), 0);
+    ch_expect_error(ch_run(NULL, "pad -b 1 -e 1 never.npy fifo_out.npy"), 1, "is a FIFO");
+    assert_int_equal(symlink("missing.npy", ch_path("dangling.npy")), 0);
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 1,1 never.npy dangling.npy"), 1, "does not exist");
+    unlink(ch_path("never.npy"));
+    unlink(ch_path("fifo_out.npy"));
+    unlink(ch_path("dangling.npy"));
 }
 
 /* /dev/zero named as an input fails at once, by its first bytes. */
 static void test_endless_input(void **state)
 {
     (void)state;
-    assert_int_equal(symlink("/dev/zero", scratch("z.npy")), 0);
-    assert_int_equal(symlink("/dev/zero", scratch("z.png")), 0);
-    expect_error(run("pad -b 1 -e 1 z.npy o.npy"), 1, "bad magic");
-    expect_error(run("pad -b 1,1 -e 1,1 z.png o.png"), 1, "unrecognized signature");
-    unlink(scratch("z.npy"));
-    unlink(scratch("z.png"));
+    assert_int_equal(symlink("/dev/zero", ch_path("z.npy")), 0);
+    assert_int_equal(symlink("/dev/zero", ch_path("z.png")), 0);
+    ch_expect_error(ch_run(NULL, "pad -b 1 -e 1 z.npy o.npy"), 1, "bad magic");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 z.png o.png"), 1, "unrecognized signature");
+    unlink(ch_path("z.npy"));
+    unlink(ch_path("z.png"));
 }
 
 /* ------------------------------------------------------------------------- */
@@ -261,16 +200,16 @@ static void write_pgm(const char *name, int h, int w)
     memcpy(b, hdr, (size_t)n);
     for (int i = 0; i < h * w; i++)
         b[n + i] = (unsigned char)(i + 1);
-    write_file(scratch(name), b, (size_t)n + (size_t)(h * w));
+    write_file(ch_path(name), b, (size_t)n + (size_t)(h * w));
 }
 
 /* Read back the shape of a .npy the CLI wrote (its header's shape tuple). */
 static void npy_shape(const char *name, char *out, size_t len)
 {
     char p[600];
-    snprintf(p, sizeof p, "%s/%s", g_dir, name);
+    snprintf(p, sizeof p, "%s/%s", ch_dir, name);
     char buf[256];
-    slurp(p, buf, sizeof buf);
+    ch_slurp(p, buf, sizeof buf);
     /* (the header text starts at byte 10, after the magic's NUL byte) */
     const char *a = strlen(buf) == 7 ? strstr(buf + 10, "'shape': (") : NULL;
     const char *b = a ? strchr(a, ')') : NULL;
@@ -286,14 +225,14 @@ static void test_same_as_image_layout(void **state)
     write_pgm("img.pgm", 5, 7);
     char shape[64];
     const char *win = "--same-as conv --kernel 3 --stride 1 --tf SAME";
-    assert_int_equal(run("pad -q %s img.pgm plain.npy", win), 0);
+    assert_int_equal(ch_run(NULL, "pad -q %s img.pgm plain.npy", win), 0);
     npy_shape("plain.npy", shape, sizeof shape);
     assert_string_equal(shape, "7, 9, 1");
-    assert_int_equal(run("pad -q %s --layout NHWC img.pgm nhwc.npy", win), 0);
+    assert_int_equal(ch_run(NULL, "pad -q %s --layout NHWC img.pgm nhwc.npy", win), 0);
     npy_shape("nhwc.npy", shape, sizeof shape);
     assert_string_equal(shape, "7, 9, 1");
-    expect_error(run("pad %s --layout NCHW img.pgm o.npy", win), 2, "HWC (channels last)");
-    assert_int_equal(access(scratch("o.npy"), F_OK), -1);
+    ch_expect_error(ch_run(NULL, "pad %s --layout NCHW img.pgm o.npy", win), 2, "HWC (channels last)");
+    assert_int_equal(access(ch_path("o.npy"), F_OK), -1);
 }
 
 /* Exit status 2 only for what the command line alone shows; what depends
@@ -303,20 +242,20 @@ static void test_exit_status(void **state)
     (void)state;
     write_npy_u8("u8.npy", 2, (const int64_t[]){2, 3});
     write_npy_u8("u8_3d.npy", 3, (const int64_t[]){1, 2, 3});
-    expect_error(run("pad -b 1,1,1 -e 1,1,1 u8.npy o.npy"), 1, "has rank 2");
-    expect_error(run("pad --value 300 -b 1,1 -e 1,1 u8.npy o.npy"), 1, "out of range for u8");
-    expect_error(run("pad --value 3oo -b 1,1 -e 1,1 u8.npy o.npy"), 2, "not a value of any dtype");
-    expect_error(run("space-to-batch -B 1,1,1 u8.npy o.npy"), 1, "has rank 2");
-    expect_error(run("pad --same-as conv --kernel 3 --tf SAME u8.npy o.npy"), 1, "rank >= 3");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1,1 -e 1,1,1 u8.npy o.npy"), 1, "has rank 2");
+    ch_expect_error(ch_run(NULL, "pad --value 300 -b 1,1 -e 1,1 u8.npy o.npy"), 1, "out of range for u8");
+    ch_expect_error(ch_run(NULL, "pad --value 3oo -b 1,1 -e 1,1 u8.npy o.npy"), 2, "not a value of any dtype");
+    ch_expect_error(ch_run(NULL, "space-to-batch -B 1,1,1 u8.npy o.npy"), 1, "has rank 2");
+    ch_expect_error(ch_run(NULL, "pad --same-as conv --kernel 3 --tf SAME u8.npy o.npy"), 1, "rank >= 3");
     /* the window's lists against the input's spatial axes */
-    expect_error(run("pad --same-as conv --kernel 3,3,3 --tf SAME u8_3d.npy o.npy"), 1,
+    ch_expect_error(ch_run(NULL, "pad --same-as conv --kernel 3,3,3 --tf SAME u8_3d.npy o.npy"), 1,
                  "INPUT has 1 spatial axes");
-    expect_error(run("shape conv --input 5,5 --kernel 3,3,3 --tf SAME"), 2, "--input has 2 axes");
-    expect_error(run("pad -b 1,1 u8.npy o.npy"), 2, "--pads-end are required");
-    expect_error(run("pad -b 1,1 -e 1,1 u8.npy o.bmp"), 2, "o.bmp");
+    ch_expect_error(ch_run(NULL, "shape conv --input 5,5 --kernel 3,3,3 --tf SAME"), 2, "--input has 2 axes");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 u8.npy o.npy"), 2, "--pads-end are required");
+    ch_expect_error(ch_run(NULL, "pad -b 1,1 -e 1,1 u8.npy o.bmp"), 2, "o.bmp");
     /* `clpad devices` errors in clpad's form (it printed getopt's) */
-    expect_error(run("devices --json"), 2, "devices: unknown option '--json'");
-    assert_int_equal(access(scratch("o.npy"), F_OK), -1);
+    ch_expect_error(ch_run(NULL, "devices --json"), 2, "devices: unknown option '--json'");
+    assert_int_equal(access(ch_path("o.npy"), F_OK), -1);
 }
 
 /* Spaces around list values: accepted before and after alike (" 1,2" was
@@ -328,24 +267,22 @@ static void test_list_spaces(void **state)
     char shape[64];
     const char *lists[] = {"' 1,2'", "'1,2 '", "' 1 , 2 '", "'1,\t2'"};
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
-        int rc = run("pad -q -b %s -e 0,0 u8.npy s.npy", lists[i]);
+        int rc = ch_run(NULL, "pad -q -b %s -e 0,0 u8.npy s.npy", lists[i]);
         if (rc)
-            fail_msg("-b %s: exit %d: %s", lists[i], rc, g_err);
+            fail_msg("-b %s: exit %d: %s", lists[i], rc, ch_err);
         npy_shape("s.npy", shape, sizeof shape);
         assert_string_equal(shape, "3, 5");
     }
-    expect_error(run("pad -b '1,,2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
-    expect_error(run("pad -b '1 2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
-    expect_error(run("pad -b '1, ' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+    ch_expect_error(ch_run(NULL, "pad -b '1,,2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+    ch_expect_error(ch_run(NULL, "pad -b '1 2' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
+    ch_expect_error(ch_run(NULL, "pad -b '1, ' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
 }
 
 int main(void)
 {
-    g_cli = getenv("CLPAD_CLI");
-    if (!g_cli || !mkdtemp(g_dir)) {
-        fprintf(stderr, "CLPAD_CLI must name the clpad binary\n");
+    if (ch_init("cli-hostile"))
         return 1;
-    }
+    ch_timeout_s = 20; /* a hang fails */
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_output_checked_first),
@@ -355,9 +292,7 @@ int main(void)
         cmocka_unit_test(test_list_spaces),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", g_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", g_dir);
+    if (ch_cleanup())
+        fprintf(stderr, "could not remove %s\n", ch_dir);
     return rc;
 }
