@@ -15,7 +15,11 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
     LABELS peer
     SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # Both tests make the venv when it is missing (setup_venv.sh removes a
+  # stale one first): RESOURCE_LOCK keeps `ctest -j` from running them at
+  # once, which let one import NumPy from a venv the other was installing.
   # Letterbox against OpenCV (cv2.resize + copyMakeBorder, dnn's letterbox)
   # and Ultralytics' LetterBox arithmetic: tests/peer/letterbox_peer.py.
   add_test(NAME peer_letterbox COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/letterbox.sh)
@@ -23,5 +27,6 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
     LABELS peer
     SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
 endif()
