@@ -21,7 +21,8 @@ class WindowGeometry:
 
     For conv and pool, pads_begin / pads_end are the elements added before /
     after the data; for deconv, what is cropped from the full transposed
-    output of length (I-1)*S + DK (negative: zeros appended).
+    output of length (I-1)*S + DK (negative: zeros appended; OpenVINO's
+    pads are never negative, see window_geometry's output_shape).
     """
 
     op: str
@@ -116,9 +117,11 @@ def window_geometry(op: str, input: Ints, kernel: Ints, stride: Optional[Ints] =
         Conv*DTranspose(output_padding=...), tf="SAME" or "VALID", each value
         in [0, stride); see clpad_window_keras in clpad_window.h).
     output_shape: deconv (tf, onnx, openvino). An output_shape beyond the
-        full output gives negative pads_end / pads_begin (zeros added): ONNX
-        splits the negative total as its text and reference code do,
-        OpenVINO clamps it at 0 and adds the zeros at the end.
+        full output adds zeros: ONNX splits the negative total as its text
+        and reference code do (negative pads_begin / pads_end); OpenVINO
+        clamps it at 0 and adds the zeros at the end, with pads that are
+        never negative (0 / 0 for same_upper, same_lower and valid, as
+        OpenVINO reports them).
 
     Returns a :class:`WindowGeometry`; raises ClpadValueError with clpad's
     message when the window is invalid in that convention.
