@@ -6,6 +6,8 @@
 #                       pkg-config builds they write and compile
 #   docs_readme_python  `python` blocks, in the virtual environment that
 #                       test_python makes (Skipped with the reason without it)
+#   docs_script_paths   bench/peers.sh and bench/letterbox_peers.sh with an
+#                       absolute CLPAD_BUILD_DIR (tests/docs/run_scripts.sh)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 # Not in a sanitizer build: the README compiles programs with a plain `cc`
 # against this build's libclpad, which then needs the sanitizer's runtime
@@ -37,3 +39,8 @@ set_tests_properties(docs_readme_python PROPERTIES
   DEPENDS test_python
   LABELS "docs"
   TIMEOUT 600)
+# The scripts a reader runs first (tests/docs/run_scripts.sh): the bench
+# scripts with an absolute CLPAD_BUILD_DIR.
+add_test(NAME docs_script_paths
+  COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/docs/run_scripts.sh paths ${PROJECT_SOURCE_DIR})
+set_tests_properties(docs_script_paths PROPERTIES LABELS "docs" TIMEOUT 60)
