@@ -25,7 +25,11 @@ static void pad_stack_usage(FILE *f)
             "before). S is the largest size of each axis unless --shape gives it.\n"
             "\n"
             "  -S, --shape LIST       the size of each axis of a slice (default: the largest)\n"
-            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
+            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap,\n"
+            "                         or a framework's name with that meaning\n"
+            "                         (cv:REPLICATE, torch:circular, ...; docs/modes.md);\n"
+            "                         np:reflect and cv:REFLECT_101 mean mirrors this\n"
+            "                         command does not have and are refused\n"
             "  -v, --value V          pad_value for constant mode, exact in the dtype\n"
             "                         (default 0)\n"
             "      --placement P      top-left (default) or center\n"
@@ -87,7 +91,7 @@ int cmd_pad_stack(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case 'm':
-            if (clpad_pad_mode_from_name(optarg, &mode))
+            if (clpad_pad_mode_parse_within_limits(optarg, &mode))
                 return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
             break;
         case 'v': value_text = optarg; break;

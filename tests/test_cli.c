@@ -464,7 +464,11 @@ static void test_pad_forms_cli(void **state)
     ch_expect_error(ch_run(NULL, "pad --placement center -b 1,1 -e 1,1 seed.npy o.npy"), 2,
                  "--placement");
     ch_expect_error(ch_run(NULL, "pad --large-pads maybe -b 1,1 -e 1,1 seed.npy o.npy"), 2,
-                 "--large-pads");
+                 "--large-pads: large pads 'maybe': expected numpy");
+    /* one rule with Python's large_pads=: case-insensitive */
+    assert_int_equal(ch_run(NULL, "pad -q -m reflect --large-pads NUMPY -b 0,4 -e 0,0 seed.npy "
+                               "o.npy"),
+                     0);
     /* the default keeps Pad-12's limits; --large-pads error overrides np: */
     ch_expect_error(ch_run(NULL, "pad -m reflect -b 0,4 -e 0,0 seed.npy o.npy"), 1,
                  "pads_begin[1] = 4 exceeds the reflect limit");
