@@ -55,7 +55,7 @@ class WindowGeometry:
             if first_axis is not None:
                 raise value_error("give layout or first_axis, not both")
             out = ctypes.c_int()
-            check(_lib.lib().clpad_tf_layout_from_name(str(layout).encode(),
+            check(_lib.lib().clpad_tf_layout_from_name(_args.c_string("layout", str(layout)),
                                                         ctypes.byref(out)))
             first_axis = 1 if out.value == 0 else 2
         if first_axis is None:
@@ -71,10 +71,8 @@ class WindowGeometry:
 
 
 def _enum(fn_name: str, text: Any, what: str) -> int:
-    if not isinstance(text, str):
-        raise TypeError("%s must be a string, not %r" % (what, text))
     out = ctypes.c_int()
-    check(getattr(_lib.lib(), fn_name)(text.encode(), ctypes.byref(out)))
+    check(getattr(_lib.lib(), fn_name)(_args.c_string(what, text), ctypes.byref(out)))
     return out.value
 
 
