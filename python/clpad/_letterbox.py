@@ -15,7 +15,7 @@ import numpy.typing as npt
 from . import _args, _context, _lib, _memory
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import Interp, Layout, PadMode, Placement
+from ._types import BatchPadModeName, Interp, Layout, Placement
 
 MAX_CHANNELS = 4
 
@@ -175,7 +175,7 @@ def _per_channel(name: str, v: Any, cast: Any) -> List[Any]:
 
 def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], *,
               interp: Interp = "bilinear", placement: Placement = "center",
-              scaleup: bool = True, mode: PadMode = "constant",
+              scaleup: bool = True, mode: BatchPadModeName = "constant",
               value: Optional[Union[int, Sequence[int]]] = None, swap_rb: bool = False,
               scale: float = 1.0, mean: PerChannel = 0.0, std: PerChannel = 1.0,
               dtype: npt.DTypeLike = np.float32, layout: Layout = "NCHW",

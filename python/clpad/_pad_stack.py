@@ -12,11 +12,11 @@ import numpy.typing as npt
 from . import _args, _context, _lib, _memory
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import PadMode, Placement, Scalar
+from ._types import BatchPadModeName, Placement, Scalar
 
 
 def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] = None, *,
-              mode: PadMode = "constant", value: Optional[Scalar] = None,
+              mode: BatchPadModeName = "constant", value: Optional[Scalar] = None,
               placement: Placement = "top-left", device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
