@@ -108,7 +108,8 @@ clpad_status clpad_pad_mode_parse_within_limits(const char *name, clpad_pad_mode
         size_t plen = (size_t)(colon - name);
         const char *whose = "its framework";
         for (size_t p = 0; p < sizeof k_presets / sizeof *k_presets; p++)
-            if (strlen(k_presets[p].prefix) == plen && !strncasecmp(name, k_presets[p].prefix, plen))
+            if (strlen(k_presets[p].prefix) == plen &&
+                !strncasecmp(name, k_presets[p].prefix, plen))
                 whose = k_presets[p].whose;
         return clpad__fail(CLPAD_ERR_UNSUPPORTED,
                            "pad_mode '%s' is %s as %s means it, which mirrors again beyond "
