@@ -11,6 +11,11 @@ static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (d
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
 {
     unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? 0 : CLPAD_CONTEXT_VERBOSE);
+    /* --verify checks the device: the OpenCL kernel runs even where a small
+     * call would take the CPU path (comparing that with the CPU reference
+     * would check the CPU path against itself) */
+    if (r->verify && !r->cpu)
+        flags |= CLPAD_CONTEXT_DEVICE_ONLY;
     if (clpad_context_create(r->device, flags, &r->ctx))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     /* The first call compiles the program (and drivers such as PoCL
@@ -77,11 +82,20 @@ void cli_report_timing(const cli_run *r, size_t out_bytes)
                        "CLPAD_SMALL_CALL_BYTES=0 runs the kernel)",
                  i->total_ns / 1e6, gbps(i->bytes_moved, i->total_ns),
                  (unsigned long long)i->bytes_moved);
-    if (r->verify)
+    if (r->verify && i->used_opencl)
+        cli_note(r->quiet,
+                 "verify: the OpenCL kernel's result is identical to the CPU reference, byte "
+                 "for byte (%zu bytes; CPU path %.3f ms)",
+                 out_bytes, r->cpu_ns / 1e6);
+    else if (r->verify)
         cli_note(r->quiet,
                  "verify: identical to the CPU reference, byte for byte (%zu bytes; CPU path "
-                 "%.3f ms)",
-                 out_bytes, r->cpu_ns / 1e6);
+                 "%.3f ms), but no OpenCL kernel ran (%s): the CPU path was checked against "
+                 "itself",
+                 out_bytes, r->cpu_ns / 1e6,
+                 r->cpu                               ? "--cpu"
+                 : clpad_context_is_fallback(r->ctx) ? "no OpenCL device"
+                                                      : "nothing to launch");
 }
 
 void cli_run_free(cli_run *r)

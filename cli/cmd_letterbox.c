@@ -42,7 +42,11 @@ static void letterbox_usage(FILE *f)
             "                         or top-left\n"
             "      --no-scaleup       never enlarge an image (r <= 1)\n"
             "  -m, --mode MODE        the border: constant (default), edge, reflect,\n"
-            "                         symmetric, wrap (relative to the resized image)\n"
+            "                         symmetric, wrap (relative to the resized image), or\n"
+            "                         a framework's name with that meaning (cv:REPLICATE,\n"
+            "                         torch:circular, ...; docs/modes.md); np:reflect and\n"
+            "                         cv:REFLECT_101 mean mirrors this command does not\n"
+            "                         have and are refused\n"
             "  -v, --value V[,V,..]   constant border, u8 per channel of the images (as\n"
             "                         read, before --bgr) or one for all (default 114)\n"
             "      --bgr              swap channels 0 and 2 (images are read as RGB)\n"
@@ -61,7 +65,8 @@ static void letterbox_usage(FILE *f)
             "                         normalisation, channels as read), in a grid\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
-            "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
+            "                         then the CPU reference, and compare byte for byte\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
@@ -280,7 +285,7 @@ int cmd_letterbox(int argc, char **argv)
             break;
         case O_NOUP: o.scaleup = 0; break;
         case 'm':
-            if (clpad_pad_mode_from_name(optarg, &o.pad_mode))
+            if (clpad_pad_mode_parse_within_limits(optarg, &o.pad_mode))
                 return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
             break;
         case 'v':

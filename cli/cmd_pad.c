@@ -45,7 +45,8 @@ static void pad_usage(FILE *f)
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
-            "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
+            "                         then the CPU reference, and compare byte for byte\n"
             "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
@@ -136,7 +137,8 @@ int cmd_pad(int argc, char **argv)
     int nax = -1, nmult = -1;
     clpad_placement placement = CLPAD_PLACE_END;
     bool have_placement = false;
-    const char *large = NULL;
+    bool large = false;         /* --large-pads given */
+    unsigned large_flags = 0;   /* its clpad_pad_options flags */
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
@@ -182,9 +184,9 @@ int cmd_pad(int argc, char **argv)
             have_placement = true;
             break;
         case 'G':
-            if (strcasecmp(optarg, "numpy") && strcasecmp(optarg, "error"))
-                return cli_error(CLI_USAGE, "--large-pads: '%s' is not numpy or error", optarg);
-            large = optarg;
+            if (clpad_pad_large_pads_parse(optarg, &large_flags))
+                return cli_error(CLI_USAGE, "--large-pads: %s", clpad_last_error());
+            large = true;
             break;
         case 'b':
             if (!cli_parse_i64_list(optarg, "--pads-begin", pb, CLPAD_MAX_RANK, &npb))
@@ -413,10 +415,8 @@ int cmd_pad(int argc, char **argv)
         memcpy(pe, fe, (size_t)in.rank * sizeof *fe);
         npb = npe = in.rank;
     }
-    if (large && !strcasecmp(large, "numpy"))
-        mode_flags |= CLPAD_PAD_LARGE_NUMPY;
-    else if (large)
-        mode_flags = 0; /* --large-pads error: Pad-12's limits even for np: and cv: names */
+    if (large) /* numpy; or error: Pad-12's limits even for np: and cv: names */
+        mode_flags = (mode_flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY) | large_flags;
     popt.flags = mode_flags;
     unsigned char value[8] = {0};
     if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {

@@ -25,14 +25,19 @@ static void pad_stack_usage(FILE *f)
             "before). S is the largest size of each axis unless --shape gives it.\n"
             "\n"
             "  -S, --shape LIST       the size of each axis of a slice (default: the largest)\n"
-            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap\n"
+            "  -m, --mode MODE        constant (default), edge, reflect, symmetric, wrap,\n"
+            "                         or a framework's name with that meaning\n"
+            "                         (cv:REPLICATE, torch:circular, ...; docs/modes.md);\n"
+            "                         np:reflect and cv:REFLECT_101 mean mirrors this\n"
+            "                         command does not have and are refused\n"
             "  -v, --value V          pad_value for constant mode, exact in the dtype\n"
             "                         (default 0)\n"
             "      --placement P      top-left (default) or center\n"
             "      --shapes-out FILE  write each input's shape as an int64 [N, rank] .npy\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
-            "      --verify           also run the CPU path and compare byte for byte\n"
+            "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
+            "                         then the CPU reference, and compare byte for byte\n"
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
@@ -86,7 +91,7 @@ int cmd_pad_stack(int argc, char **argv)
                 return CLI_USAGE;
             break;
         case 'm':
-            if (clpad_pad_mode_from_name(optarg, &mode))
+            if (clpad_pad_mode_parse_within_limits(optarg, &mode))
                 return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
             break;
         case 'v': value_text = optarg; break;

@@ -1754,7 +1754,8 @@ static void exp_ov(const wcall *c, wexp *e)
         if (c->oshape) {
             /* OpenVINO's shape inference: SAME_* split the total clamped at 0
              * (SAME_UPPER: the odd one at the beginning), EXPLICIT keeps
-             * pads_begin, VALID 0; the end is the rest of full - O */
+             * pads_begin, VALID 0; the end is the rest of full - O, never
+             * negative (OpenVINO clamps it: zeros at the end, no pad) */
             i128 O = c->oshape[i], B = 0;
             if (same) {
                 w_split(e, i, full - O > 0 ? full - O : 0, !upper);
@@ -1765,6 +1766,8 @@ static void exp_ov(const wcall *c, wexp *e)
             e->O[i] = O;
             e->B[i] = B;
             e->A[i] = wv(e, full - O - B);
+            if (e->A[i] < 0)
+                e->A[i] = 0;
         } else {
             w_deconv_explicit(e, i, full, pb, pe);
         }

@@ -96,6 +96,51 @@ clpad_status clpad_pad_mode_parse(const char *name, clpad_pad_mode *mode, unsign
                        name, (int)(plen < 32 ? plen : 32), name);
 }
 
+clpad_status clpad_pad_mode_parse_within_limits(const char *name, clpad_pad_mode *mode)
+{
+    clpad_pad_mode m;
+    unsigned flags = 0;
+    clpad_status st = clpad_pad_mode_parse(name, &m, &flags);
+    if (st)
+        return st;
+    if ((flags & CLPAD_PAD_LARGE_NUMPY) && (m == CLPAD_PAD_REFLECT || m == CLPAD_PAD_SYMMETRIC)) {
+        const char *colon = strchr(name, ':');
+        size_t plen = (size_t)(colon - name);
+        const char *whose = "its framework";
+        for (size_t p = 0; p < sizeof k_presets / sizeof *k_presets; p++)
+            if (strlen(k_presets[p].prefix) == plen &&
+                !strncasecmp(name, k_presets[p].prefix, plen))
+                whose = k_presets[p].whose;
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "pad_mode '%s' is %s as %s means it, which mirrors again beyond "
+                           "the limit %s; this operation mirrors once (Pad-12's limits): give "
+                           "'%s', the same result within them",
+                           name, clpad_pad_mode_name(m), whose,
+                           m == CLPAD_PAD_REFLECT ? "shape - 1" : "shape",
+                           clpad_pad_mode_name(m));
+    }
+    *mode = m;
+    return CLPAD_OK;
+}
+
+clpad_status clpad_pad_large_pads_parse(const char *name, unsigned *flags)
+{
+    clpad__clear_error();
+    if (!name || !flags)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "large pads: name and result must not be NULL");
+    if (!strcasecmp(name, "numpy"))
+        *flags = CLPAD_PAD_LARGE_NUMPY;
+    else if (!strcasecmp(name, "error"))
+        *flags = 0;
+    else
+        return clpad__fail(CLPAD_ERR_PARSE,
+                           "large pads '%s': expected numpy (numpy.pad's repeated mirror) or "
+                           "error (Pad-12's limits, the default)",
+                           name);
+    return CLPAD_OK;
+}
+
 /* ---- ONNX Pad-18's axes -------------------------------------------------- */
 
 clpad_status clpad_pad_axes_expand(int rank, int naxes, const int64_t *axes,

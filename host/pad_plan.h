@@ -49,6 +49,13 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
                               const clpad_pad_options *options, int8_t *rules,
                               int64_t *out_shape, size_t *in_bytes, size_t *out_bytes);
 
+/* clpad_pad_output_shape for pad-and-stack, whose one mode has no large
+ * pads: the same checks, with messages that offer what pad-and-stack has
+ * (a smaller shape, another mode) rather than large pads. */
+clpad_status clpad__pad_output_shape_stack(int rank, const int64_t *shape,
+                                           const int64_t *pads_begin, const int64_t *pads_end,
+                                           clpad_pad_mode mode, int64_t *out_shape);
+
 /* Build options of the pad program: `row_rule` for the innermost axis (and
  * every axis unless outer_modes, which reads the outer axes' rules from a
  * kernel argument), moving units of unit_bytes (the program cache's key:

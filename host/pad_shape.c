@@ -13,8 +13,10 @@ _Static_assert(CLPAD_PAD_CONSTANT == CLPAD_COORD_CONSTANT && CLPAD_PAD_EDGE == C
                    CLPAD_PAD_WRAP == CLPAD_COORD_WRAP,
                "pad mode numbering differs between clpad.h and kernels/coords.h");
 
-static clpad_status check_limit(clpad_pad_mode mode, bool large, int axis, const char *which,
-                                int64_t pad, int64_t D, int8_t *rule)
+/* `stack`: the caller is pad-and-stack, which has no large pads: the
+ * messages offer what it has instead. */
+static clpad_status check_limit(clpad_pad_mode mode, bool large, bool stack, int axis,
+                                const char *which, int64_t pad, int64_t D, int8_t *rule)
 {
     if (pad <= 0)
         return CLPAD_OK; /* limits apply to positive pads only; negative pads crop */
@@ -32,9 +34,12 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, int axis, const
         if (pad > D - 1 && D >= 1)
             return clpad__fail(CLPAD_ERR_INVALID_PADS,
                                "%s[%d] = %lld exceeds the reflect limit shape[%d] - 1 = %lld "
-                               "(numpy.pad's repeated reflection is opt-in: large pads "
-                               "'numpy')",
-                               which, axis, (long long)pad, axis, (long long)(D - 1));
+                               "(%s)",
+                               which, axis, (long long)pad, axis, (long long)(D - 1),
+                               stack ? "pad-and-stack mirrors once: give a smaller shape, or "
+                                       "the mode symmetric, edge or wrap"
+                                     : "numpy.pad's repeated reflection is opt-in: large pads "
+                                       "'numpy'");
         break;
     case CLPAD_PAD_SYMMETRIC:
         if (pad > D && D >= 1 && large) {
@@ -43,9 +48,12 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, int axis, const
         }
         if (pad > D && D >= 1)
             return clpad__fail(CLPAD_ERR_INVALID_PADS,
-                               "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld "
-                               "(numpy.pad's repeated mirror is opt-in: large pads 'numpy')",
-                               which, axis, (long long)pad, axis, (long long)D);
+                               "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld (%s)",
+                               which, axis, (long long)pad, axis, (long long)D,
+                               stack ? "pad-and-stack mirrors once: give a smaller shape, or "
+                                       "the mode edge or wrap"
+                                     : "numpy.pad's repeated mirror is opt-in: large pads "
+                                       "'numpy'");
         break;
     default:
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
@@ -112,7 +120,7 @@ void clpad__pad_uniform_rules(int rank, clpad_pad_mode mode, int8_t *rules)
 
 static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
                               const int64_t *pads_end, const clpad_pad_options *options,
-                              int64_t *out, int8_t *rules_out)
+                              bool stack, int64_t *out, int8_t *rules_out)
 {
     clpad_status st = clpad__check_rank_shape("pad", rank, 0, shape);
     if (st)
@@ -127,9 +135,9 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
     int8_t rules[CLPAD_MAX_RANK];
     for (int i = 0; i < rank; i++) {
         rules[i] = (int8_t)o.modes[i];
-        if ((st = check_limit(o.modes[i], large, i, "pads_begin", pads_begin[i], shape[i],
-                              &rules[i])) ||
-            (st = check_limit(o.modes[i], large, i, "pads_end", pads_end[i], shape[i],
+        if ((st = check_limit(o.modes[i], large, stack, i, "pads_begin", pads_begin[i],
+                              shape[i], &rules[i])) ||
+            (st = check_limit(o.modes[i], large, stack, i, "pads_end", pads_end[i], shape[i],
                               &rules[i])))
             return st;
         int64_t sum, last;
@@ -168,15 +176,15 @@ clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_
     return clpad_pad_output_shape_ex(rank, shape, pads_begin, pads_end, &o, out_shape);
 }
 
-clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape, const int64_t *pads_begin,
-                                       const int64_t *pads_end, const clpad_pad_options *options,
-                                       int64_t *out_shape)
+static clpad_status output_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
+                                 const int64_t *pads_end, const clpad_pad_options *options,
+                                 bool stack, int64_t *out_shape)
 {
     clpad__clear_error();
     if (rank > 0 && !out_shape)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: out_shape is NULL");
     int64_t out[CLPAD_MAX_RANK];
-    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, out, NULL);
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, stack, out, NULL);
     if (st)
         return st;
     if (!clpad__count(rank, out, 1, NULL, NULL))
@@ -184,6 +192,25 @@ clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape, const int
     if (rank > 0)
         memcpy(out_shape, out, (size_t)rank * sizeof *out);
     return CLPAD_OK;
+}
+
+clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape, const int64_t *pads_begin,
+                                       const int64_t *pads_end, const clpad_pad_options *options,
+                                       int64_t *out_shape)
+{
+    return output_shape(rank, shape, pads_begin, pads_end, options, false, out_shape);
+}
+
+clpad_status clpad__pad_output_shape_stack(int rank, const int64_t *shape,
+                                           const int64_t *pads_begin, const int64_t *pads_end,
+                                           clpad_pad_mode mode, int64_t *out_shape)
+{
+    clpad__clear_error();
+    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    return output_shape(rank, shape, pads_begin, pads_end, &o, true, out_shape);
 }
 
 clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
@@ -195,7 +222,7 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
     if (!esize)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: invalid dtype %d", (int)dtype);
     int64_t out[CLPAD_MAX_RANK];
-    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, out, rules);
+    clpad_status st = pad_shape(rank, shape, pads_begin, pads_end, options, false, out, rules);
     if (st)
         return st;
     if (!clpad__count(rank, shape, esize, NULL, in_bytes))

@@ -2,6 +2,7 @@
  * tensor's pads and the CPU reference, which is Pad (host/pad_cpu.c) of
  * every tensor into its slice of the output. */
 #include "pad_stack.h"
+#include "pad_plan.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +73,7 @@ clpad_status clpad__ps_check_tensor(const ps_plan *p, size_t i, const int64_t *D
 {
     clpad__ps_pads(p, D, begin, end);
     int64_t out[CLPAD_MAX_RANK];
-    clpad_status st = clpad_pad_output_shape(p->rank, D, begin, end, p->mode, out);
+    clpad_status st = clpad__pad_output_shape_stack(p->rank, D, begin, end, p->mode, out);
     if (st) {
         char msg[900];
         snprintf(msg, sizeof msg, "%s", clpad_last_error());

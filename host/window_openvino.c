@@ -65,7 +65,9 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
         if (output_shape) {
             /* OpenVINO's shape inference: SAME_* split max(total, 0) (SAME_UPPER:
              * end = total // 2, the odd one at the beginning); EXPLICIT keeps the
-             * given pads_begin, VALID 0; the end is what remains of full - O */
+             * given pads_begin, VALID 0; the end is what remains of full - O,
+             * clamped at 0 as OpenVINO clamps the total (an output_shape beyond
+             * the full output: zeros at the end, pads 0) */
             int64_t O = output_shape[i], B = 0, A;
             if (same) {
                 clpad__w_deconv_split_to(full, O > full ? full : O, !upper, &B, &A);
@@ -74,8 +76,8 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
             }
             r.output[i] = O;
             r.pads_begin[i] = B;
-            TRY(clpad__w_ck_sub(i, "full output - output_shape - pads_begin", full - O, B,
-                                &r.pads_end[i]));
+            TRY(clpad__w_ck_sub(i, "full output - output_shape - pads_begin", full - O, B, &A));
+            r.pads_end[i] = A > 0 ? A : 0;
         } else {
             TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, rd, full));
         }

@@ -307,6 +307,36 @@ CLPAD_API clpad_status clpad_pad_mode_parse(const char *name, clpad_pad_mode *mo
                                             unsigned *flags);
 
 /**
+ * Parse a pad mode for an operation that pads within Pad-12's limits only
+ * (clpad_pad_stack, clpad_letterbox: one mode, no clpad_pad_options), so
+ * that every entry point takes the same names with the same meaning. The
+ * names of clpad_pad_mode_parse are accepted where their meaning is what
+ * the operation does (clpad's names; cv:CONSTANT, cv:REPLICATE, cv:WRAP,
+ * np:constant, np:edge, np:wrap, and every torch:, tf:, onnx: and ov:
+ * name). A name whose framework mirrors again beyond the limits
+ * (np:reflect, np:symmetric, cv:REFLECT, cv:REFLECT_101, cv:REFLECT101,
+ * cv:DEFAULT) is refused rather than padded with another meaning; the
+ * message names clpad's mode that gives the same result within the limits,
+ * e.g. "pad_mode 'np:reflect' is reflect as NumPy (numpy.pad) means it,
+ * which mirrors again beyond the limit shape - 1; this operation mirrors
+ * once (Pad-12's limits): give 'reflect', the same result within them".
+ * Errors: those of clpad_pad_mode_parse; CLPAD_ERR_UNSUPPORTED (such a name).
+ */
+CLPAD_API clpad_status clpad_pad_mode_parse_within_limits(const char *name,
+                                                          clpad_pad_mode *mode);
+
+/**
+ * Parse a large-pads policy, the one rule of the CLI's --large-pads and
+ * Python's large_pads=: "numpy" (reflect and symmetric take any pad and
+ * repeat the mirror: *flags = CLPAD_PAD_LARGE_NUMPY) or "error" (Pad-12's
+ * limits, also for np: and cv: mode names: *flags = 0). Case-insensitive,
+ * as every clpad name.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL name or flags), CLPAD_ERR_PARSE
+ * (another name: "large pads 'x': expected numpy or error").
+ */
+CLPAD_API clpad_status clpad_pad_large_pads_parse(const char *name, unsigned *flags);
+
+/**
  * ONNX Pad-18's `axes` form: pads given for `naxes` listed axes only, the
  * other axes unpadded. axes[k] is in [-rank, rank) (negative counts from
  * the end, as ONNX); axes_pads_begin[k] / axes_pads_end[k] are that axis's

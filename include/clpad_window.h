@@ -34,6 +34,7 @@
  *    of length (I-1)*S + DK (+ output_padding at the end), as ONNX
  *    ConvTranspose's "pads": O = (I-1)*S + DK + output_padding - B - A.
  *    A negative value extends the output with zeros on that side.
+ *    (OpenVINO never reports a negative pad: see clpad_window_openvino.)
  * clpad_window_tensor_pads() turns a result into the pads to give clpad_pad /
  * clpad_pad_cpu so that an unpadded (VALID, floor) window over the padded
  * tensor equals the framework's window (or, for deconv, so that padding the
@@ -387,13 +388,19 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
  *     EXPLICIT: B = pads_begin[i] as given (pads_end is not used);
  *     VALID: B = 0.
  *     In every case the output starts B elements into the full output and
- *     A = full - O - B: negative when O exceeds what is left, the extra
- *     elements zeros at the end. So an output_shape beyond the full output
- *     gives B = 0 (SAME_*, VALID) and A = full - O < 0. (The operator
- *     document says that pads_begin / pads_end are ignored with
- *     output_shape and that every auto_pad splits the total; the shape
- *     inference that OpenVINO's plugins use keeps pads_begin for EXPLICIT
- *     and pads 0 for VALID, and clpad follows it.)
+ *     A = max(full - O - B, 0), clamped at 0 as OpenVINO clamps the total:
+ *     when O exceeds what is left (full - B), the last O - (full - B)
+ *     elements are zeros at the end and no pad counts them, so that
+ *     O = full - B - A no longer holds. An output_shape beyond the full
+ *     output gives B = 0 and A = 0 with SAME_* and VALID, as OpenVINO's
+ *     shape inference reports (input 37, stride 2, kernel 1, output_shape 74,
+ *     SAME_UPPER: full 73, pads 0 / 0); clpad_window_tensor_pads still
+ *     appends those zeros. (The operator document says that pads_begin /
+ *     pads_end are ignored with output_shape and that every auto_pad splits
+ *     the total; the shape inference that OpenVINO's plugins use keeps
+ *     pads_begin for EXPLICIT and pads 0 for VALID, and clpad follows it for
+ *     pads_begin; its pads_end is the crop at the end, where OpenVINO
+ *     reports the VALID and EXPLICIT attributes unchanged.)
  * output_padding and output_shape must be NULL unless op is deconv.
  *
  * Errors: as clpad_window_onnx; CLPAD_ERR_INVALID_ARGUMENT (rounding other

@@ -143,7 +143,22 @@ static void test_letterbox_errors(void **state)
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 1, "std[1]");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mean 1,2 rgb.png e4.npy"), 2, "per channel");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --dtype i32 rgb.png e4.npy"), 2, "--dtype");
+    /* the mode names of `clpad pad`, where they mean what letterbox does;
+     * numpy's and OpenCV's repeated mirrors are refused with the mode it has */
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mode np:reflect rgb.png e4.npy"), 2,
+                 "give 'reflect'");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mode cv:REFLECT rgb.png e4.npy"), 2,
+                 "give 'symmetric'");
     assert_false(ch_exists("e4.npy"));
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 8,8 --mode cv:REPLICATE rgb.png e5.npy"), 0);
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 8,8 --mode edge rgb.png e6.npy"), 0);
+    tio_tensor a = {0}, b = {0};
+    ch_load("e5.npy", &a);
+    ch_load("e6.npy", &b);
+    assert_int_equal(a.nbytes, b.nbytes);
+    assert_memory_equal(a.data, b.data, a.nbytes);
+    tio_free(&a);
+    tio_free(&b);
 }
 
 static void test_pad_stack(void **state)
@@ -186,7 +201,23 @@ static void test_pad_stack(void **state)
     ch_expect_error(ch_run(NULL, "pad-stack --mode reflect --shape 3,3 s1.npy s2.npy e.npy"), 1, "s2.npy");
     ch_expect_error(ch_run(NULL, "pad-stack --shape 5 s1.npy s2.npy e.npy"), 2, "--shape");
     ch_expect_error(ch_run(NULL, "pad-stack --mode wrap --value 1 s1.npy s2.npy e.npy"), 2, "--value");
+    /* the mode names of `clpad pad`, where they mean what pad-stack does */
+    ch_expect_error(ch_run(NULL, "pad-stack --mode np:symmetric s1.npy s2.npy e.npy"), 2,
+                 "give 'symmetric'");
+    ch_expect_error(ch_run(NULL, "pad-stack --mode cv:REFLECT_101 s1.npy s2.npy e.npy"), 2,
+                 "give 'reflect'");
+    ch_expect_error(ch_run(NULL, "pad-stack --mode torch:circular --value 1 s1.npy s2.npy e.npy"),
+                 2, "--value");
     assert_false(ch_exists("e.npy"));
+    assert_int_equal(ch_run(NULL, "pad-stack -q --shape 4,5 --placement center --mode np:edge "
+                         "s1.npy s2.npy ps3.npy"),
+                     0);
+    ch_load("ps3.npy", &out);
+    assert_memory_equal(out.data, first, sizeof first);
+    tio_free(&out);
+    /* the reflect limit: the way out names what pad-stack has, not large pads */
+    ch_expect_error(ch_run(NULL, "pad-stack --mode reflect --shape 2,6 s1.npy s2.npy e.npy"), 1,
+                 "pad-and-stack mirrors once");
 }
 
 static int setup(void **state)

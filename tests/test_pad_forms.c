@@ -288,6 +288,50 @@ static void test_mode_names(void **state)
                 "unknown prefix 'jax'");
     EXPECT_FAIL(clpad_pad_mode_parse("mirror", &m, NULL), CLPAD_ERR_PARSE, "cv:REFLECT_101");
     EXPECT_FAIL(clpad_pad_mode_parse(NULL, &m, NULL), CLPAD_ERR_INVALID_ARGUMENT, "NULL");
+
+    /* Operations without large pads (pad-and-stack, letterbox) take the same
+     * names, except those whose meaning is a repeated mirror: refused, with
+     * the mode they do have. Every other name means what it says there. */
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
+        bool repeated = (ok[i].flags & CLPAD_PAD_LARGE_NUMPY) &&
+                        (ok[i].mode == CLPAD_PAD_REFLECT || ok[i].mode == CLPAD_PAD_SYMMETRIC);
+        m = (clpad_pad_mode)-1;
+        clpad_status st = clpad_pad_mode_parse_within_limits(ok[i].name, &m);
+        if (repeated) {
+            char want[64];
+            snprintf(want, sizeof want, "give '%s', the same result within them",
+                     clpad_pad_mode_name(ok[i].mode));
+            EXPECT_FAIL(st, CLPAD_ERR_UNSUPPORTED, want);
+            assert_int_equal((int)m, -1); /* nothing written on failure */
+        } else {
+            TU_ASSERT_OK(st);
+            assert_int_equal(m, ok[i].mode);
+        }
+    }
+    EXPECT_FAIL(clpad_pad_mode_parse_within_limits("np:reflect", &m), CLPAD_ERR_UNSUPPORTED,
+                "'np:reflect' is reflect as NumPy (numpy.pad) means it, which mirrors again "
+                "beyond the limit shape - 1");
+    EXPECT_FAIL(clpad_pad_mode_parse_within_limits("cv:REFLECT", &m), CLPAD_ERR_UNSUPPORTED,
+                "'cv:REFLECT' is symmetric as OpenCV (BORDER_*) means it");
+    EXPECT_FAIL(clpad_pad_mode_parse_within_limits("torch:symmetric", &m), CLPAD_ERR_PARSE,
+                "torch has");
+    EXPECT_FAIL(clpad_pad_mode_parse_within_limits(NULL, &m), CLPAD_ERR_INVALID_ARGUMENT,
+                "NULL");
+
+    /* --large-pads and large_pads=: one rule, case-insensitive */
+    unsigned f = 99;
+    TU_ASSERT_OK(clpad_pad_large_pads_parse("numpy", &f));
+    assert_int_equal(f, CLPAD_PAD_LARGE_NUMPY);
+    f = 99;
+    TU_ASSERT_OK(clpad_pad_large_pads_parse("NumPy", &f));
+    assert_int_equal(f, CLPAD_PAD_LARGE_NUMPY);
+    TU_ASSERT_OK(clpad_pad_large_pads_parse("ERROR", &f));
+    assert_int_equal(f, 0);
+    EXPECT_FAIL(clpad_pad_large_pads_parse("yes", &f), CLPAD_ERR_PARSE,
+                "large pads 'yes': expected numpy");
+    EXPECT_FAIL(clpad_pad_large_pads_parse("", &f), CLPAD_ERR_PARSE, "large pads ''");
+    EXPECT_FAIL(clpad_pad_large_pads_parse(NULL, &f), CLPAD_ERR_INVALID_ARGUMENT, "NULL");
+    EXPECT_FAIL(clpad_pad_large_pads_parse("numpy", NULL), CLPAD_ERR_INVALID_ARGUMENT, "NULL");
 }
 
 /* ONNX Pad-18's axes, against a restatement: the i-th listed axis (negative:

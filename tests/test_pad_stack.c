@@ -157,8 +157,18 @@ static void test_errors(void **state)
                                          NULL, CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_INVALID_PADS);
     assert_non_null(strstr(clpad_last_error(), "tensors[2]"));
+    /* the way out is one pad-and-stack has (it has no large pads) */
+    assert_non_null(strstr(clpad_last_error(), "pad-and-stack mirrors once: give a smaller "
+                                               "shape, or the mode symmetric, edge or wrap"));
+    assert_null(strstr(clpad_last_error(), "large pads"));
     for (size_t i = 0; i < sizeof out; i++)
         assert_int_equal(((unsigned char *)out)[i], 0x5A);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_SYMMETRIC,
+                                         NULL, CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_INVALID_PADS);
+    assert_non_null(strstr(clpad_last_error(), "symmetric limit"));
+    assert_non_null(strstr(clpad_last_error(), "give a smaller shape, or the mode edge or wrap"));
+    assert_null(strstr(clpad_last_error(), "large pads"));
     shapes[1] = -1;
     TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
                                          CLPAD_PLACE_TOP_LEFT, out, sizeof out),

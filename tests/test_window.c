@@ -565,20 +565,51 @@ static void test_openvino(void **state)
                                        I64(3), I64(3), I64(2), NULL, NULL, NULL, NULL, I64(6),
                                        &r));
     expect_result("ov deconv output_shape valid", &r, 1, I64(6), I64(0), I64(1));
-    /* output_shape beyond the full output: the total is clamped at 0, the output
-     * starts at the full output's start, the extra elements are zeros at the end.
-     * OpenVINO's type_prop test convolution_backprop_data_partial_auto_padding_upper:
-     * input 1x37, kernel 1x1, strides {1, 2}, SAME_UPPER, output_shape {1, 74}:
-     * full {1, 73}; OpenVINO reports pads {0, 0} / {0, 0}; in clpad's terms the
-     * 74th element is a zero appended: pads_end {0, -1}. */
+    /* output_shape beyond the full output: the total is clamped at 0 and so are
+     * the pads (OpenVINO's rule); the output starts at the full output's start,
+     * the extra elements are zeros at the end. OpenVINO's type_prop test
+     * convolution_backprop_data_partial_auto_padding_upper: input 1x37, kernel
+     * 1x1, strides {1, 2}, SAME_UPPER, output_shape {1, 74}: full {1, 73};
+     * OpenVINO's shape inference reports pads {0, 0} / {0, 0} (checked with
+     * the openvino wheel, 2026.4: SAME_UPPER and SAME_LOWER, output_shape 73,
+     * 74 and 80, all pads 0; output_shape 70: upper 2 / 1, lower 1 / 2). */
     TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_UPPER, CLPAD_OV_FLOOR,
                                        2, I64(1, 37), I64(1, 1), I64(1, 2), NULL, NULL, NULL,
                                        NULL, I64(1, 74), &r));
-    expect_result("ov partial_auto_padding_upper", &r, 2, I64(1, 74), I64(0, 0), I64(0, -1));
+    expect_result("ov partial_auto_padding_upper", &r, 2, I64(1, 74), I64(0, 0), I64(0, 0));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_LOWER, CLPAD_OV_FLOOR,
+                                       2, I64(1, 37), I64(1, 1), I64(1, 2), NULL, NULL, NULL,
+                                       NULL, I64(1, 74), &r));
+    expect_result("ov partial_auto_padding_lower", &r, 2, I64(1, 74), I64(0, 0), I64(0, 0));
     TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_LOWER, CLPAD_OV_FLOOR,
                                        2, I64(1, 37), I64(1, 1), I64(1, 2), NULL, NULL, NULL,
                                        NULL, I64(1, 80), &r));
-    expect_result("ov beyond full lower", &r, 2, I64(1, 80), I64(0, 0), I64(0, -7));
+    expect_result("ov beyond full lower", &r, 2, I64(1, 80), I64(0, 0), I64(0, 0));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_UPPER, CLPAD_OV_FLOOR,
+                                       1, I64(37), I64(1), I64(2), NULL, NULL, NULL, NULL,
+                                       I64(70), &r));
+    expect_result("ov below full upper", &r, 1, I64(70), I64(2), I64(1));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_SAME_LOWER, CLPAD_OV_FLOOR,
+                                       1, I64(37), I64(1), I64(2), NULL, NULL, NULL, NULL,
+                                       I64(70), &r));
+    expect_result("ov below full lower", &r, 1, I64(70), I64(1), I64(2));
+    /* VALID and EXPLICIT: never a negative pad either (full 73, pads_begin 1) */
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_VALID, CLPAD_OV_FLOOR, 1,
+                                       I64(37), I64(1), I64(2), NULL, NULL, NULL, NULL, I64(74),
+                                       &r));
+    expect_result("ov beyond full valid", &r, 1, I64(74), I64(0), I64(0));
+    TU_ASSERT_OK(clpad_window_openvino(CLPAD_WINDOW_DECONV, CLPAD_OV_EXPLICIT, CLPAD_OV_FLOOR, 1,
+                                       I64(37), I64(1), I64(2), NULL, I64(1), I64(3), NULL,
+                                       I64(73), &r));
+    expect_result("ov beyond full explicit", &r, 1, I64(73), I64(1), I64(0));
+    /* the padding that turns the full output into this one: 1 cropped at the
+     * start, 1 zero appended (73 - 1 + 1 = 73) */
+    {
+        int64_t tb[3], te[3];
+        TU_ASSERT_OK(clpad_window_tensor_pads(&r, 3, 2, tb, te));
+        assert_int_equal(tb[2], -1);
+        assert_int_equal(te[2], 1);
+    }
     /* type_prop ..._auto_pad_same_with_output_padding_and_output_shape: input 2x2,
      * kernel 3x3, strides 2, output_padding 1, SAME_LOWER, output_shape {3, 3}:
      * full = 2 + 3 + 1 = 6, total 3, pads_begin {1, 1}, pads_end {2, 2} */

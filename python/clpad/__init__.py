@@ -70,7 +70,8 @@ from ._letterbox import LetterboxTransform, letterbox
 from ._pad import pad
 from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
-from ._types import DeviceArray, Interp, Layout, PadMode, PadModeName, PadWidth, Placement
+from ._types import (BatchPadModeName, DeviceArray, Interp, Layout, PadMode, PadModeName,
+                     PadWidth, Placement)
 from ._window import WindowGeometry, window_geometry
 
 
@@ -98,6 +99,7 @@ __all__ = [
     "REFERENCE",
     "PadMode",
     "PadModeName",
+    "BatchPadModeName",
     "PadWidth",
     "Interp",
     "Placement",

@@ -12,7 +12,8 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from . import _lib
-from ._errors import OVERFLOW, UNSUPPORTED, check, value_error
+from ._errors import (INVALID_ARGUMENT, OVERFLOW, UNSUPPORTED, ClpadValueError, check,
+                      value_error)
 
 MAX_RANK = _lib.MAX_RANK
 
@@ -95,6 +96,34 @@ def axes(name: str, values: Any, n: int, default: Optional[int] = None,
     return seq
 
 
+def c_string(what: str, text: Any) -> bytes:
+    """`text` (a str) as the NUL-terminated bytes a C call reads: TypeError
+    for another type, ClpadValueError for a NUL inside it (C would read only
+    what comes before, "edge\\0junk" as "edge") or text UTF-8 cannot carry."""
+    if not isinstance(text, str):
+        raise TypeError("%s must be a string, not %r" % (what, text))
+    if "\0" in text:
+        raise value_error("%s %r contains a NUL character" % (what, text))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise value_error("%s %r is not valid text (%s)" % (what, text, e.reason)) from None
+
+
+def check_rank(rank: int) -> None:
+    """ClpadValueError unless an array of `rank` axes is within clpad's 0..8."""
+    if rank > MAX_RANK:
+        raise value_error("the array has %d axes; clpad takes rank 0..%d" % (rank, MAX_RANK),
+                          INVALID_ARGUMENT)
+
+
+def unused_value(name: str, value: Any, mode: Any) -> "ClpadValueError":
+    """The error for a pad value given with modes that use none: every entry
+    point refuses it (a zero is accepted and ignored), rather than ignore it."""
+    return value_error("%s=%r is used only by mode='constant'; mode=%r takes no value "
+                       "(leave %s out)" % (name, value, mode, name))
+
+
 def i64(values: Sequence[int], min_len: int = 1) -> "ctypes.Array[ctypes.c_int64]":
     """A C int64 array of `values` (at least min_len long, for rank 0)."""
     arr = (ctypes.c_int64 * max(len(values), min_len))()
@@ -118,7 +147,7 @@ def scalar_bytes(value: Any, dt: "np.dtype[Any]", code: int) -> bytes:
         value = value.decode()
     if isinstance(value, str):
         buf = ctypes.create_string_buffer(8)
-        check(_lib.lib().clpad_scalar_parse(code, value.encode(), buf))
+        check(_lib.lib().clpad_scalar_parse(code, c_string("value", value), buf))
         return buf.raw[:size]
     if isinstance(value, np.ndarray):
         if value.ndim != 0:
@@ -175,10 +204,34 @@ def pad_mode_flags(mode: Any) -> Tuple[int, int]:
     """(clpad_pad_mode, clpad_pad_options flags) of a mode name: clpad's names
     or a framework's ("cv:REFLECT_101", "torch:circular", "np:reflect"), by
     the library's parser (clpad_pad_mode_parse) and with its message."""
-    if not isinstance(mode, str):
-        raise TypeError("mode must be a string, not %r" % (mode,))
+    name = c_string("mode", mode)
     out, flags = ctypes.c_int(), ctypes.c_uint()
-    check(_lib.lib().clpad_pad_mode_parse(mode.encode(), ctypes.byref(out), ctypes.byref(flags)))
+    check(_lib.lib().clpad_pad_mode_parse(name, ctypes.byref(out), ctypes.byref(flags)))
     return out.value, flags.value
+
+
+def pad_mode_within_limits(mode: Any) -> int:
+    """The clpad_pad_mode of a mode name for the operations without large
+    pads (pad_stack, letterbox): the names pad takes, except those that mean
+    a mirror repeated beyond Pad-12's limits ("np:reflect", "cv:REFLECT_101",
+    ...), refused with the mode to give (clpad_pad_mode_parse_within_limits)."""
+    out = ctypes.c_int()
+    check(_lib.lib().clpad_pad_mode_parse_within_limits(c_string("mode", mode),
+                                                        ctypes.byref(out)))
+    return out.value
+
+
+def large_pads_flags(large_pads: Any) -> int:
+    """The clpad_pad_options flags of large_pads= ("numpy" or "error", any
+    case: the rule of the CLI's --large-pads, clpad_pad_large_pads_parse)."""
+    if not isinstance(large_pads, str):
+        raise TypeError("large_pads must be 'numpy' or 'error', not %r" % (large_pads,))
+    flags = ctypes.c_uint()
+    st = _lib.lib().clpad_pad_large_pads_parse(c_string("large_pads", large_pads),
+                                               ctypes.byref(flags))
+    if st < 0:
+        message = (_lib.lib().clpad_last_error() or b"").decode("utf-8", "replace")
+        raise value_error("large_pads: %s" % message, st)
+    return flags.value
 
 

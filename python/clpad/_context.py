@@ -23,7 +23,7 @@ import threading
 import warnings
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
-from . import _lib
+from . import _args, _lib
 from ._errors import NO_DEVICE, ClpadRuntimeError, check
 
 #: ``device=REFERENCE`` runs the CPU reference path, without OpenCL.
@@ -143,6 +143,7 @@ def device_key(device: Any) -> Optional[str]:
     if isinstance(device, Device):
         return device.spec
     if isinstance(device, str):
+        _args.c_string("device", device)  # (a NUL would cut the spec short in C)
         spec = device.strip()
         if not spec:
             return None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ctypes
 import numbers
+import os
+from collections import abc
 from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -13,7 +15,7 @@ import numpy.typing as npt
 from . import _args, _context, _lib, _memory
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import Interp, Layout, PadMode, Placement
+from ._types import BatchPadModeName, Interp, Layout, Placement
 
 MAX_CHANNELS = 4
 
@@ -106,17 +108,46 @@ _DTYPES = {np.dtype(np.uint8): 2, np.dtype(np.float16): 9, np.dtype(np.float32):
 
 def _name_code(fn: str, what: str, name: Any) -> int:
     """An option name through the library's parser (and its message)."""
-    if not isinstance(name, str):
-        raise TypeError("%s must be a string, not %r" % (what, name))
     out = ctypes.c_int()
-    check(getattr(_lib.lib(), fn)(name.encode(), ctypes.byref(out)))
+    check(getattr(_lib.lib(), fn)(_args.c_string(what, name), ctypes.byref(out)))
     return out.value
+
+
+def _batch(images: Any) -> List[Any]:
+    """The images of `images` as a list: a sequence, or a 4-D array of N
+    images. One image alone (a 2-D or 3-D array) is refused, since iterating
+    it would make each row an image."""
+    if isinstance(images, np.ndarray):
+        if images.ndim == 4 or (images.ndim == 1 and images.dtype == object):
+            return list(images)
+        if images.ndim in (2, 3):
+            raise value_error(
+                "images is one array of shape %s, not a batch: pass [image] for one image, "
+                "or a 4-D array (N, H, W, C) for N images of one size" % (images.shape,))
+        raise value_error("images is an array of %d axes: pass a sequence of HxW or HxWxC "
+                          "images, or a 4-D array (N, H, W, C)" % images.ndim)
+    if isinstance(images, (str, bytes)) or not isinstance(images, abc.Iterable):
+        raise TypeError("images must be a sequence of image arrays or a 4-D array, not %r"
+                        % (images,))
+    return list(images)
 
 
 def _image(i: int, x: Any, keep: List[Any]) -> _Image:
     """The clpad_image of images[i]: rows may be any stride (a crop of a
     larger array is read in place); other layouts are copied first."""
-    a = np.asarray(x)
+    if x is None:
+        raise value_error("images[%d] is None (cv2.imread returns None for a file it cannot "
+                          "read)" % i)
+    if isinstance(x, (str, bytes, os.PathLike)):
+        raise value_error("images[%d] is a file name (%r): letterbox takes decoded images, "
+                          "uint8 arrays (e.g. cv2.imread(path))" % (i, x))
+    try:
+        a = np.asarray(x)
+    except ValueError as e:  # a ragged nested list
+        raise value_error("images[%d] is not an image array: %s" % (i, e)) from None
+    if a.dtype == object:
+        raise value_error("images[%d] is a %s, not an image array (uint8 HxW or HxWxC)"
+                          % (i, type(x).__name__))
     if a.dtype != np.uint8:
         raise value_error("images[%d]: dtype %s; images are uint8 HxW or HxWxC" % (i, a.dtype))
     if a.ndim == 2:
@@ -144,8 +175,8 @@ def _per_channel(name: str, v: Any, cast: Any) -> List[Any]:
 
 def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], *,
               interp: Interp = "bilinear", placement: Placement = "center",
-              scaleup: bool = True, mode: PadMode = "constant",
-              value: Union[int, Sequence[int]] = 114, swap_rb: bool = False,
+              scaleup: bool = True, mode: BatchPadModeName = "constant",
+              value: Optional[Union[int, Sequence[int]]] = None, swap_rb: bool = False,
               scale: float = 1.0, mean: PerChannel = 0.0, std: PerChannel = 1.0,
               dtype: npt.DTypeLike = np.float32, layout: Layout = "NCHW",
               device: DeviceLike = None,
@@ -153,10 +184,14 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
     """Letterbox a batch of uint8 images into one tensor, in one kernel launch.
 
-    images: uint8 arrays HxWxC (or HxW: one channel), each of its own size,
-        C = 1, 3 or 4 and the same for all (a 4-D array is N images). Rows
-        may be strided (a crop is read in place); the images are never
-        modified.
+    images: a sequence of uint8 arrays HxWxC (or HxW: one channel), each of
+        its own size, C = 1, 3 or 4 and the same for all, or a 4-D array
+        (N images of one size). One image alone is a ClpadValueError (a 3-D
+        array would otherwise be read as H images): pass ``[image]``. An
+        element that is None (what cv2.imread returns for a file it cannot
+        read), a file name or not an array is a ClpadValueError naming it
+        (``images[2] is None``). Rows may be strided (a crop is read in
+        place); the images are never modified.
     size: the slot (H, W) of every image, or one int for a square slot.
     Each image is resized keeping its aspect by r = min(H / h, W / w) to
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
@@ -165,7 +200,13 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     its slot (``placement="center"``: the odd pixel to the bottom/right, as
     Ultralytics' LetterBox; or ``"top-left"``); the border filled by ``mode``
     relative to the resized image (constant with ``value``, u8 per channel,
-    default 114; edge, reflect, symmetric, wrap); every sample v of output
+    default (None) 114; edge, reflect, symmetric, wrap; or a framework's
+    name as :func:`clpad.pad` takes it, where it means one of these:
+    "cv:REPLICATE", "torch:circular"; "np:reflect", "np:symmetric",
+    "cv:REFLECT" and "cv:REFLECT_101" mean a mirror repeated beyond the
+    limits, which letterbox does not have, and raise ClpadValueError naming
+    the mode to give). A value other than 0 with a mode other than constant
+    raises ClpadValueError, as in :func:`clpad.pad`. Every sample v of output
     channel c stored as (v * scale - mean[c]) / std[c] in float32, then as
     ``dtype`` (float32; float16 rounded to nearest even; uint8 rounded and
     saturated). ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR).
@@ -190,10 +231,7 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     Semantics: docs/letterbox.md of the clpad repository (Ultralytics'
     LetterBox, OpenCV's resize, clpad's Pad modes), exact on every device.
     """
-    if isinstance(images, np.ndarray) and images.ndim == 4:
-        seq: List[Any] = list(images)
-    else:
-        seq = list(images)
+    seq = _batch(images)
     keep: List[Any] = []
     n = len(seq)
     arr = (_Image * max(n, 1))()
@@ -205,7 +243,7 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     lib.clpad_letterbox_options_init(ctypes.byref(o), hw[0], hw[1])
     o.interp = _name_code("clpad_interp_from_name", "interp", interp)
     o.placement = _name_code("clpad_placement_from_name", "placement", placement)
-    o.pad_mode = _args.pad_mode(mode)
+    o.pad_mode = _args.pad_mode_within_limits(mode)
     o.layout = _name_code("clpad_layout_from_name", "layout", layout)
     o.scaleup = 1 if scaleup else 0
     o.swap_rb = 1 if swap_rb else 0
@@ -218,7 +256,10 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     o.scale = float(scale)
     means = _per_channel("mean", mean, float)
     stds = _per_channel("std", std, float)
-    values = _per_channel("value", value, lambda v: _args.whole("value", v))
+    values = _per_channel("value", 114 if value is None else value,
+                          lambda v: _args.whole("value", v))
+    if value is not None and o.pad_mode != 0 and any(values):
+        raise _args.unused_value("value", value, mode)
     channels = int(arr[0].channels) if n else 3
     for name, vals in (("mean", means), ("std", stds), ("value", values)):
         if len(vals) not in (1, channels):

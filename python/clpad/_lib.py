@@ -111,6 +111,8 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_mode_from_name": (_status, [_str, _enum_p]),
     "clpad_scalar_parse": (_status, [_int, _str, _void_p]),
     "clpad_pad_mode_parse": (_status, [_str, _enum_p, ctypes.POINTER(ctypes.c_uint)]),
+    "clpad_pad_mode_parse_within_limits": (_status, [_str, _enum_p]),
+    "clpad_pad_large_pads_parse": (_status, [_str, ctypes.POINTER(ctypes.c_uint)]),
     "clpad_pad_options_init": (None, [ctypes.POINTER(PadOptions), _int]),
     "clpad_pad_output_shape_ex": (
         _status, [_int, _i64p, _i64p, _i64p, ctypes.POINTER(PadOptions), _i64p]),

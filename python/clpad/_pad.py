@@ -258,8 +258,8 @@ def _prod(dims: Tuple[int, ...]) -> int:
 def _fast_geometry(shape: Tuple[int, ...], pb: List[int],
                    pe: List[int]) -> Optional[Tuple[Any, ...]]:
     rank = len(shape)
-    if rank == 0:
-        return None
+    if rank == 0 or rank > _args.MAX_RANK:
+        return None  # (rank 9 and above: the general path says so)
     if min(pb) < -_I64 or min(pe) < -_I64 or max(pb) >= _I64 or max(pe) >= _I64:
         return None  # beyond int64 (ctypes would wrap it): the general path says so
     out_shape = tuple(max(b + d + e, 0) for b, d, e in zip(pb, shape, pe))
@@ -384,7 +384,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         clpad.pad(x, pads_begin=[0, 1], pads_end=[0, -2], mode="edge")
         clpad.pad(x, pads_begin=[2, -1], pads_end=[-1, 3], mode="reflect", value=0)
 
-    Shapes: `x` has any rank 0..8; the result has x's dtype and, per axis,
+    Shapes: `x` has any rank 0..8 (a higher rank is a ClpadValueError, in
+    both forms); the result has x's dtype and, per axis,
     ``max(before + D + after, 0)`` elements (D: the axis' size).
 
     numpy.pad's form, ``pad(array, pad_width, mode="constant", *,
@@ -407,7 +408,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             still accepted.
 
     (The signature's ``*args`` holds numpy.pad's positional mode, or the
-    positional OpenVINO form's pads_end, mode, value, device and out.)
+    positional OpenVINO form's pads_end, mode, value, device and out. A third
+    argument of mode names, ``pad(x, 1, ("edge", "wrap"))``, is the mode; one
+    of integers is pads_end; one that mixes both is a TypeError.)
 
     mode (both forms): "constant" (the pad value), "edge" (repeat the edge
         element), "reflect" (mirror without the edge; pads <= D-1),
@@ -423,11 +426,12 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         A sequence of names gives each axis its own mode (one per axis, or
         one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a
         panorama. numpy.pad's "linear_ramp", "maximum", "mean", "median",
-        "minimum" and "empty" are not clpad modes: ClpadValueError.
+        "minimum" and "empty" are not clpad modes: ClpadValueError (as is a
+        name with a NUL character in it).
     large_pads: None or "error" (Pad-12's limits above; a larger pad raises)
         or "numpy": reflect and symmetric accept any pad and repeat the
         mirror exactly as numpy.pad does (period 2(D-1) and 2D; reflect on
-        one element repeats it).
+        one element repeats it). Case-insensitive, as the CLI's --large-pads.
     axes (OpenVINO's form): ONNX Pad-18's axes, ints in [-ndim, ndim): the
         pads_begin / pads_end lists (and a mode or to_multiple sequence)
         name only these axes; the others are not padded. ClpadValueError for
@@ -473,7 +477,16 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             return fast
     numpy_form = False
     if args:
-        if isinstance(args[0], str) or callable(args[0]):  # pad(x, pad_width, mode)
+        # a sequence of mode names is numpy.pad's mode (one per axis), never pads_end
+        names = isinstance(args[0], (list, tuple)) and any(isinstance(m, str) for m in args[0])
+        if names and not all(isinstance(m, str) for m in args[0]):
+            raise TypeError(
+                "pad(x, %r, %r): the third argument mixes mode names and numbers; it is "
+                "numpy.pad's mode (a name, or one name per axis) or, in OpenVINO's "
+                "positional form pad(x, pads_begin, pads_end, ...), pads_end (integers)"
+                % (pad_width, args[0]))
+        if isinstance(args[0], str) or callable(args[0]) or names:
+            # pad(x, pad_width, mode): a mode name, or one per axis
             if len(args) > 1:
                 raise TypeError("pad() takes at most 3 positional arguments in numpy.pad's "
                                 "form, pad(array, pad_width, mode); give the rest as keywords")
@@ -526,9 +539,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             raise TypeError("mode must be a string or a non-empty sequence of strings, not %r"
                             % (mode,))
     mode = _mode_name(mode)
-    if large_pads not in (None, "error", "numpy"):
-        raise value_error("large_pads=%r: give 'numpy' (numpy.pad's repeated mirror) or "
-                          "'error' (Pad-12's limits, the default)" % (large_pads,))
+    large_flags = None if large_pads is None else _args.large_pads_flags(large_pads)
     if placement not in (None, "end", "center"):
         raise value_error("placement=%r: give 'end' or 'center'" % (placement,))
     if placement is not None and to_multiple is None:
@@ -552,6 +563,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         x, code = _args.prepare(array)
         shape, dt = x.shape, x.dtype
     rank = len(shape)
+    _args.check_rank(rank)  # (both forms, before any per-axis list is built)
     lib = _lib.lib()
     # the axes the lists name: `axes` (ONNX Pad-18), else every axis
     if axes is not None:
@@ -563,10 +575,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     flags = 0
     for _, f in codes:
         flags |= f
-    if large_pads == "numpy":
-        flags |= 1  # CLPAD_PAD_LARGE_NUMPY
-    elif large_pads == "error":
-        flags = 0
+    if large_flags is not None:  # "numpy", or "error": Pad-12's limits even for np: and cv:
+        flags = (flags & ~1) | large_flags  # (1: CLPAD_PAD_LARGE_NUMPY)
     if mode_list is not None and len(mode_list) not in (1, listed):
         raise value_error("mode has %d entries but %s %d axes: give one mode, or one per "
                           "axis" % (len(mode_list), "axes names" if axes is not None
@@ -622,8 +632,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     value_bytes = _value_bytes(value, dt, code, value_name)
     if (0 not in [opts.modes[i] for i in range(rank)] and not (rank == 0 and mode_code == 0)
             and not _args.is_zero(value_bytes, dt)):
-        raise value_error("%s=%r is used only by mode='constant'; mode=%r takes no value "
-                          "(leave %s out)" % (value_name, value, mode_list or mode, value_name))
+        raise _args.unused_value(value_name, value, mode_list or mode)
     value_buf = ctypes.create_string_buffer(value_bytes, 8)
 
     c_out = _args.i64([0] * rank)

@@ -12,11 +12,11 @@ import numpy.typing as npt
 from . import _args, _context, _lib, _memory
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import PadMode, Placement, Scalar
+from ._types import BatchPadModeName, Placement, Scalar
 
 
 def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] = None, *,
-              mode: PadMode = "constant", value: Optional[Scalar] = None,
+              mode: BatchPadModeName = "constant", value: Optional[Scalar] = None,
               placement: Placement = "top-left", device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
@@ -24,15 +24,22 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     batch, each padded as :func:`clpad.pad` pads (OpenVINO Pad-12 plus wrap),
     in one kernel launch.
 
-    tensors: N arrays of one dtype (any clpad dtype) and one rank (0..7);
-        never modified.
+    tensors: N arrays of one dtype (any clpad dtype) and one rank (0..7)
+        (an array is N tensors, its first axis); never modified. An element
+        that is None or of another dtype is a ClpadValueError naming it
+        (``tensors[2] is None``).
     shape: the shape S of every slice; default: the largest size of each axis
         over the tensors. A smaller S crops (Pad's negative pads).
     placement: "top-left" (the default: pads_begin 0, pads_end S - D, as
         PyTorch's pad_sequence(batch_first=True)) or "center" (pads_begin
         floor((S - D) / 2), the odd element at the end).
     mode, value: as for :func:`clpad.pad` (value: the pad value of constant
-        mode, exact in the dtype; default 0).
+        mode, exact in the dtype; default 0; another value with another mode
+        raises ClpadValueError). One mode for every axis; a framework's name
+        is taken where it means one of clpad's modes ("cv:REPLICATE",
+        "torch:circular"); "np:reflect", "np:symmetric", "cv:REFLECT" and
+        "cv:REFLECT_101" mean a mirror repeated beyond the limits, which
+        pad_stack does not have: ClpadValueError naming the mode to give.
 
     Returns (batch, shapes): batch [N, *S] of the tensors' dtype (or ``out``,
     a C-contiguous array of that shape and dtype), slice i equal to
@@ -50,7 +57,12 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     arrays: List["np.ndarray[Any, Any]"] = []
     code = -1
     for i, t in enumerate(tensors):
-        a, c = _args.prepare(t)
+        if t is None:
+            raise value_error("tensors[%d] is None, not an array" % i)
+        try:
+            a, c = _args.prepare(t)
+        except ValueError as e:  # an unsupported dtype, a ragged nested list
+            raise value_error("tensors[%d]: %s" % (i, e), getattr(e, "status", None)) from None
         if arrays and (a.dtype != arrays[0].dtype or a.ndim != arrays[0].ndim):
             raise value_error("tensors[%d] is %s of rank %d but tensors[0] is %s of rank %d: "
                               "the tensors share one dtype and rank"
@@ -69,8 +81,10 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     c_shape = None
     if shape is not None:
         c_shape = _args.i64(_args.axes("shape", shape, rank))
-    mode_code = _args.pad_mode(mode)
+    mode_code = _args.pad_mode_within_limits(mode)
     value_bytes = _args.scalar_bytes(value, dt, code)
+    if mode_code != 0 and not _args.is_zero(value_bytes, dt):
+        raise _args.unused_value("value", value, mode)
     lib = _lib.lib()
     c_out = _args.i64([0] * (rank + 1))
     check(lib.clpad_pad_stack_plan(rank, n, c_shapes, c_shape, mode_code,
@@ -86,8 +100,7 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
 
 
 def _placement(name: Any) -> int:
-    if not isinstance(name, str):
-        raise TypeError("placement must be a string, not %r" % (name,))
     out = ctypes.c_int()
-    check(_lib.lib().clpad_placement_from_name(name.encode(), ctypes.byref(out)))
+    check(_lib.lib().clpad_placement_from_name(_args.c_string("placement", name),
+                                               ctypes.byref(out)))
     return out.value

@@ -27,6 +27,18 @@ PadModeName = Literal[
     "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
     "np:constant", "np:edge", "np:reflect", "np:symmetric", "np:wrap"]
 
+#: The names pad_stack and letterbox take: those of PadModeName whose meaning
+#: they have (they mirror once, within Pad-12's limits; np:reflect,
+#: np:symmetric and cv:REFLECT* mean a repeated mirror and raise).
+BatchPadModeName = Literal[
+    "constant", "edge", "reflect", "symmetric", "wrap",
+    "cv:CONSTANT", "cv:REPLICATE", "cv:WRAP",
+    "torch:constant", "torch:replicate", "torch:reflect", "torch:circular",
+    "tf:CONSTANT", "tf:REFLECT", "tf:SYMMETRIC",
+    "onnx:constant", "onnx:edge", "onnx:reflect", "onnx:wrap",
+    "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
+    "np:constant", "np:edge", "np:wrap"]
+
 #: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images.
 Interp = Literal["bilinear", "nearest"]
 

@@ -21,7 +21,8 @@ class WindowGeometry:
 
     For conv and pool, pads_begin / pads_end are the elements added before /
     after the data; for deconv, what is cropped from the full transposed
-    output of length (I-1)*S + DK (negative: zeros appended).
+    output of length (I-1)*S + DK (negative: zeros appended; OpenVINO's
+    pads are never negative, see window_geometry's output_shape).
     """
 
     op: str
@@ -54,7 +55,7 @@ class WindowGeometry:
             if first_axis is not None:
                 raise value_error("give layout or first_axis, not both")
             out = ctypes.c_int()
-            check(_lib.lib().clpad_tf_layout_from_name(str(layout).encode(),
+            check(_lib.lib().clpad_tf_layout_from_name(_args.c_string("layout", str(layout)),
                                                         ctypes.byref(out)))
             first_axis = 1 if out.value == 0 else 2
         if first_axis is None:
@@ -70,10 +71,8 @@ class WindowGeometry:
 
 
 def _enum(fn_name: str, text: Any, what: str) -> int:
-    if not isinstance(text, str):
-        raise TypeError("%s must be a string, not %r" % (what, text))
     out = ctypes.c_int()
-    check(getattr(_lib.lib(), fn_name)(text.encode(), ctypes.byref(out)))
+    check(getattr(_lib.lib(), fn_name)(_args.c_string(what, text), ctypes.byref(out)))
     return out.value
 
 
@@ -116,9 +115,11 @@ def window_geometry(op: str, input: Ints, kernel: Ints, stride: Optional[Ints] =
         Conv*DTranspose(output_padding=...), tf="SAME" or "VALID", each value
         in [0, stride); see clpad_window_keras in clpad_window.h).
     output_shape: deconv (tf, onnx, openvino). An output_shape beyond the
-        full output gives negative pads_end / pads_begin (zeros added): ONNX
-        splits the negative total as its text and reference code do,
-        OpenVINO clamps it at 0 and adds the zeros at the end.
+        full output adds zeros: ONNX splits the negative total as its text
+        and reference code do (negative pads_begin / pads_end); OpenVINO
+        clamps it at 0 and adds the zeros at the end, with pads that are
+        never negative (0 / 0 for same_upper, same_lower and valid, as
+        OpenVINO reports them).
 
     Returns a :class:`WindowGeometry`; raises ClpadValueError with clpad's
     message when the window is invalid in that convention.

@@ -169,7 +169,8 @@ def test_pad_stack_is_numpy_pad_of_each():
         ts = [rng.integers(0, 100, tuple(rng.integers(lo, 6, rank))).astype(dtype)
               for _ in range(5)]
         S = tuple(max(t.shape[a] for t in ts) for a in range(rank))
-        batch, shapes = clpad.pad_stack(ts, mode=mode, value=3, placement=placement)
+        value = 3 if mode == "constant" else None  # (another mode takes no value)
+        batch, shapes = clpad.pad_stack(ts, mode=mode, value=value, placement=placement)
         assert batch.shape == (5,) + S and batch.dtype == dtype
         assert shapes.tolist() == [list(t.shape) for t in ts]
         for i, t in enumerate(ts):
@@ -179,7 +180,7 @@ def test_pad_stack_is_numpy_pad_of_each():
             kw = {"constant_values": 3} if mode == "constant" else {}
             want = np.pad(t, widths, mode=mode, **kw) if rank else t
             assert batch[i].tobytes() == want.tobytes(), (k, i)
-        ref, _ = clpad.pad_stack(ts, mode=mode, value=3, placement=placement,
+        ref, _ = clpad.pad_stack(ts, mode=mode, value=value, placement=placement,
                                  device=clpad.REFERENCE)
         assert ref.tobytes() == batch.tobytes()
 

@@ -664,6 +664,13 @@ def seed_shape_cases(convention):
         cases.append(dict(name="seed004-conv-same_upper", op="conv", input=[7, 8], kernel=[4, 4],
                           stride=[3, 3], dilation=[1, 1], auto_pad="same_upper",
                           expect=dict(output=[3, 3], pads_begin=[1, 1], pads_end=[2, 1])))
+        # OpenVINO's type_prop test convolution_backprop_data_partial_auto_padding_*:
+        # an output_shape beyond the full output (73) gives pads 0 / 0, not -1
+        for ap in ("same_upper", "same_lower"):
+            cases.append(dict(name="ov-deconv-beyond-full-" + ap, op="deconv", input=[1, 37],
+                              kernel=[1, 1], stride=[1, 2], dilation=[1, 1], auto_pad=ap,
+                              output_shape=[1, 74],
+                              expect=dict(output=[1, 74], pads_begin=[0, 0], pads_end=[0, 0])))
     else:
         cases.append(dict(name="seed004-conv-SAME_UPPER", op="conv", input=[7, 8], kernel=[4, 4],
                           stride=[3, 3], dilation=[1, 1], auto_pad="SAME_UPPER",
@@ -1263,6 +1270,14 @@ class Harness:
             # pads_begin is clpad's crop at the start
             self.fail(peer, "shape", desc, "pads_begin %s, clpad %s" % (
                 res["pads_begin"], mine["pads_begin"]), self.repro(argv))
+            return
+        if (peer == "openvino" and op == "deconv" and case.get("output_shape") and
+                case["auto_pad"] in ("same_upper", "same_lower") and res.get("pads_end") and
+                res["pads_end"] != mine["pads_end"]):
+            # SAME_*: OpenVINO's pads_end is the crop at the end, clamped at 0
+            # (VALID and EXPLICIT report their attributes unchanged)
+            self.fail(peer, "shape", desc, "pads_end %s, clpad %s" % (
+                res["pads_end"], mine["pads_end"]), self.repro(argv))
             return
         if peer == "openvino" and op != "deconv" and res.get("pads_begin"):
             if (res["pads_begin"], res["pads_end"]) != (mine["pads_begin"], mine["pads_end"]):
