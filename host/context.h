@@ -58,6 +58,8 @@ enum {
     CLPAD_QUIRK_NO_MEM_FENCE = 1u << 1,
     /* Kernels built without restrict qualifiers (-DCLPAD_NO_RESTRICT). */
     CLPAD_QUIRK_NO_RESTRICT = 1u << 2,
+    /* Per-axis pad modes decoded sign-extended (-DCLPAD_NO_NARROW_SWITCH). */
+    CLPAD_QUIRK_NO_NARROW_SWITCH = 1u << 3,
 };
 
 struct clpad_context {
@@ -126,7 +128,8 @@ void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *sr
                              const char *options);
 
 /* Look the device up in the quirk table and apply what matches to the
- * context's policy and quirk flags ($CLPAD_QUIRKS=off: none). */
+ * context's policy and quirk flags ($CLPAD_QUIRKS=off: none; =-NAME,...:
+ * all but those). */
 void clpad__apply_quirks(clpad_context *ctx);
 /* The build options the context's quirks add (" -D..." or ""). */
 const char *clpad__quirk_options(const clpad_context *ctx);

@@ -492,7 +492,7 @@ CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
  * one OpenCL implementation (platform, device and driver version), turned into
  * a launch setting or build option; docs/devices.md lists them. Setting
  * CLPAD_QUIRKS=off in the environment before creating the context applies
- * none (for tests). The string lives as long as the context.
+ * none, CLPAD_QUIRKS=-NAME[,-NAME...] all but those named (for tests). The string lives as long as the context.
  */
 CLPAD_API const char *clpad_context_quirks(const clpad_context *ctx);
 /** The OpenCL objects behind the context (NULL for a fallback); not retained. */
