@@ -358,10 +358,7 @@ void clpad_context_destroy(clpad_context *ctx)
 {
     if (!ctx)
         return;
-    for (int i = 0; i < ctx->nkernels; i++)
-        clReleaseKernel(ctx->kernels[i].kernel);
-    for (int i = 0; i < ctx->nprograms; i++)
-        clReleaseProgram(ctx->programs[i].program);
+    clpad__program_cache_free(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)
