@@ -278,6 +278,7 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
     if (st)
         return st;
     ctx->device_only = (flags & CLPAD_CONTEXT_DEVICE_ONLY) != 0;
+    ctx->verbose = (flags & CLPAD_CONTEXT_VERBOSE) != 0;
     if (flags & CLPAD_CONTEXT_CPU_ONLY) {
         ctx->fallback = 1;
         *out = ctx;

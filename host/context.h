@@ -69,6 +69,7 @@ enum {
 struct clpad_context {
     int fallback;              /* 1: no OpenCL, CPU reference path only */
     int device_only;           /* CLPAD_CONTEXT_DEVICE_ONLY: no small-call CPU path */
+    int verbose;               /* CLPAD_CONTEXT_VERBOSE: notes on stderr */
     cl_platform_id platform;
     cl_device_id device;
     cl_context cl_ctx;

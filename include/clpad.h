@@ -441,7 +441,9 @@ enum {
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
     /** Say on stderr when the context falls back to the CPU reference path
      *  (a library prints nothing by default; clpad_context_is_fallback()
-     *  tells the caller either way). */
+     *  tells the caller either way), and, once per process, when the
+     *  on-disk program cache is not used because its directory or an entry
+     *  is not the user's alone (README, "Program cache on disk"). */
     CLPAD_CONTEXT_VERBOSE = 1u << 3,
     /** Host-pointer calls always run the OpenCL kernel: no small-call CPU
      *  path (see clpad_pad()). */
