@@ -278,6 +278,7 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
     if (st)
         return st;
     ctx->device_only = (flags & CLPAD_CONTEXT_DEVICE_ONLY) != 0;
+    ctx->verbose = (flags & CLPAD_CONTEXT_VERBOSE) != 0;
     if (flags & CLPAD_CONTEXT_CPU_ONLY) {
         ctx->fallback = 1;
         *out = ctx;
@@ -358,10 +359,7 @@ void clpad_context_destroy(clpad_context *ctx)
 {
     if (!ctx)
         return;
-    for (int i = 0; i < ctx->nkernels; i++)
-        clReleaseKernel(ctx->kernels[i].kernel);
-    for (int i = 0; i < ctx->nprograms; i++)
-        clReleaseProgram(ctx->programs[i].program);
+    clpad__program_cache_free(ctx);
     if (ctx->queue)
         clReleaseCommandQueue(ctx->queue);
     if (ctx->cl_ctx)

@@ -8,23 +8,27 @@
 
 #include <pthread.h>
 
-#define CLPAD_MAX_PROGRAMS 64
-#define CLPAD_MAX_KERNELS 96
 /* Room for a program's build options (op-specific part, and all of them). */
 #define CLPAD_OPTIONS_MAX 128
 
-struct clpad_program_entry {
-    char family[32];
-    char options[CLPAD_OPTIONS_MAX];
-    cl_program program;
-};
-
+/* A cached kernel. Entries are allocated one by one and never move, so a
+ * pointer to one stays valid for the context's life. */
 struct clpad_kernel_entry {
     cl_program program;
     char name[48];
     cl_kernel kernel;
     size_t max_wg;      /* CL_KERNEL_WORK_GROUP_SIZE */
     size_t wg_multiple; /* CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE */
+    struct clpad_kernel_entry *next; /* the program's next kernel */
+};
+
+/* A cached program (kernel family + op build options) and its kernels. */
+struct clpad_program_entry {
+    uint64_t hash; /* of family and options (host/program.c) */
+    char family[32];
+    char options[CLPAD_OPTIONS_MAX];
+    cl_program program;
+    struct clpad_kernel_entry *kernels;
 };
 
 /* The launch policy: every number the launch geometry and the variant
@@ -58,11 +62,14 @@ enum {
     CLPAD_QUIRK_NO_MEM_FENCE = 1u << 1,
     /* Kernels built without restrict qualifiers (-DCLPAD_NO_RESTRICT). */
     CLPAD_QUIRK_NO_RESTRICT = 1u << 2,
+    /* Per-axis pad modes decoded sign-extended (-DCLPAD_NO_NARROW_SWITCH). */
+    CLPAD_QUIRK_NO_NARROW_SWITCH = 1u << 3,
 };
 
 struct clpad_context {
     int fallback;              /* 1: no OpenCL, CPU reference path only */
     int device_only;           /* CLPAD_CONTEXT_DEVICE_ONLY: no small-call CPU path */
+    int verbose;               /* CLPAD_CONTEXT_VERBOSE: notes on stderr */
     cl_platform_id platform;
     cl_device_id device;
     cl_context cl_ctx;
@@ -93,10 +100,12 @@ struct clpad_context {
     /* Guards the caches, the build log and clSetKernelArg +
      * clEnqueueNDRangeKernel pairs. */
     pthread_mutex_t lock;
-    struct clpad_program_entry programs[CLPAD_MAX_PROGRAMS];
-    int nprograms;
-    struct clpad_kernel_entry kernels[CLPAD_MAX_KERNELS];
-    int nkernels;
+    /* The program cache: an open-addressing hash table of `program_slots`
+     * slots (0 or a power of two; NULL: empty), at most half of them used,
+     * doubled as it fills: a context holds every variant it is asked for. */
+    struct clpad_program_entry **programs;
+    size_t program_slots;
+    size_t nprograms;
     char *build_log;           /* last failed build, owned; read under the lock */
     uint64_t launches;         /* kernels enqueued (clpad_context_launches); under the lock */
 };
@@ -110,6 +119,8 @@ clpad_status clpad__program(clpad_context *ctx, const char *family, const char *
 /* A cached kernel of that program. Call with ctx->lock held. */
 clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *options,
                            const char *name, struct clpad_kernel_entry **kernel);
+/* Release every cached program and kernel (clpad_context_destroy). */
+void clpad__program_cache_free(clpad_context *ctx);
 /* The source text of a kernel family as the device compiles it:
  * kernels/coords.h, kernels/common.cl and kernels/<family>.cl, each after a
  * #line naming it. From $CLPAD_KERNEL_DIR when that variable is set (for
@@ -126,7 +137,8 @@ void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *sr
                              const char *options);
 
 /* Look the device up in the quirk table and apply what matches to the
- * context's policy and quirk flags ($CLPAD_QUIRKS=off: none). */
+ * context's policy and quirk flags ($CLPAD_QUIRKS=off: none; =-NAME,...:
+ * all but those). */
 void clpad__apply_quirks(clpad_context *ctx);
 /* The build options the context's quirks add (" -D..." or ""). */
 const char *clpad__quirk_options(const clpad_context *ctx);

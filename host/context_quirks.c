@@ -45,6 +45,12 @@ static const struct clpad_quirk quirks[] = {
      "llvm.experimental.noalias.scope.decl calls, which the simulator cannot run "
      "(clCreateKernel fails with CL_INVALID_KERNEL_NAME)",
      "tests/test_impl.c: test_quirk_no_restrict"},
+    {"no-narrow-switch", "Oclgrind", NULL, NULL, NULL, CLPAD_QUIRK_NO_NARROW_SWITCH,
+     "Oclgrind: an integer truncated to a width that is not a whole number of "
+     "bytes keeps its higher bits; the optimizer makes `switch (x & 15)` a switch "
+     "on `trunc x to i4`, which then matches no case when x has bits above the "
+     "4 (per-axis pad modes of rank 3 and up: outer rows filled as constant)",
+     "tests/test_impl.c: test_quirk_no_narrow_switch"},
 };
 
 /* Compare the dotted version numbers in two strings ("22.3.6" with "22.3.99",
@@ -68,12 +74,27 @@ static int version_cmp(const char *a, const char *b)
     }
 }
 
+/* Whether the comma-separated `list` holds "-" followed by `name`. */
+static bool dropped(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    while (list && *list) {
+        size_t len = strcspn(list, ",");
+        if (len == n + 1 && list[0] == '-' && !strncmp(list + 1, name, n))
+            return true;
+        list += len + (list[len] == ',');
+    }
+    return false;
+}
+
 void clpad__apply_quirks(clpad_context *ctx)
 {
     ctx->quirks = 0;
     ctx->quirk_names[0] = '\0';
-    const char *off = getenv("CLPAD_QUIRKS"); /* "off": none (tests prove each one) */
-    if (off && !strcmp(off, "off"))
+    /* $CLPAD_QUIRKS (the tests prove each quirk with it): "off" applies
+     * none; "-NAME[,-NAME...]" every quirk but those named. */
+    const char *env = getenv("CLPAD_QUIRKS");
+    if (env && !strcmp(env, "off"))
         return;
     char driver[128] = "";
     clGetDeviceInfo(ctx->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);
@@ -83,7 +104,7 @@ void clpad__apply_quirks(clpad_context *ctx)
         if (!strstr(ctx->platform_name, q->platform) ||
             (q->device && !strstr(ctx->device_name, q->device)) ||
             (q->driver_min && version_cmp(driver, q->driver_min) < 0) ||
-            (q->driver_max && version_cmp(driver, q->driver_max) > 0))
+            (q->driver_max && version_cmp(driver, q->driver_max) > 0) || dropped(env, q->name))
             continue;
         ctx->quirks |= q->effect;
         int n = snprintf(ctx->quirk_names + used, sizeof ctx->quirk_names - used, "%s%s",
@@ -98,7 +119,10 @@ void clpad__apply_quirks(clpad_context *ctx)
 
 const char *clpad__quirk_options(const clpad_context *ctx)
 {
-    return (ctx->quirks & CLPAD_QUIRK_NO_RESTRICT) ? " -DCLPAD_NO_RESTRICT" : "";
+    static const char *const options[4] = {"", " -DCLPAD_NO_RESTRICT", " -DCLPAD_NO_NARROW_SWITCH",
+                                           " -DCLPAD_NO_RESTRICT -DCLPAD_NO_NARROW_SWITCH"};
+    return options[((ctx->quirks & CLPAD_QUIRK_NO_RESTRICT) ? 1 : 0) +
+                   ((ctx->quirks & CLPAD_QUIRK_NO_NARROW_SWITCH) ? 2 : 0)];
 }
 
 const char *clpad_context_quirks(const clpad_context *ctx)

@@ -122,18 +122,68 @@ static void keep_build_log(clpad_context *ctx, cl_program prog, const char *opti
     ctx->build_log = log;
 }
 
-clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,
-                            cl_program *program)
+/* ---- The cache: programs by (family, options), each with its kernels ---- */
+
+/* Slots of a new program table (it doubles from there). */
+#define PROGRAM_SLOTS_MIN 16
+
+static uint64_t entry_hash(const char *family, const char *options)
 {
-    for (int i = 0; i < ctx->nprograms; i++) {
-        if (!strcmp(ctx->programs[i].family, family) && !strcmp(ctx->programs[i].options, options)) {
-            *program = ctx->programs[i].program;
-            return CLPAD_OK;
-        }
+    uint64_t h = 0xCBF29CE484222325ull; /* FNV-1a; the NUL separates the two */
+    for (const char *p = family;; p++) {
+        h = (h ^ (unsigned char)*p) * 0x100000001B3ull;
+        if (!*p)
+            break;
     }
-    if (ctx->nprograms == CLPAD_MAX_PROGRAMS)
-        return clpad__fail(CLPAD_ERR_UNSUPPORTED, "program cache full (%d variants)",
-                           CLPAD_MAX_PROGRAMS);
+    for (const char *p = options; *p; p++)
+        h = (h ^ (unsigned char)*p) * 0x100000001B3ull;
+    return h;
+}
+
+/* The slot holding (family, options), or the empty slot where it belongs.
+ * The table has at least one empty slot (it is never more than half full). */
+static size_t find_slot(const clpad_context *ctx, uint64_t h, const char *family,
+                        const char *options)
+{
+    size_t mask = ctx->program_slots - 1;
+    for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+        const struct clpad_program_entry *e = ctx->programs[i];
+        if (!e || (e->hash == h && !strcmp(e->family, family) && !strcmp(e->options, options)))
+            return i;
+    }
+}
+
+/* Room for one more program: the table doubled when it would be more than
+ * half full. */
+static clpad_status reserve_slot(clpad_context *ctx)
+{
+    if (2 * (ctx->nprograms + 1) <= ctx->program_slots)
+        return CLPAD_OK;
+    size_t n = ctx->program_slots ? 2 * ctx->program_slots : PROGRAM_SLOTS_MIN;
+    struct clpad_program_entry **t = calloc(n, sizeof *t);
+    if (!t)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "program cache: out of host memory (%zu programs)", ctx->nprograms);
+    for (size_t i = 0; i < ctx->program_slots; i++) {
+        struct clpad_program_entry *e = ctx->programs[i];
+        if (!e)
+            continue;
+        size_t j = (size_t)e->hash & (n - 1);
+        while (t[j])
+            j = (j + 1) & (n - 1);
+        t[j] = e;
+    }
+    free(ctx->programs);
+    ctx->programs = t;
+    ctx->program_slots = n;
+    return CLPAD_OK;
+}
+
+/* Compile kernels/<family>.cl with `options` (after the context's device
+ * options), from the disk cache's binary where it has one. */
+static clpad_status build_program(clpad_context *ctx, const char *family, const char *options,
+                                  cl_program *program)
+{
     const char *src;
     size_t len;
     char *owned;
@@ -163,36 +213,83 @@ clpad_status clpad__program(clpad_context *ctx, const char *family, const char *
         clpad__disk_cache_store(ctx, prog, src, len, full);
     }
     free(owned);
-    struct clpad_program_entry *e = &ctx->programs[ctx->nprograms++];
+    *program = prog;
+    return CLPAD_OK;
+}
+
+/* The cache entry of (family, options), built now if the cache lacks it. */
+static clpad_status program_entry(clpad_context *ctx, const char *family, const char *options,
+                                  struct clpad_program_entry **entry)
+{
+    if (strlen(family) >= sizeof (*entry)->family || strlen(options) >= CLPAD_OPTIONS_MAX)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "program '%s' with options '%s': names too long for the cache",
+                           family, options);
+    uint64_t h = entry_hash(family, options);
+    if (ctx->nprograms > 0) {
+        struct clpad_program_entry *e = ctx->programs[find_slot(ctx, h, family, options)];
+        if (e) {
+            *entry = e;
+            return CLPAD_OK;
+        }
+    }
+    clpad_status st = reserve_slot(ctx);
+    cl_program prog = NULL;
+    if (!st)
+        st = build_program(ctx, family, options, &prog);
+    if (st)
+        return st;
+    struct clpad_program_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        clReleaseProgram(prog);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "program cache: out of host memory");
+    }
+    e->hash = h;
     snprintf(e->family, sizeof e->family, "%s", family);
     snprintf(e->options, sizeof e->options, "%s", options);
     e->program = prog;
-    *program = prog;
+    ctx->programs[find_slot(ctx, h, family, options)] = e;
+    ctx->nprograms++;
+    *entry = e;
     return CLPAD_OK;
+}
+
+clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,
+                            cl_program *program)
+{
+    struct clpad_program_entry *e;
+    clpad_status st = program_entry(ctx, family, options, &e);
+    if (!st)
+        *program = e->program;
+    return st;
 }
 
 clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *options,
                            const char *name, struct clpad_kernel_entry **kernel)
 {
-    cl_program prog;
-    clpad_status st = clpad__program(ctx, family, options, &prog);
+    struct clpad_program_entry *pe;
+    clpad_status st = program_entry(ctx, family, options, &pe);
     if (st)
         return st;
-    for (int i = 0; i < ctx->nkernels; i++) {
-        if (ctx->kernels[i].program == prog && !strcmp(ctx->kernels[i].name, name)) {
-            *kernel = &ctx->kernels[i];
+    for (struct clpad_kernel_entry *k = pe->kernels; k; k = k->next) {
+        if (!strcmp(k->name, name)) {
+            *kernel = k;
             return CLPAD_OK;
         }
     }
-    if (ctx->nkernels == CLPAD_MAX_KERNELS)
-        return clpad__fail(CLPAD_ERR_UNSUPPORTED, "kernel cache full (%d kernels)",
-                           CLPAD_MAX_KERNELS);
+    if (strlen(name) >= sizeof pe->kernels->name)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "kernel name '%s' too long for the cache",
+                           name);
     cl_int err;
-    cl_kernel k = clCreateKernel(prog, name, &err);
+    cl_kernel k = clCreateKernel(pe->program, name, &err);
     if (!k)
         return clpad__fail_cl(err, "clCreateKernel");
-    struct clpad_kernel_entry *e = &ctx->kernels[ctx->nkernels++];
-    e->program = prog;
+    struct clpad_kernel_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        clReleaseKernel(k);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "kernel cache: out of host memory");
+    }
+    e->program = pe->program;
     snprintf(e->name, sizeof e->name, "%s", name);
     e->kernel = k;
     e->max_wg = 0;
@@ -205,8 +302,29 @@ clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *o
         e->max_wg = 1;
     if (!e->wg_multiple)
         e->wg_multiple = 1;
+    e->next = pe->kernels;
+    pe->kernels = e;
     *kernel = e;
     return CLPAD_OK;
+}
+
+void clpad__program_cache_free(clpad_context *ctx)
+{
+    for (size_t i = 0; i < ctx->program_slots; i++) {
+        struct clpad_program_entry *e = ctx->programs[i];
+        if (!e)
+            continue;
+        for (struct clpad_kernel_entry *k = e->kernels, *next; k; k = next) {
+            next = k->next;
+            clReleaseKernel(k->kernel);
+            free(k);
+        }
+        clReleaseProgram(e->program);
+        free(e);
+    }
+    free(ctx->programs);
+    ctx->programs = NULL;
+    ctx->program_slots = ctx->nprograms = 0;
 }
 
 /* Every program variant of the one-mode calls (clpad_pad, clpad_enqueue_pad);

@@ -471,7 +471,9 @@ enum {
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
     /** Say on stderr when the context falls back to the CPU reference path
      *  (a library prints nothing by default; clpad_context_is_fallback()
-     *  tells the caller either way). */
+     *  tells the caller either way), and, once per process, when the
+     *  on-disk program cache is not used because its directory or an entry
+     *  is not the user's alone (README, "Program cache on disk"). */
     CLPAD_CONTEXT_VERBOSE = 1u << 3,
     /** Host-pointer calls always run the OpenCL kernel: no small-call CPU
      *  path (see clpad_pad()). */
@@ -522,7 +524,7 @@ CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
  * one OpenCL implementation (platform, device and driver version), turned into
  * a launch setting or build option; docs/devices.md lists them. Setting
  * CLPAD_QUIRKS=off in the environment before creating the context applies
- * none (for tests). The string lives as long as the context.
+ * none, CLPAD_QUIRKS=-NAME[,-NAME...] all but those named (for tests). The string lives as long as the context.
  */
 CLPAD_API const char *clpad_context_quirks(const clpad_context *ctx);
 /** The OpenCL objects behind the context (NULL for a fallback); not retained. */

@@ -47,7 +47,14 @@
  * PAD_MODE. Calls that mix modes build with -DCLPAD_PAD_OUTER_MODES: the
  * innermost axis keeps PAD_MODE (compile time), the outer axes read theirs
  * from the kernel argument o_modes, 4 bits each. */
-#ifdef CLPAD_PAD_OUTER_MODES
+#if defined(CLPAD_PAD_OUTER_MODES) && defined(CLPAD_NO_NARROW_SWITCH)
+/* The same field, sign-extended (modes are 0..6: bit 3 is clear), for a
+ * device whose compiler output the masked form breaks (the quirk
+ * no-narrow-switch, host/context_quirks.c): with the high bits known to be
+ * zero the compiler narrows the switch of clpad_coord_map to a 4-bit
+ * integer, which that device compares with the higher fields still in it. */
+#define OUTER_MODE(k) (((int)(o_modes << (28 - 4 * (k)))) >> 28)
+#elif defined(CLPAD_PAD_OUTER_MODES)
 #define OUTER_MODE(k) ((int)((o_modes >> (4 * (k))) & 15u))
 #else
 #define OUTER_MODE(k) PAD_MODE

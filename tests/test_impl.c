@@ -6,13 +6,14 @@
  * (guard bands, non-zero offsets); then each device quirk's proof: a
  * stand-alone kernel that reproduces the implementation's bug, and, where it
  * shows, clpad right with the quirk and wrong (or failing) without it
- * (CLPAD_QUIRKS=off). A quirk that applies where its bug does not show fails
+ * (CLPAD_QUIRKS=off, or =-NAME). A quirk that applies where its bug does not show fails
  * too: the table must match the devices.
  *
  * The cases are few but cover every pad mode, every unit size (1, 2, 4, 8
  * bytes), elements of several units, crops, 6-D tensors with every outer
- * axis padded, and work-items past the end of a work-group's rows; each
- * implementation compiles 5 pad and 4 space/batch programs. Exits 77
+ * axis padded, per-axis modes on ranks 3 and 4, and work-items past the end
+ * of a work-group's rows; each implementation compiles 9 pad and 4
+ * space/batch programs. Exits 77
  * (skipped) without an OpenCL device. */
 #include "test_util.h"
 
@@ -106,7 +107,8 @@ typedef struct pad_case {
     clpad_pad_mode mode;
     int rank;
     int64_t shape[8], pb[8], pe[8];
-    bool large; /* left out on Oclgrind */
+    bool large;        /* left out on Oclgrind */
+    const char *modes; /* per-axis modes, outermost first (clpad_pad_ex); NULL: `mode` */
 } pad_case;
 
 /* Every mode, every unit size (u8 x3 channels: 1-byte units, 3 per element;
@@ -115,27 +117,53 @@ typedef struct pad_case {
  * without a row (CPU geometry). */
 static const pad_case k_pad_cases[] = {
     {"NHWC image, 3 channels", CLPAD_U8, CLPAD_PAD_CONSTANT, 4, {1, 19, 23, 3},
-     {0, 2, 3, 0}, {0, 5, -1, 0}, false},
+     {0, 2, 3, 0}, {0, 5, -1, 0}, false, NULL},
     {"6-D, every axis padded, crops", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 6, {4, 4, 5, 3, 2, 4},
-     {1, 1, 1, -1, 1, 2}, {1, -1, 1, 1, 1, -1}, false},
+     {1, 1, 1, -1, 1, 2}, {1, -1, 1, 1, 1, -1}, false, NULL},
     {"6-D, pads 1", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 6, {4, 4, 5, 3, 2, 4},
-     {1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1}, false},
+     {1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1}, false, NULL},
     {"3-D short rows, a partial last work-group", CLPAD_I8, CLPAD_PAD_SYMMETRIC, 3,
-     {40, 30, 4}, {1, 1, 1}, {1, 1, 1}, false},
-    {"long rows", CLPAD_F16, CLPAD_PAD_EDGE, 3, {2, 7, 301}, {0, 2, 9}, {1, 1, -3}, false},
+     {40, 30, 4}, {1, 1, 1}, {1, 1, 1}, false, NULL},
+    {"long rows", CLPAD_F16, CLPAD_PAD_EDGE, 3, {2, 7, 301}, {0, 2, 9}, {1, 1, -3}, false,
+     NULL},
     {"short rows (lean loop)", CLPAD_F16, CLPAD_PAD_EDGE, 3, {3, 9, 40}, {0, 1, 1},
-     {0, 2, 1}, false},
+     {0, 2, 1}, false, NULL},
     {"4-D crops", CLPAD_F32, CLPAD_PAD_REFLECT, 4, {2, 3, 5, 19}, {0, 2, -1, 4},
-     {1, -1, 3, 18}, false},
+     {1, -1, 3, 18}, false, NULL},
     {"wraps more than once", CLPAD_I64, CLPAD_PAD_WRAP, 3, {2, 3, 5}, {1, 7, 11}, {0, 4, 12},
-     false},
+     false, NULL},
     {"larger NCHW plane", CLPAD_F32, CLPAD_PAD_REFLECT, 4, {1, 3, 130, 150}, {0, 0, 7, 9},
-     {0, 0, 8, 6}, true},
+     {0, 0, 8, 6}, true, NULL},
+    /* Per-axis modes (the kernel reads the outer axes' modes at run time):
+     * rank 3 and 4 with every outer axis padded in a mode that reads the
+     * input, and an NHWC image whose channels ride along. */
+    {"3-D, per-axis modes", CLPAD_I32, CLPAD_PAD_WRAP, 3, {3, 4, 5}, {1, 2, 3}, {2, 1, 2},
+     false, "edge,edge,wrap"},
+    {"4-D, per-axis modes", CLPAD_F32, CLPAD_PAD_SYMMETRIC, 4, {2, 3, 4, 5}, {1, 2, 1, 2},
+     {1, 1, 2, 3}, false, "reflect,wrap,edge,symmetric"},
+    {"NHWC, per-axis modes, 3 channels", CLPAD_U8, CLPAD_PAD_WRAP, 4, {2, 6, 7, 3},
+     {1, 2, 3, 0}, {1, 1, 2, 0}, false, "edge,symmetric,wrap,constant"},
 };
+
+/* The case's pad options: `modes` parsed, or `mode` on every axis. */
+static void case_options(const pad_case *c, clpad_pad_options *o)
+{
+    clpad_pad_options_init(o, c->mode);
+    if (!c->modes)
+        return;
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", c->modes);
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+        TU_ASSERT_OK(clpad_pad_mode_parse(t, &o->modes[n++], NULL));
+    assert_int_equal(n, c->rank);
+}
 
 static size_t pad_bytes(const pad_case *c, int64_t *out_shape, size_t *nin)
 {
-    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pb, c->pe, c->mode, out_shape));
+    clpad_pad_options o;
+    case_options(c, &o);
+    TU_ASSERT_OK(clpad_pad_output_shape_ex(c->rank, c->shape, c->pb, c->pe, &o, out_shape));
     size_t es = clpad_dtype_size(c->dtype);
     *nin = (size_t)tu_elems(c->rank, c->shape) * es;
     return (size_t)tu_elems(c->rank, out_shape) * es;
@@ -155,12 +183,18 @@ static size_t pad_check(clpad_context *ctx, const pad_case *c, bool enqueue,
     tu_fill(in, nin, &rng);
     unsigned char value[8];
     tu_fill(value, sizeof value, &rng);
-    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode, value,
-                               want, nout));
+    clpad_pad_options o;
+    case_options(c, &o);
+    TU_ASSERT_OK(clpad_pad_cpu_ex(c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value, want,
+                                  nout));
     memset(got, 0x5A, nout);
     clpad_run_info ri = {0};
-    TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode, value,
-                           got, nout, &ri));
+    if (c->modes)
+        TU_ASSERT_OK(clpad_pad_ex(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value,
+                                  got, nout, &ri));
+    else
+        TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode,
+                               value, got, nout, &ri));
     assert_int_equal(ri.used_opencl, 1);
     if (info)
         *info = ri;
@@ -169,14 +203,21 @@ static size_t pad_check(clpad_context *ctx, const pad_case *c, bool enqueue,
         bad += got[k] != want[k];
     if (bad && must_pass)
         fail_msg("%s: pad %s (%s %s): host API: %zu of %zu bytes differ", where, c->what,
-                 clpad_pad_mode_name(c->mode), clpad_dtype_name(c->dtype), bad, nout);
+                 c->modes ? c->modes : clpad_pad_mode_name(c->mode), clpad_dtype_name(c->dtype),
+                 bad, nout);
     if (enqueue) {
         size_t in_off = 8 * es, out_off = GUARD;
         cl_mem bin = guarded_buffer(ctx, in, nin, in_off, in_off + nin + GUARD);
         cl_mem bout = guarded_buffer(ctx, NULL, 0, 0, out_off + nout + GUARD);
         cl_event ev = NULL;
-        TU_ASSERT_OK(clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pb,
-                                       c->pe, c->mode, value, bout, out_off, NULL, 0, NULL, &ev));
+        if (c->modes)
+            TU_ASSERT_OK(clpad_enqueue_pad_ex(ctx, c->dtype, c->rank, c->shape, bin, in_off,
+                                              c->pb, c->pe, &o, value, bout, out_off, NULL, 0,
+                                              NULL, &ev));
+        else
+            TU_ASSERT_OK(clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pb,
+                                           c->pe, c->mode, value, bout, out_off, NULL, 0, NULL,
+                                           &ev));
         char what[256];
         snprintf(what, sizeof what, "%s: pad %s, enqueue API", where, c->what);
         read_guarded(ctx, bout, out_off, nout, out_off + nout + GUARD, ev, got, what);
@@ -529,6 +570,71 @@ static void test_quirk_no_restrict(void **state)
     }
 }
 
+/* no-narrow-switch: a switch on the low 4-bit field of an argument whose
+ * higher bits are set. The optimizer narrows it to a switch on a 4-bit
+ * integer (`trunc i32 to i4`), which must still match case 1. */
+static const char k_narrow_src[] =
+    "__kernel void k(__global int *out, uint fields)\n"
+    "{\n"
+    "    switch (fields & 15u) {\n"
+    "    case 1: out[0] = 10; break;\n"
+    "    case 2: out[0] = 20; break;\n"
+    "    case 3: out[0] = 30; break;\n"
+    "    }\n"
+    "}\n";
+
+static void test_quirk_no_narrow_switch(void **state)
+{
+    (void)state;
+    clpad_context *ctx = make_ctx("cpu", false, NULL);
+    cl_int berr, err;
+    cl_program p = build(ctx, k_narrow_src, &berr);
+    assert_int_equal(berr, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_int out = -1;
+    cl_uint fields = 0x21; /* field 0: 1, field 1: 2 */
+    cl_mem b = clCreateBuffer(clpad_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              sizeof out, &out, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof fields, &fields), CL_SUCCESS);
+    size_t global = 1;
+    cl_command_queue q = clpad_context_queue(ctx);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    bool bug = out != 10;
+    if (bug)
+        printf("reproducer: switch (0x21 & 15) took %s\n", out == -1 ? "no case" : "a wrong case");
+    check_table(ctx, "no-narrow-switch", bug, "a switch on a 4-bit field matches no case");
+    /* The case that met it: per-axis modes on rank 3, the outer axes'
+     * modes packed 4 bits each into one argument. */
+    const pad_case *c = &k_pad_cases[9];
+    assert_non_null(c->modes);
+    pad_check(ctx, c, true, "no-narrow-switch, quirks on", true, NULL);
+    clpad_context_destroy(ctx);
+    if (bug) {
+        /* Every quirk but this one: Oclgrind runs none of clpad's kernels
+         * without no-restrict. */
+        ctx = make_ctx("cpu", false, "-no-narrow-switch");
+        if (strstr(clpad_context_quirks(ctx), "no-narrow-switch"))
+            fail_msg("CLPAD_QUIRKS=-no-narrow-switch left the quirk on: \"%s\"",
+                     clpad_context_quirks(ctx));
+        size_t bad = pad_check(ctx, c, false, "no-narrow-switch, quirk off", false, NULL);
+        clpad_context_destroy(ctx);
+        printf("without the quirk: %zu bytes wrong\n", bad);
+        if (!bad)
+            fail_msg("the bug shows, but pad '%s' is right without the quirk: the test no longer "
+                     "proves the workaround",
+                     c->what);
+    }
+}
+
 int main(void)
 {
     /* Run by tests/impl/run.sh (CLPAD_TEST_IMPL set), which has checked that
@@ -562,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_quirk_map_blocking),
         cmocka_unit_test(test_quirk_no_mem_fence),
         cmocka_unit_test(test_quirk_no_restrict),
+        cmocka_unit_test(test_quirk_no_narrow_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

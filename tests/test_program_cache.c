@@ -1,0 +1,149 @@
+/* One context holds every program variant it is asked for. Pad alone has 56
+ * (7 row rules x uniform or mixed outer modes x 4 unit sizes); with
+ * space/batch, pad-stack and letterbox (clpad_context_warmup) a context can
+ * need more than the 64 a fixed table once held, after which every new
+ * variant failed with "program cache full" for the context's life. Every
+ * call here equals the CPU reference, again when repeated from the cache;
+ * the programs built are counted as the binaries the on-disk cache writes
+ * into a directory of the test's own. */
+#include "test_util.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static char g_dir[] = "/tmp/clpad-progcache-XXXXXX";
+
+static int count_binaries(void)
+{
+    DIR *d = opendir(g_dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += strstr(e->d_name, ".clbin") != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void remove_binaries(void)
+{
+    DIR *d = opendir(g_dir);
+    char path[512];
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", g_dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(g_dir);
+}
+
+/* One dtype per unit size: the kernel moves units of the element's size. */
+static const clpad_dtype k_dtypes[] = {CLPAD_U8, CLPAD_U16, CLPAD_U32, CLPAD_U64};
+
+/* A 2-D pad whose row (axis 1) takes row rule `rule` (0..4: the modes;
+ * 5, 6: reflect and symmetric past their limits with CLPAD_PAD_LARGE_NUMPY,
+ * numpy.pad's repeated mirrors), and whose outer axis takes the same rule
+ * (uniform) or another mode (mixed: the kernel reads it at run time). */
+static void pad_variant(clpad_context *ctx, clpad_dtype dtype, int rule, bool mixed)
+{
+    static const clpad_pad_mode modes[7] = {CLPAD_PAD_CONSTANT, CLPAD_PAD_EDGE,
+                                            CLPAD_PAD_REFLECT,  CLPAD_PAD_SYMMETRIC,
+                                            CLPAD_PAD_WRAP,     CLPAD_PAD_REFLECT,
+                                            CLPAD_PAD_SYMMETRIC};
+    bool large = rule >= 5;
+    clpad_pad_mode mode = modes[rule];
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, mode);
+    o.flags = large ? CLPAD_PAD_LARGE_NUMPY : 0;
+    int64_t shape[2] = {3, 4};
+    int64_t pb[2] = {1, large ? 5 : 2}, pe[2] = {2, large ? 7 : 1};
+    if (mixed)
+        o.modes[0] = mode == CLPAD_PAD_EDGE ? CLPAD_PAD_WRAP : CLPAD_PAD_EDGE;
+    else if (large) /* the outer axis past the limit too: the same numpy rule */
+        pb[0] = pe[0] = 4;
+    int64_t os[2];
+    TU_ASSERT_OK(clpad_pad_output_shape_ex(2, shape, pb, pe, &o, os));
+    size_t es = clpad_dtype_size(dtype), nin = 12 * es, nout = (size_t)(os[0] * os[1]) * es;
+    /* 8-byte aligned, so that the unit is the element (host/launch.c) */
+    uint64_t in[12], value[1], want[64 * 8], got[64 * 8];
+    assert_true(nout <= sizeof got);
+    uint64_t rng = 0x9E37 + (uint64_t)rule * 8 + es + (uint64_t)mixed;
+    tu_fill(in, nin, &rng);
+    tu_fill(value, sizeof value, &rng);
+    TU_ASSERT_OK(clpad_pad_cpu_ex(dtype, 2, shape, in, pb, pe, &o, value, want, nout));
+    memset(got, 0x5A, nout);
+    clpad_run_info ri = {0};
+    clpad_status st = clpad_pad_ex(ctx, dtype, 2, shape, in, pb, pe, &o, value, got, nout, &ri);
+    if (st)
+        fail_msg("pad variant: rule %d, %s, %zu-byte units: %s: %s", rule,
+                 mixed ? "mixed" : "uniform", es, clpad_status_name(st), clpad_last_error());
+    assert_int_equal(ri.used_opencl, 1);
+    if (memcmp(got, want, nout))
+        fail_msg("pad variant: rule %d, %s, %zu-byte units: differs from the CPU reference", rule,
+                 mixed ? "mixed" : "uniform", es);
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void test_every_variant_in_one_context(void **state)
+{
+    (void)state;
+    double t0 = now_s();
+    clpad_context *ctx = tu_device_context();
+    TU_ASSERT_OK(clpad_context_warmup(ctx));
+    int warm = count_binaries(), built = 0;
+    for (int pass = 0; pass < 2; pass++) { /* the second from the cache */
+        for (size_t d = 0; d < sizeof k_dtypes / sizeof *k_dtypes; d++)
+            for (int rule = 0; rule < 7; rule++)
+                for (int mixed = 0; mixed < 2; mixed++)
+                    pad_variant(ctx, k_dtypes[d], rule, mixed);
+        int n = count_binaries();
+        printf("pass %d: %d programs in one context (%d from the warm-up), %.1f s\n", pass + 1, n,
+               warm, now_s() - t0);
+        if (pass == 0 && n <= 64)
+            fail_msg("only %d program variants were built: the test no longer passes 64", n);
+        if (pass == 1 && n != built)
+            fail_msg("the second pass built %d programs again: the cache lost them", n - built);
+        built = n;
+    }
+    /* The warm-up's programs still serve their calls. */
+    TU_ASSERT_OK(clpad_context_warmup(ctx));
+    int64_t shape[4] = {1, 2, 4, 6}, block[4] = {1, 1, 2, 3}, zero[4] = {0};
+    float in[48], out[48], back[48];
+    for (int i = 0; i < 48; i++)
+        in[i] = (float)i;
+    TU_ASSERT_OK(clpad_space_to_batch(ctx, CLPAD_F32, 4, shape, in, block, zero, zero, out,
+                                      sizeof out, NULL));
+    int64_t bs[4];
+    TU_ASSERT_OK(clpad_space_to_batch_output_shape(4, shape, block, zero, zero, bs));
+    TU_ASSERT_OK(clpad_batch_to_space(ctx, CLPAD_F32, 4, bs, out, block, zero, zero, back,
+                                      sizeof back, NULL));
+    assert_memory_equal(back, in, sizeof in);
+    assert_int_equal(count_binaries(), built); /* all from the cache */
+    clpad_context_destroy(ctx);
+}
+
+int main(void)
+{
+    clpad_context_destroy(tu_device_context()); /* SKIP without a device */
+    if (!mkdtemp(g_dir))
+        return 1;
+    setenv("CLPAD_CACHE_DIR", g_dir, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_variant_in_one_context),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    remove_binaries();
+    return rc;
+}
