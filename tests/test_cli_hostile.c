@@ -670,7 +670,10 @@ static int empty_scratch(void **state)
 static int device_preflight(const char *impl)
 {
     write_npy_u8("probe.npy", 2, (const int64_t[]){1, 1});
+    /* (the first program build: minutes under the sanitizers) */
+    ch_timeout_s = 600;
     int rc = ch_run("CLPAD_SMALL_CALL_BYTES=0", "pad -b 1,1 -e 1,1 probe.npy probe_out.npy");
+    ch_timeout_s = 20;
     unlink(ch_path("probe.npy"));
     unlink(ch_path("probe_out.npy"));
     const char *line = strstr(ch_err, "clpad: device: ");
