@@ -69,12 +69,35 @@ void cli_report_device(const cli_run *r);
 void cli_report_timing(const cli_run *r, size_t out_bytes);
 /* Release the context. */
 void cli_run_free(cli_run *r);
-/* The batch commands' checks before any input is read: each of the n inputs
- * can be loaded, and each output (NULL entries skipped) can be written
- * (directory, permissions, what its links name). CLI_OK, or CLI_FAIL with
- * the error printed. */
-int cli_check_batch_paths(char *const *inputs, size_t n, const char *const *outputs,
-                          size_t n_outputs);
+/* An output of a command, for cli_check_paths: its path (NULL: not given)
+ * and how the command line names it ("OUTPUT", "--preview"). */
+typedef struct cli_output {
+    const char *label, *path;
+} cli_output;
+/* Every command's checks before any input is read: each of the n inputs
+ * has a format it can load (else CLI_USAGE); each output can be written
+ * (directory, permissions, what its links name; else CLI_FAIL); no two
+ * outputs are one file, and no output is one of the inputs (the same inode
+ * where the file exists, through links; the same resolved path for a new
+ * name: tio_file_id_of; else CLI_USAGE). CLI_OK, or the error printed and
+ * its exit code returned. */
+int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, size_t n_outputs);
+
+/* An output file of a command: a tensor (t), or bytes as they are (data,
+ * len); path NULL: the option was not given. */
+struct tio_tensor;
+typedef struct cli_file {
+    const char *path;
+    const struct tio_tensor *t;
+    const void *data;
+    size_t len;
+} cli_file;
+/* Write a command's outputs as one set, all or nothing (tensor_io.h,
+ * tio_output_set_open): every temporary file first, then every rename in
+ * one step, during which SIGINT, SIGTERM and SIGHUP wait. `jpeg_quality`:
+ * 0 for the default. CLI_OK, or CLI_FAIL with the error printed (nothing
+ * written, but for a rename that fails midway, which the message says). */
+int cli_save_outputs(const cli_file *files, size_t n, int jpeg_quality);
 
 /* Subcommands: each takes argv starting at the subcommand name, returns an exit code. */
 int cmd_pad(int argc, char **argv);

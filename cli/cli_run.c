@@ -103,16 +103,3 @@ void cli_run_free(cli_run *r)
     clpad_context_destroy(r->ctx);
     r->ctx = NULL;
 }
-
-int cli_check_batch_paths(char *const *inputs, size_t n, const char *const *outputs,
-                          size_t n_outputs)
-{
-    char err[512];
-    for (size_t i = 0; i < n; i++)
-        if (tio_check_load_path(inputs[i], err, sizeof err))
-            return cli_error(CLI_FAIL, "%s", err);
-    for (size_t i = 0; i < n_outputs; i++)
-        if (outputs[i] && tio_check_output(outputs[i], err, sizeof err))
-            return cli_error(CLI_FAIL, "%s", err);
-    return CLI_OK;
-}

@@ -1,10 +1,13 @@
-/* Helpers shared by the subcommands: messages and list parsing. */
+/* Helpers shared by the subcommands: messages, list parsing, the paths'
+ * checks. */
 #include "cli.h"
+#include "tensor_io.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int cli_error(int code, const char *fmt, ...)
 {
@@ -112,4 +115,75 @@ bool cli_parse_quality(const char *text, int *quality)
     }
     *quality = (int)v;
     return true;
+}
+
+int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, size_t n_outputs)
+{
+    char err[512];
+    for (size_t i = 0; i < n; i++)
+        if (tio_check_load_path(inputs[i], err, sizeof err))
+            return cli_error(CLI_USAGE, "%s", err);
+    for (size_t i = 0; i < n_outputs; i++)
+        if (outputs[i].path && tio_check_output(outputs[i].path, err, sizeof err))
+            return cli_error(CLI_FAIL, "%s", err);
+    /* Two names of one file: what each output names, against the outputs
+     * before it and every input. */
+    tio_file_id *ids = calloc(n_outputs ? n_outputs : 1, sizeof *ids);
+    if (!ids)
+        return cli_error(CLI_FAIL, "out of memory");
+    int rc = CLI_OK;
+    for (size_t i = 0; i < n_outputs && rc == CLI_OK; i++) {
+        const cli_output *o = &outputs[i];
+        if (!o->path)
+            continue;
+        if (tio_file_id_of(o->path, &ids[i], err, sizeof err)) {
+            rc = cli_error(CLI_FAIL, "%s", err);
+            break;
+        }
+        for (size_t k = 0; k < i && rc == CLI_OK; k++)
+            if (outputs[k].path && tio_file_id_equal(&ids[i], &ids[k]))
+                rc = cli_error(CLI_USAGE,
+                               "%s '%s' and %s '%s' are the same file; each output needs a "
+                               "file of its own",
+                               o->label, o->path, outputs[k].label, outputs[k].path);
+        for (size_t k = 0; k < n && rc == CLI_OK; k++) {
+            tio_file_id in;
+            if (tio_file_id_of(inputs[k], &in, err, sizeof err)) {
+                rc = cli_error(CLI_FAIL, "%s", err);
+                break;
+            }
+            if (tio_file_id_equal(&ids[i], &in))
+                rc = cli_error(CLI_USAGE,
+                               "%s '%s' is the input '%s' (the same file); clpad never writes "
+                               "over an input: name another output",
+                               o->label, o->path, inputs[k]);
+            tio_file_id_free(&in);
+        }
+    }
+    for (size_t i = 0; i < n_outputs; i++)
+        tio_file_id_free(&ids[i]);
+    free(ids);
+    return rc;
+}
+
+int cli_save_outputs(const cli_file *files, size_t n, int jpeg_quality)
+{
+    char err[512];
+    tio_save_options opts = {.jpeg_quality = jpeg_quality};
+    tio_output_set *set;
+    if (tio_output_set_open(&set, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+    for (size_t i = 0; i < n; i++) {
+        const cli_file *f = &files[i];
+        if (!f->path)
+            continue;
+        if (f->t ? tio_output_set_add(set, f->path, f->t, &opts, err, sizeof err)
+                 : tio_output_set_add_bytes(set, f->path, f->data, f->len, err, sizeof err)) {
+            tio_output_set_abort(set);
+            return cli_error(CLI_FAIL, "%s", err);
+        }
+    }
+    if (tio_output_set_commit(set, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+    return CLI_OK;
 }

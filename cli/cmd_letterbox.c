@@ -16,6 +16,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <unistr.h>
 
 static void letterbox_usage(FILE *f)
 {
@@ -59,7 +60,9 @@ static void letterbox_usage(FILE *f)
             "      --layout L         nchw (default) or nhwc\n"
             "      --transforms FILE  write each image's scale, pad_top, pad_left,\n"
             "                         resized_h, resized_w as JSON (box back to the image:\n"
-            "                         x_src = (x - pad_left) / scale)\n"
+            "                         x_src = (x - pad_left) / scale); valid UTF-8 whatever\n"
+            "                         the file names (a name that is not UTF-8 also comes\n"
+            "                         as \"file_bytes\", its bytes in hex: docs/letterbox.md)\n"
             "      --preview FILE     write a contact sheet of the batch as PNG: every image\n"
             "                         letterboxed as the model sees it (u8, before\n"
             "                         normalisation, channels as read), in a grid\n"
@@ -71,8 +74,13 @@ static void letterbox_usage(FILE *f)
             "  -h, --help             show this help\n"
             "\n"
             "IMAGE: %s; an image is read as HxWxC u8 (C = 1, 3 or 4, the\n"
-            "same for all), a .npy as u8 HxW or HxWxC. OUTPUT: .npy. Files are written\n"
-            "atomically, and only when the whole batch succeeded.\n"
+            "same for all), a .npy as u8 HxW or HxWxC. OUTPUT: .npy.\n"
+            "OUTPUT, --transforms and --preview are written only when the whole batch\n"
+            "succeeded, as one set: each to a temporary file beside it, then all renamed in\n"
+            "one step. SIGINT, SIGTERM or SIGHUP leave the previous files or the new set,\n"
+            "never a mix and no temporary (during the renames the signal waits for them).\n"
+            "No output may be an IMAGE or another output (the same file, through links\n"
+            "too): a usage error.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
             tio_load_extensions());
 }
@@ -133,19 +141,70 @@ static clpad_status run_letterbox(clpad_context *ctx, const void *op, void *out,
     return clpad_letterbox(ctx, l->images, l->n, l->o, out, out_bytes, l->t, info);
 }
 
-static int write_transforms(const char *path, char **files, const clpad_image *im, size_t n,
-                            const clpad_letterbox_options *o, const clpad_letterbox_transform *t)
+/* A file name in the JSON, which must stay valid UTF-8 whatever the name's
+ * bytes: "file" holds the name as text, each byte that is not part of a
+ * UTF-8 sequence (RFC 3629: libunistring's u8_mbtoucr) replaced by U+FFFD;
+ * a name that is not UTF-8 also gets "file_bytes", its exact bytes in
+ * lower-case hex. */
+static bool add_file_name(cJSON *e, const char *name)
 {
+    size_t n = strlen(name);
+    const uint8_t *b = (const uint8_t *)name;
+    if (!u8_check(b, n))
+        return cJSON_AddStringToObject(e, "file", name) != NULL;
+    char *text = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
+    bool ok = text && hex;
+    if (ok) {
+        size_t t = 0;
+        for (size_t i = 0; i < n;) {
+            ucs4_t uc;
+            int k = u8_mbtoucr(&uc, b + i, n - i);
+            if (k < 0) {
+                memcpy(text + t, "\xef\xbf\xbd", 3); /* U+FFFD */
+                t += 3;
+                i++;
+            } else {
+                memcpy(text + t, b + i, (size_t)k);
+                t += (size_t)k;
+                i += (size_t)k;
+            }
+        }
+        text[t] = '\0';
+        for (size_t i = 0; i < n; i++)
+            snprintf(hex + 2 * i, 3, "%02x", b[i]);
+        ok = cJSON_AddStringToObject(e, "file", text) &&
+             cJSON_AddStringToObject(e, "file_bytes", hex);
+    }
+    free(text);
+    free(hex);
+    return ok;
+}
+
+/* The --transforms JSON (docs/letterbox.md), with a final newline, into
+ * *json (malloc'd, *len bytes). */
+static int make_transforms(const char *path, char **files, const clpad_image *im, size_t n,
+                           const clpad_letterbox_options *o, const clpad_letterbox_transform *t,
+                           char **json, size_t *len)
+{
+    *json = NULL;
     cJSON *root = cJSON_CreateObject();
-    cJSON *size = cJSON_AddArrayToObject(root, "size");
-    cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_height));
-    cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_width));
-    cJSON_AddStringToObject(root, "layout", clpad_layout_name(o->layout));
-    cJSON_AddStringToObject(root, "dtype", clpad_dtype_name(o->dtype));
-    cJSON *arr = cJSON_AddArrayToObject(root, "images");
-    for (size_t i = 0; i < n; i++) {
+    bool ok = root != NULL;
+    cJSON *size = ok ? cJSON_AddArrayToObject(root, "size") : NULL;
+    if (size) {
+        cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_height));
+        cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_width));
+    }
+    if (root) {
+        cJSON_AddStringToObject(root, "layout", clpad_layout_name(o->layout));
+        cJSON_AddStringToObject(root, "dtype", clpad_dtype_name(o->dtype));
+    }
+    cJSON *arr = root ? cJSON_AddArrayToObject(root, "images") : NULL;
+    ok = arr != NULL;
+    for (size_t i = 0; i < n && ok; i++) {
         cJSON *e = cJSON_CreateObject();
-        cJSON_AddStringToObject(e, "file", files[i]);
+        ok = e && cJSON_AddItemToArray(arr, e) && add_file_name(e, files[i]);
+        if (!ok)
+            break;
         cJSON_AddNumberToObject(e, "height", (double)im[i].height);
         cJSON_AddNumberToObject(e, "width", (double)im[i].width);
         /* 17 significant digits: the double itself (cJSON's own printing
@@ -157,35 +216,29 @@ static int write_transforms(const char *path, char **files, const clpad_image *i
         cJSON_AddNumberToObject(e, "pad_left", (double)t[i].pad_left);
         cJSON_AddNumberToObject(e, "resized_h", (double)t[i].resized_height);
         cJSON_AddNumberToObject(e, "resized_w", (double)t[i].resized_width);
-        cJSON_AddItemToArray(arr, e);
     }
-    char *text = cJSON_Print(root);
+    char *text = ok ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
-    if (!text)
-        return cli_error(CLI_FAIL, "%s: out of memory for the JSON", path);
-    size_t len = strlen(text);
-    char *withnl = malloc(len + 2);
-    int rc = CLI_FAIL;
-    if (withnl) {
-        memcpy(withnl, text, len);
-        withnl[len] = '\n';
-        char err[512];
-        rc = tio_save_bytes(path, withnl, len + 1, err, sizeof err) ? cli_error(CLI_FAIL, "%s", err)
-                                                                     : CLI_OK;
-        free(withnl);
-    } else {
-        cli_error(CLI_FAIL, "%s: out of memory for the JSON", path);
+    size_t tl = text ? strlen(text) : 0;
+    *json = text ? malloc(tl + 2) : NULL;
+    if (*json) {
+        memcpy(*json, text, tl);
+        (*json)[tl] = '\n';
+        (*json)[tl + 1] = '\0';
+        *len = tl + 1;
     }
     cJSON_free(text);
-    return rc;
+    if (!*json)
+        return cli_error(CLI_FAIL, "%s: out of memory for the JSON", path);
+    return CLI_OK;
 }
 
 /* The contact sheet: the batch letterboxed as u8 NHWC with the geometry and
  * border of the run (no normalisation, no channel swap), the slots in a
  * grid of about square shape with 4-pixel gaps, subsampled by an integer
  * factor so that the sheet stays within 4096 pixels on a side. */
-static int write_preview(const char *path, const clpad_image *im, size_t n,
-                         const clpad_letterbox_options *run, clpad_context *ctx)
+static int make_preview(const clpad_image *im, size_t n, const clpad_letterbox_options *run,
+                        clpad_context *ctx, tio_tensor *sheet)
 {
     clpad_letterbox_options o = *run;
     o.dtype = CLPAD_U8;
@@ -212,32 +265,27 @@ static int write_preview(const char *path, const clpad_image *im, size_t n,
            (W / k > 1 || H / k > 1))
         k++;
     int64_t th = (H + k - 1) / k, tw = (W + k - 1) / k;
-    tio_tensor sheet = {.dtype = CLPAD_U8, .rank = 3, .is_image = true};
-    sheet.shape[0] = rows * (th + gap) + gap;
-    sheet.shape[1] = cols * (tw + gap) + gap;
-    sheet.shape[2] = C;
-    sheet.nbytes = (size_t)(sheet.shape[0] * sheet.shape[1] * C);
-    sheet.data = malloc(sheet.nbytes);
-    if (!sheet.data) {
+    *sheet = (tio_tensor){.dtype = CLPAD_U8, .rank = 3, .is_image = true};
+    sheet->shape[0] = rows * (th + gap) + gap;
+    sheet->shape[1] = cols * (tw + gap) + gap;
+    sheet->shape[2] = C;
+    sheet->nbytes = (size_t)(sheet->shape[0] * sheet->shape[1] * C);
+    sheet->data = malloc(sheet->nbytes);
+    if (!sheet->data) {
         free(batch);
         return cli_error(CLI_FAIL, "--preview: out of memory");
     }
-    memset(sheet.data, 40, sheet.nbytes); /* dark gaps */
-    unsigned char *s = sheet.data;
+    memset(sheet->data, 40, sheet->nbytes); /* dark gaps */
+    unsigned char *s = sheet->data;
     for (size_t i = 0; i < n; i++) {
         int64_t r0 = gap + (int64_t)i / cols * (th + gap), c0 = gap + (int64_t)i % cols * (tw + gap);
         for (int64_t y = 0; y < th; y++)
             for (int64_t x = 0; x < tw; x++)
-                memcpy(s + ((r0 + y) * sheet.shape[1] + c0 + x) * C,
+                memcpy(s + ((r0 + y) * sheet->shape[1] + c0 + x) * C,
                        batch + i * slot + ((y * k) * W + x * k) * C, (size_t)C);
     }
     free(batch);
-    char err[512];
-    int rc = CLI_OK;
-    if (tio_save(path, &sheet, err, sizeof err))
-        rc = cli_error(CLI_FAIL, "%s", err);
-    tio_free(&sheet);
-    return rc;
+    return CLI_OK;
 }
 
 int cmd_letterbox(int argc, char **argv)
@@ -359,14 +407,18 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--transforms '%s': expected a .json file", transforms);
     if (preview && (!tio_format(preview) || strcmp(tio_format(preview), "png")))
         return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview);
-    const char *outputs[] = {out_path, transforms, preview};
-    if (cli_check_batch_paths(files, n, outputs, 3))
-        return CLI_FAIL;
+    const cli_output outputs[] = {
+        {"OUTPUT", out_path}, {"--transforms", transforms}, {"--preview", preview}};
+    int prc = cli_check_paths(files, n, outputs, 3);
+    if (prc != CLI_OK)
+        return prc;
 
     tio_tensor *in = calloc(n, sizeof *in);
     clpad_image *im = calloc(n, sizeof *im);
     clpad_letterbox_transform *t = calloc(n, sizeof *t);
-    tio_tensor out = {0};
+    tio_tensor out = {0}, sheet = {0};
+    char *json = NULL;
+    size_t json_len = 0;
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (!in || !im || !t) {
@@ -433,13 +485,15 @@ int cmd_letterbox(int argc, char **argv)
     lb_op op = {im, n, &o, t};
     if (cli_run_op(&run, run_letterbox, &op, out.data, out.nbytes))
         goto done;
-    if (tio_save(out_path, &out, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
+    /* Every output in memory first, then all written as one set. */
+    if (transforms && make_transforms(transforms, files, im, n, &o, t, &json, &json_len))
         goto done;
-    }
-    if (transforms && write_transforms(transforms, files, im, n, &o, t))
+    if (preview && make_preview(im, n, &o, run.ctx, &sheet))
         goto done;
-    if (preview && write_preview(preview, im, n, &o, run.ctx))
+    const cli_file written[] = {{out_path, &out, NULL, 0},
+                                {transforms, NULL, json, json_len},
+                                {preview, &sheet, NULL, 0}};
+    if (cli_save_outputs(written, 3, 0))
         goto done;
     char s1[160];
     cli_report_device(&run);
@@ -458,6 +512,8 @@ done:
     free(in);
     free(im);
     free(t);
+    free(json);
     tio_free(&out);
+    tio_free(&sheet);
     return rc;
 }

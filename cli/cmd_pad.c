@@ -65,7 +65,8 @@ static void pad_usage(FILE *f)
             "image, two pad values mean H,W and leave the channels alone. OUTPUT: %s.\n"
             "OUTPUT is replaced atomically: a read-only file is refused, a symbolic link is\n"
             "written through to its file, a replaced file keeps its mode; SIGINT, SIGTERM\n"
-            "and SIGHUP leave no temporary file.\n"
+            "and SIGHUP leave no temporary file, whatever handlers an OpenCL driver\n"
+            "installed. OUTPUT may not be INPUT (the same file, through links too).\n"
             "Exit status: 0 success, 1 failure (including what depends on INPUT: its rank,\n"
             "its dtype's range), 2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
@@ -306,9 +307,11 @@ int cmd_pad(int argc, char **argv)
     if (quality && strcmp(tio_format(out_path), "jpeg"))
         return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
     /* OUTPUT can be written (directory, permissions, what its links name)
-     * before the input is read and padded. */
-    if (tio_check_output(out_path, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
+     * and is not INPUT, checked before INPUT is read. */
+    const cli_output output = {"OUTPUT", out_path};
+    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    if (prc != CLI_OK)
+        return prc;
 
     tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};

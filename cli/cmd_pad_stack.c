@@ -41,8 +41,13 @@ static void pad_stack_usage(FILE *f)
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "INPUT: %s (an image is an HxWxC u8 tensor). OUTPUT: .npy,\n"
-            "written atomically, only when the whole batch succeeded.\n"
+            "INPUT: %s (an image is an HxWxC u8 tensor). OUTPUT: .npy.\n"
+            "OUTPUT and --shapes-out are written only when the whole batch succeeded, as\n"
+            "one set: each to a temporary file beside it, then both renamed in one step.\n"
+            "SIGINT, SIGTERM or SIGHUP leave the previous files or the new pair, never one\n"
+            "of each and no temporary (during the renames the signal waits for them).\n"
+            "No output may be an INPUT or the other output (the same file, through links\n"
+            "too): a usage error.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
             tio_load_extensions());
 }
@@ -128,9 +133,10 @@ int cmd_pad_stack(int argc, char **argv)
         return cli_error(CLI_USAGE, "OUTPUT '%s': the stack is written as .npy", out_path);
     if (shapes_out && (!tio_format(shapes_out) || strcmp(tio_format(shapes_out), "npy")))
         return cli_error(CLI_USAGE, "--shapes-out '%s': expected a .npy file", shapes_out);
-    const char *outputs[] = {out_path, shapes_out};
-    if (cli_check_batch_paths(files, n, outputs, 2))
-        return CLI_FAIL;
+    const cli_output outputs[] = {{"OUTPUT", out_path}, {"--shapes-out", shapes_out}};
+    int prc = cli_check_paths(files, n, outputs, 2);
+    if (prc != CLI_OK)
+        return prc;
 
     tio_tensor *in = calloc(n, sizeof *in);
     int64_t *shapes = calloc(n * CLPAD_MAX_RANK + 1, sizeof *shapes);
@@ -203,10 +209,6 @@ int cmd_pad_stack(int argc, char **argv)
     ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, mode, value, placement};
     if (cli_run_op(&run, run_pad_stack, &op, out.data, out.nbytes))
         goto done;
-    if (tio_save(out_path, &out, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
     if (shapes_out) {
         sh = (tio_tensor){.dtype = CLPAD_I64, .rank = 2, .shape = {(int64_t)n, rank}};
         sh.nbytes = n * (size_t)rank * sizeof(int64_t);
@@ -217,11 +219,11 @@ int cmd_pad_stack(int argc, char **argv)
         }
         if (sh.nbytes)
             memcpy(sh.data, shapes, sh.nbytes);
-        if (tio_save(shapes_out, &sh, err, sizeof err)) {
-            cli_error(CLI_FAIL, "%s", err);
-            goto done;
-        }
     }
+    /* Both outputs as one set: all or nothing. */
+    const cli_file written[] = {{out_path, &out, NULL, 0}, {shapes_out, &sh, NULL, 0}};
+    if (cli_save_outputs(written, 2, 0))
+        goto done;
     char s1[160];
     cli_report_device(&run);
     cli_note(quiet, "input:  %zu tensors, %s, rank %d (%s, ...)", n,

@@ -74,7 +74,8 @@ static void space_usage(const space_cmd *sc, FILE *f)
             "PNM); for an image, two values per list mean H,W and leave the batch and\n"
             "channels alone.\n"
             "OUTPUT: %s; an image takes a batch of one, [1, H, W, C].\n"
-            "OUTPUT is replaced atomically, as `clpad pad --help` says.\n"
+            "OUTPUT is replaced atomically, as `clpad pad --help` says, and may not be\n"
+            "INPUT.\n"
             "Exit status: 0 success, 1 failure (including what depends on INPUT),\n"
             "2 usage error (what the command line alone shows).\n",
             tio_load_extensions(), tio_save_extensions());
@@ -206,9 +207,11 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
                          sc->name);
     /* OUTPUT can be written (directory, permissions, what its links name)
-     * before the input is read and moved. */
-    if (tio_check_output(out_path, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err);
+     * and is not INPUT, checked before INPUT is read. */
+    const cli_output output = {"OUTPUT", out_path};
+    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    if (prc != CLI_OK)
+        return prc;
 
     tio_tensor in = {0}, out = {0};
     cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};

@@ -1,6 +1,7 @@
 /* clpad: command-line front end of the library. Dispatches to subcommands. */
 #include "bench.h"
 #include "cli.h"
+#include "tensor_io.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,9 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+    /* Which signals clpad was started with ignored, before an OpenCL driver
+     * puts its handlers over them: an output keeps them ignored. */
+    tio_signals_init();
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

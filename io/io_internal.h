@@ -142,24 +142,27 @@ typedef struct tio__output {
 int tio__resolve_output(const char *path, tio__output *o, char *err, size_t errlen);
 void tio__output_free(tio__output *o);
 
+/* One output of a set being written: its temporary file, open. */
 typedef struct tio__atomic_file {
-    char *tmp; /* temporary path (malloc'd) */
     int fd;
-    int werr;  /* first write errno, 0 if none */
+    int werr;     /* first write errno, 0 if none */
+    size_t index; /* its entry in the set */
 } tio__atomic_file;
 
-/* Create "<dir>/.<base>.XXXXXX" beside o->target, with the mode (and owner)
- * the output will have; SIGINT, SIGTERM and SIGHUP remove it until it is
- * committed or aborted. `path` names the output in messages. */
-int tio__af_open(tio__atomic_file *af, const tio__output *o, const char *path, char *err,
-                 size_t errlen);
+/* Start the next output of `set`: resolve and check `path` (the rules at the
+ * top of atomic_file.c), refuse a path that names the same file as an output
+ * already in the set, and create "<dir>/.<base>.XXXXXX" beside the file it
+ * leads to, with the mode (and owner) the output will have. From then on a
+ * signal removes it with the set's other temporaries. `path` names the
+ * output in messages. 0, or 1 with err set (nothing left behind). */
+int tio__set_begin(tio_output_set *set, const char *path, tio__atomic_file *af, char *err,
+                   size_t errlen);
 /* Write (the first error is kept in werr). */
 void tio__af_write(tio__atomic_file *af, const void *data, size_t n);
-/* Close and remove the temporary. */
-void tio__af_abort(tio__atomic_file *af);
-/* fsync, close and rename over o->target; removes the temporary on any
- * failure. */
-int tio__af_commit(tio__atomic_file *af, const tio__output *o, const char *path, char *err,
-                   size_t errlen);
+/* End the output begun last: with ok, fsync and close its temporary, which
+ * then waits in the set for tio_output_set_commit; without ok (the caller
+ * failed, its message already in err), or on a write, fsync or close error,
+ * remove it. The set's other outputs stay either way. 0, or 1 with err. */
+int tio__set_end(tio_output_set *set, tio__atomic_file *af, bool ok, char *err, size_t errlen);
 
 #endif

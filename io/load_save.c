@@ -64,25 +64,29 @@ void tio_free(tio_tensor *t)
     memset(t, 0, sizeof *t);
 }
 
-int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
-                  char *err, size_t errlen)
+/* The quality a save uses, checked. */
+static int save_quality(const char *path, const tio_save_options *opts, int *quality, char *err,
+                        size_t errlen)
+{
+    *quality = opts && opts->jpeg_quality ? opts->jpeg_quality : TIO_JPEG_QUALITY_DEFAULT;
+    if (*quality < 1 || *quality > 100)
+        return tio__fail(err, errlen, "%s: JPEG quality %d is not in 1..100", path, *quality);
+    return 0;
+}
+
+int tio_output_set_add(tio_output_set *set, const char *path, const tio_tensor *t,
+                       const tio_save_options *opts, char *err, size_t errlen)
 {
     if (!t)
         return tio__fail(err, errlen, "tio_save: no tensor given");
-    int quality = opts && opts->jpeg_quality ? opts->jpeg_quality : TIO_JPEG_QUALITY_DEFAULT;
-    if (quality < 1 || quality > 100)
-        return tio__fail(err, errlen, "%s: JPEG quality %d is not in 1..100", path, quality);
+    int quality;
     size_t need;
-    if (tio__check_saveable(path, t, &need, err, errlen))
-        return 1;
-    tio__output o;
-    if (tio__resolve_output(path, &o, err, errlen))
+    if (save_quality(path, opts, &quality, err, errlen) ||
+        tio__check_saveable(path, t, &need, err, errlen))
         return 1;
     tio__atomic_file af;
-    if (tio__af_open(&af, &o, path, err, errlen)) {
-        tio__output_free(&o);
+    if (tio__set_begin(set, path, &af, err, errlen))
         return 1;
-    }
     const char *format = tio_format(path);
     int rc;
     if (strcmp(format, "npy") == 0) {
@@ -96,27 +100,50 @@ int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options 
     } else {
         rc = tio__encode_image(path, format, t, quality, &af, err, errlen);
     }
-    if (rc)
-        tio__af_abort(&af);
-    else
-        rc = tio__af_commit(&af, &o, path, err, errlen);
-    tio__output_free(&o);
-    return rc;
+    return tio__set_end(set, &af, rc == 0, err, errlen);
+}
+
+int tio_output_set_add_bytes(tio_output_set *set, const char *path, const void *data,
+                             size_t len, char *err, size_t errlen)
+{
+    tio__atomic_file af;
+    if (tio__set_begin(set, path, &af, err, errlen))
+        return 1;
+    tio__af_write(&af, data, len);
+    return tio__set_end(set, &af, true, err, errlen);
+}
+
+int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                  char *err, size_t errlen)
+{
+    if (!t)
+        return tio__fail(err, errlen, "tio_save: no tensor given");
+    /* Refused before the set takes over the signals. */
+    int quality;
+    size_t need;
+    if (save_quality(path, opts, &quality, err, errlen) ||
+        tio__check_saveable(path, t, &need, err, errlen))
+        return 1;
+    tio_output_set *set;
+    if (tio_output_set_open(&set, err, errlen))
+        return 1;
+    if (tio_output_set_add(set, path, t, opts, err, errlen)) {
+        tio_output_set_abort(set);
+        return 1;
+    }
+    return tio_output_set_commit(set, err, errlen);
 }
 
 int tio_save_bytes(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
-    tio__output o;
-    if (tio__resolve_output(path, &o, err, errlen))
+    tio_output_set *set;
+    if (tio_output_set_open(&set, err, errlen))
         return 1;
-    tio__atomic_file af;
-    int rc = tio__af_open(&af, &o, path, err, errlen);
-    if (!rc) {
-        tio__af_write(&af, data, len);
-        rc = tio__af_commit(&af, &o, path, err, errlen);
+    if (tio_output_set_add_bytes(set, path, data, len, err, errlen)) {
+        tio_output_set_abort(set);
+        return 1;
     }
-    tio__output_free(&o);
-    return rc;
+    return tio_output_set_commit(set, err, errlen);
 }
 
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen)

@@ -16,7 +16,8 @@
  * Every function reports failure as a return value of 1 and a one-line
  * message in `err` that names the file and the problem; nothing is printed.
  * Saves are atomic: a temporary file in the destination directory is written,
- * fsync'ed and renamed over the destination.
+ * fsync'ed and renamed over the destination; several outputs are written as
+ * one set, all or nothing (tio_output_set_open).
  */
 #ifndef CLPAD_TENSOR_IO_H
 #define CLPAD_TENSOR_IO_H
@@ -57,10 +58,11 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen);
 int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen);
 
 /* Save atomically: write a temporary file beside the destination (mkstemp),
- * fsync, rename over it. On any failure (and when SIGINT, SIGTERM or SIGHUP
- * stops the process: see below) the temporary is removed and an existing
- * file is untouched. The format comes from the extension; a tensor the
- * format cannot hold is refused first (tio_check_save).
+ * fsync, rename over it; a set of one output (tio_output_set_open below,
+ * whose rules it follows). On any failure (and when SIGINT, SIGTERM or
+ * SIGHUP stops the process) the temporary is removed and an existing file is
+ * untouched. The format comes from the extension; a tensor the format cannot
+ * hold is refused first (tio_check_save).
  *  - A new file gets 0666 & ~umask, as open(2) gives it. A replaced file
  *    keeps its permission bits, and its owner and group where the caller
  *    may give them (root; the group if the caller is in it).
@@ -72,10 +74,6 @@ int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errle
  *    redirection write through one. A link to nothing is refused, as GNU cp
  *    refuses it. Only regular files are written: a directory, FIFO, device
  *    or socket at the path (or at the end of its links) is refused.
- *  - While the temporary exists, SIGINT, SIGTERM and SIGHUP, when their
- *    action is the default, remove it and then end the process as the
- *    signal would have (ignored signals stay ignored; a program's own
- *    handlers are left alone). One save at a time per process.
  * A file with other hard links is replaced by a new one: the other names
  * keep the old contents. Returns 0, or 1 with err set. */
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen);
@@ -93,6 +91,88 @@ int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options 
 /* Save `len` bytes as they are (a JSON or text file), by tio_save's rules:
  * atomic, permissions and links as above. Returns 0, or 1 with err set. */
 int tio_save_bytes(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+/* Outputs written all or nothing: a set.
+ *
+ * tio_output_set_open opens it; each tio_output_set_add writes one output
+ * to a temporary file beside its destination (".NAME.XXXXXX", by
+ * tio_save's rules above), fsync'ed and closed, and leaves the destination
+ * as it was; tio_output_set_commit then renames every temporary over its
+ * destination, in the order they were added, in one short step;
+ * tio_output_set_abort removes them instead. A set may hold any number of
+ * outputs, added as they are ready (memory is not kept: each is on disk
+ * once added). A failed add removes that output's temporary and leaves the
+ * set open with the others (to commit or abort).
+ *
+ * Signals: from open to commit or abort, the set takes over SIGINT, SIGTERM
+ * and SIGHUP, whatever their action is at open (the default, or a handler
+ * an OpenCL driver installed when a device was opened: open the set after
+ * the device). While outputs are being added, such a signal removes every
+ * temporary of the set, puts back the actions the signals had at open and
+ * raises the signal again, which then does what it would have done (the
+ * default action ends the process, and its exit status says by which
+ * signal). During the rename step the signal waits until the last rename
+ * (and the directories' fsync) is done, then does the same. So a signal
+ * leaves either the previous files or the complete new set, never a mix and
+ * never a temporary. Should the process go on (a handler that returns), the
+ * set is dead: add and commit fail with "interrupted by SIG...". A signal
+ * that is ignored at open stays ignored, and so does one that was ignored
+ * when the program started (see tio_signals_init) and has a handler at open
+ * (a driver's; set back to the default, it is taken over): the set
+ * completes. Not covered: SIGKILL
+ * or a crash (between two renames it leaves the first outputs new, the
+ * others old and their temporaries behind), and a rename that fails (the
+ * file system turned read-only, a directory put at an output's name since
+ * the check): the outputs renamed before it stay new, the message names
+ * them, the other temporaries are removed.
+ *
+ * One set at a time per process (a second open fails), and its calls from
+ * one thread; a driver that installs signal handlers while a set is open
+ * replaces the set's. */
+typedef struct tio_output_set tio_output_set;
+
+/* Open a set (*set: NULL on failure). Returns 0, or 1 with err set (another
+ * set is open; out of memory). */
+int tio_output_set_open(tio_output_set **set, char *err, size_t errlen);
+/* Write tensor t as the output `path` of the set (tio_save_with's formats,
+ * options and checks); a path naming the same file as an output already in
+ * the set (tio_file_id_equal) is refused. Returns 0, or 1 with err set. */
+int tio_output_set_add(tio_output_set *set, const char *path, const tio_tensor *t,
+                       const tio_save_options *opts, char *err, size_t errlen);
+/* Write `len` bytes as they are (a JSON or text file) as the output `path`
+ * of the set. Returns 0, or 1 with err set. */
+int tio_output_set_add_bytes(tio_output_set *set, const char *path, const void *data,
+                             size_t len, char *err, size_t errlen);
+/* Rename every output of the set over its destination (see above) and free
+ * the set. Returns 0, or 1 with err set (interrupted: nothing renamed; a
+ * failed rename: the outputs before it renamed, named in err). */
+int tio_output_set_commit(tio_output_set *set, char *err, size_t errlen);
+/* Remove every temporary of the set and free it; NULL is fine. */
+void tio_output_set_abort(tio_output_set *set);
+
+/* Call once at the start of main, before any OpenCL device is opened:
+ * notes which of SIGINT, SIGTERM and SIGHUP the program was started with
+ * ignored (nohup's SIGHUP, a background job's SIGINT), since LLVM-based
+ * OpenCL drivers (PoCL, Intel's CPU runtime) put their own handlers over
+ * them. A set of outputs keeps those ignored while it is written. Without
+ * this call, a set judges by the actions it finds at open. */
+void tio_signals_init(void);
+
+/* What a path names, to tell whether two paths are one file without
+ * opening either: the device and inode where the path exists (through its
+ * symbolic links: a link and its target, or two hard links, are one file);
+ * for a new name, the absolute path with its directory resolved by
+ * realpath (symbolic links, "." and ".." as the kernel follows them). */
+typedef struct tio_file_id {
+    bool exists;
+    unsigned long long dev, ino; /* when it exists */
+    char *path;                  /* when it does not (malloc'd) */
+} tio_file_id;
+/* Fill *id for `path`. Returns 0, or 1 with err set (out of memory). */
+int tio_file_id_of(const char *path, tio_file_id *id, char *err, size_t errlen);
+/* Whether two ids name one file. */
+bool tio_file_id_equal(const tio_file_id *a, const tio_file_id *b);
+void tio_file_id_free(tio_file_id *id);
 
 /* Check, before any work, that `path` can take an output: the rules of
  * tio_save (a regular file or a new name, writable by the caller, through

@@ -23,6 +23,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1367,6 +1368,206 @@ static void test_output_rules(void **state)
     assert_int_equal(hidden_files(g_dir), 0);
 }
 
+/* ------------------------------------------------------------------------- */
+/* Sets of outputs: all or nothing                                           */
+/* ------------------------------------------------------------------------- */
+
+static const tio_tensor k_u8_123 = {.dtype = CLPAD_U8, .rank = 1, .shape = {3}, .nbytes = 3,
+                                    .data = (void *)"\x01\x02\x03"};
+
+static bool file_is(const char *path, const char *text)
+{
+    size_t n;
+    unsigned char *b = read_file(path, &n);
+    bool same = n == strlen(text) && !memcmp(b, text, n);
+    free(b);
+    return same;
+}
+
+static void set_add_ok(tio_output_set *set, const char *path)
+{
+    char err[512];
+    if (tio_output_set_add(set, path, &k_u8_123, NULL, err, sizeof err))
+        fail_msg("tio_output_set_add(%s): %s", path, err);
+}
+
+static void test_output_set_files(void **state)
+{
+    (void)state;
+    char err[512], a[300], b[300], j[300], l[300], h[300];
+    snprintf(a, sizeof a, "%s", scratch("a.npy"));
+    snprintf(b, sizeof b, "%s", scratch("b.npy"));
+    snprintf(j, sizeof j, "%s", scratch("c.json"));
+    snprintf(l, sizeof l, "%s", scratch("l.npy"));
+    snprintf(h, sizeof h, "%s", scratch("h.npy"));
+    write_file(a, "old", 3);
+    /* Nothing changes before the commit; every temporary is on disk. */
+    tio_output_set *set, *second;
+    assert_int_equal(tio_output_set_open(&set, err, sizeof err), 0);
+    assert_int_equal(tio_output_set_open(&second, err, sizeof err), 1);
+    assert_non_null(strstr(err, "one at a time"));
+    assert_null(second);
+    set_add_ok(set, a);
+    set_add_ok(set, b);
+    assert_int_equal(tio_output_set_add_bytes(set, j, "{}\n", 3, err, sizeof err), 0);
+    assert_true(file_is(a, "old"));
+    assert_int_equal(access(b, F_OK), -1);
+    assert_int_equal(hidden_files(g_dir), 3);
+    /* Two names of one file: a link, "..", a hard link; refused, and the
+     * set goes on. */
+    assert_int_equal(symlink("a.npy", l), 0);
+    assert_int_equal(link(a, h), 0);
+    char dotdot[300];
+    snprintf(dotdot, sizeof dotdot, "%s/../%s/b.npy", g_dir, strrchr(g_dir, '/') + 1);
+    const char *same[] = {l, h, dotdot};
+    for (size_t i = 0; i < N_OF(same); i++) {
+        if (tio_output_set_add(set, same[i], &k_u8_123, NULL, err, sizeof err) != 1 ||
+            !strstr(err, "the same file as"))
+            fail_msg("%s was not refused as a second name of an output: %s", same[i], err);
+    }
+    /* A failed add leaves the others. */
+    assert_int_equal(tio_output_set_add(set, scratch("bad.png"), &k_u8_123, NULL, err,
+                                        sizeof err),
+                     1);
+    assert_int_equal(hidden_files(g_dir), 3);
+    assert_int_equal(tio_output_set_commit(set, err, sizeof err), 0);
+    assert_true(is_npy_u8_123(a));
+    assert_true(is_npy_u8_123(b));
+    assert_true(file_is(j, "{}\n"));
+    assert_int_equal(hidden_files(g_dir), 0);
+    unlink(l);
+    unlink(h);
+
+    /* Abort: the temporaries go, the files stay. */
+    write_file(a, "old", 3);
+    assert_int_equal(tio_output_set_open(&set, err, sizeof err), 0);
+    set_add_ok(set, a);
+    set_add_ok(set, scratch("new.npy"));
+    tio_output_set_abort(set);
+    assert_true(file_is(a, "old"));
+    assert_int_equal(access(scratch("new.npy"), F_OK), -1);
+    assert_int_equal(hidden_files(g_dir), 0);
+
+    /* A rename that fails midway (a directory put at an output's name since
+     * it was added): the message names what was already replaced, and no
+     * temporary is left. */
+    unlink(b);
+    assert_int_equal(tio_output_set_open(&set, err, sizeof err), 0);
+    set_add_ok(set, a);
+    set_add_ok(set, b);
+    set_add_ok(set, scratch("z.npy"));
+    assert_int_equal(mkdir(b, 0755), 0);
+    assert_int_equal(tio_output_set_commit(set, err, sizeof err), 1);
+    if (!strstr(err, "b.npy: cannot replace the file") || !strstr(err, "already replaced: ") ||
+        !strstr(err, "a.npy)"))
+        fail_msg("a rename failing midway: %s", err);
+    assert_true(is_npy_u8_123(a));
+    assert_int_equal(access(scratch("z.npy"), F_OK), -1);
+    assert_int_equal(hidden_files(g_dir), 0);
+    rmdir(b);
+    unlink(a);
+    unlink(j);
+}
+
+static int g_handled;
+static void count_signal(int sig)
+{
+    (void)sig;
+    g_handled++;
+}
+
+/* What a driver's LLVM handler does with a signal: put the default back
+ * and raise it again. */
+static void die_like_llvm(int sig)
+{
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void set_handler(int sig, void (*fn)(int))
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+}
+
+/* In a child, in `dir` (holding a.npy "old"): a set with a.npy and b.npy,
+ * `sig` raised while it is open. Exit codes: see test_output_set_signals. */
+static void signal_child(const char *dir, int sig, int how)
+{
+    char a[600], b[600], err[512];
+    snprintf(a, sizeof a, "%s/a.npy", dir);
+    snprintf(b, sizeof b, "%s/b.npy", dir);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    signal(SIGHUP, SIG_DFL);
+    if (how == 2) /* ignored when the program started, a driver's handler since */
+        signal(sig, SIG_IGN);
+    tio_signals_init();
+    set_handler(sig, how == 0 ? die_like_llvm : count_signal);
+    tio_output_set *set;
+    if (tio_output_set_open(&set, err, sizeof err) ||
+        tio_output_set_add(set, a, &k_u8_123, NULL, err, sizeof err) ||
+        tio_output_set_add(set, b, &k_u8_123, NULL, err, sizeof err))
+        _exit(10);
+    raise(sig);
+    int rc = tio_output_set_commit(set, err, sizeof err);
+    struct sigaction now;
+    sigaction(sig, NULL, &now);
+    if (now.sa_handler != count_signal)
+        _exit(11); /* the action before the set is back */
+    if (how == 1) /* a handler that returns: the set is dead */
+        _exit(rc == 1 && strstr(err, "interrupted by") && g_handled == 1 ? 0 : 12);
+    /* ignored */
+    _exit(rc == 0 && g_handled == 0 ? 0 : 13);
+}
+
+/* A signal while a set is open, whatever handler was there before it: the
+ * temporaries are removed, then that handler gets the signal (an LLVM-like
+ * one that ends the process; one that returns: the set fails with a
+ * message); a signal ignored when the program started stays ignored though
+ * a handler was installed since (tio_signals_init), and the set completes. */
+static void test_output_set_signals(void **state)
+{
+    (void)state;
+    static const struct {
+        int sig, how;      /* how: 0 dies (LLVM-like), 1 returns, 2 ignored at start */
+        const char *final; /* a.npy afterwards: "old" or "new" */
+    } cases[] = {{SIGTERM, 0, "old"}, {SIGINT, 0, "old"}, {SIGHUP, 0, "old"},
+                 {SIGINT, 1, "old"},  {SIGHUP, 2, "new"}, {SIGINT, 2, "new"}};
+    char a[300];
+    snprintf(a, sizeof a, "%s", scratch("a.npy"));
+    for (size_t i = 0; i < N_OF(cases); i++) {
+        write_file(a, "old", 3);
+        unlink(scratch("b.npy"));
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0)
+            signal_child(g_dir, cases[i].sig, cases[i].how);
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        bool ok = cases[i].how == 0 ? WIFSIGNALED(status) && WTERMSIG(status) == cases[i].sig
+                                    : WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        if (!ok)
+            fail_msg("signal %d, case %d: child status 0x%x (exit 10 the set failed, 11 the "
+                     "previous handler was not put back, 12 the set did not fail, 13 the "
+                     "ignored signal was handled)",
+                     cases[i].sig, cases[i].how, status);
+        bool is_new = is_npy_u8_123(a);
+        if (is_new != !strcmp(cases[i].final, "new") ||
+            (!is_new && !file_is(a, "old")) ||
+            (access(scratch("b.npy"), F_OK) == 0) != is_new)
+            fail_msg("signal %d, case %d: the outputs are not all %s", cases[i].sig,
+                     cases[i].how, cases[i].final);
+        if (hidden_files(g_dir))
+            fail_msg("signal %d, case %d: a temporary was left", cases[i].sig, cases[i].how);
+        unlink(a);
+        unlink(scratch("b.npy"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1384,6 +1585,8 @@ int main(void)
         cmocka_unit_test(test_bounded_reads),
         cmocka_unit_test(test_image_headers),
         cmocka_unit_test(test_output_rules),
+        cmocka_unit_test(test_output_set_files),
+        cmocka_unit_test(test_output_set_signals),
         cmocka_unit_test(test_api_arguments),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
