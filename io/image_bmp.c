@@ -1,8 +1,9 @@
 /*
  * BMP through stb_image (Debian's libstb), with the checks stb_image 2.27
  * lacks: its header's geometry, a short file, a palette index beyond the
- * palette, a pixel offset inside the headers. Channels are stb_image's (3, or
- * 4 for a 32-bit BMP with alpha), then converted by OpenCV's rules
+ * palette, a pixel offset inside the headers. The channels as stored are
+ * OpenCV's: 1 for a grey palette, 4 for a 32-bit BI_BITFIELDS BMP with an
+ * alpha mask, else 3; then converted by OpenCV's rules
  * (clpad__img_convert_channels). stb_image is used from one call at a time
  * per image: no global setting is changed, and its failure reason is per
  * thread.
@@ -96,6 +97,41 @@ static clpad_status bmp_check_palette(const clpad__img_req *r, const unsigned ch
     return CLPAD_OK;
 }
 
+/* Whether a BMP of 1, 4 or 8 bits per pixel has a grey palette (every entry
+ * it holds, up to 2^bpp, with R = G = B): OpenCV reads such a file as one
+ * channel (modules/imgcodecs/src/grfmt_bmp.cpp, IsColorPalette), and so does
+ * CLPAD_CHANNELS_KEEP. */
+static bool bmp_grey_palette(const unsigned char *b, size_t n)
+{
+    clpad__bmp_header p;
+    if (!clpad__bmp_parse_header(b, n, &p) || p.bpp > 8)
+        return false;
+    uint32_t off = clpad__le32(b + 10), hsz = clpad__le32(b + 14);
+    size_t entry = hsz == 12 ? 3 : 4, start = 14 + (size_t)hsz;
+    if (off < start || off > n)
+        return false;
+    size_t count = (off - start) / entry, max = (size_t)1 << p.bpp;
+    for (size_t i = 0; i < count && i < max; i++) {
+        const unsigned char *e = b + start + i * entry; /* B, G, R */
+        if (e[0] != e[1] || e[0] != e[2])
+            return false;
+    }
+    return true;
+}
+
+/* Whether a BMP has an alpha channel by OpenCV's rule (grfmt_bmp.cpp): 32
+ * bits per pixel, BI_BITFIELDS, an info header of at least 56 bytes and a
+ * non-zero alpha mask. (stb_image also takes the fourth byte of a plain
+ * 32-bit BI_RGB BMP as alpha when it is not all zeros; OpenCV, and clpad,
+ * do not.) */
+static bool bmp_has_alpha(const unsigned char *b, size_t n)
+{
+    if (n < 70 || clpad__le16(b + 28) != 32 || clpad__le32(b + 30) != 3 ||
+        clpad__le32(b + 14) < 56)
+        return false;
+    return clpad__le32(b + 66) != 0;
+}
+
 /* The header checks before stb_image sees the file, and its geometry: 0, or
  * the error. */
 static clpad_status bmp_check_header(const clpad__img_req *r, const unsigned char *b, size_t n,
@@ -145,9 +181,10 @@ clpad_status clpad__bmp_decode(const clpad__img_req *r, const unsigned char *b, 
         st = bmp_check_palette(r, b, n);
     if (st)
         return st;
-    /* stb_image's channels (c: 3, or 4 with alpha) for CLPAD_CHANNELS_KEEP
-     * and grey (converted below), else the ones asked for. */
-    int want = r->channels == CLPAD_CHANNELS_KEEP || r->channels == 1 ? c : r->channels;
+    /* RGB, or RGBA when the file has alpha and alpha (KEEP, 4) or grey is
+     * asked for; grey and an opaque alpha are made below. */
+    bool alpha = r->channels != 3 && bmp_has_alpha(b, n);
+    int want = alpha ? 4 : 3;
     int w2 = 0, h2 = 0, file_c = 0;
     unsigned char *px = stbi_load_from_memory(b, (int)n, &w2, &h2, &file_c, want);
     if (!px) {
@@ -170,6 +207,21 @@ clpad_status clpad__bmp_decode(const clpad__img_req *r, const unsigned char *b, 
     stbi_image_free(px);
     *out = (clpad__img){.px = own, .h = h, .w = w, .c = want, .sample = 1, .full_h = h,
                         .full_w = w, .scale_num = 8, .orientation = 1};
+    if (r->channels == 1 && alpha) {
+        /* OpenCV 4.14 turns a BMP with alpha into grey by another formula
+         * than its BGR2Gray: (B * 7471 + G * 38470 + R * 19595) >> 16,
+         * truncated (measured: equal on every pixel of random images). */
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++) {
+            const unsigned char *p = own + 4 * i;
+            own[i] = (unsigned char)((p[2] * 7471u + p[1] * 38470u + p[0] * 19595u) >> 16);
+        }
+        out->c = 1;
+    }
+    if (r->channels == CLPAD_CHANNELS_KEEP && want == 3 && bmp_grey_palette(b, n)) {
+        for (size_t i = 0; i < (size_t)w * (size_t)h; i++) /* R = G = B: keep one */
+            own[i] = own[3 * i];
+        out->c = 1;
+    }
     st = clpad__img_convert_channels(r, out);
     if (st) {
         free(out->px);
@@ -189,7 +241,7 @@ clpad_status clpad__bmp_probe(const char *name, const unsigned char *b, size_t n
     memcpy(info->format, "bmp", 4);
     info->height = h;
     info->width = w;
-    info->channels = c;
+    info->channels = bmp_has_alpha(b, n) ? 4 : bmp_grey_palette(b, n) ? 1 : 3;
     info->bit_depth = 8;
     info->orientation = 1;
     return CLPAD_OK;

@@ -12,9 +12,9 @@
  *    icvCvt_CMYK2BGR_8u_C4C3R and icvCvt_CMYK2Gray_8u_C4C1R): with the
  *    samples as stored (Adobe's inverted CMYK), R = K - ((255 - C) * K >> 8),
  *    G and B likewise from M and Y; grey from those by OpenCV's BGR2Gray;
- *  - the EXIF orientation from the FIRST APP1 segment, whatever it holds
- *    (OpenCV reads only that one; an XMP segment before the EXIF one hides
- *    the orientation, in OpenCV as here).
+ *  - the EXIF orientation from the first APP1 segment that begins with
+ *    "Exif\0\0" (an XMP segment before it does not hide it, in OpenCV 4.14 as
+ *    here).
  * DCT-domain scaling (options.min_height / min_width) sets scale_num / 8.
  *
  * libjpeg's errors longjmp back here; its warnings (corrupt data it would
@@ -53,14 +53,13 @@ static void jpeg_fail_message(j_common_ptr c, int level)
         jpeg_fail_exit(c);
 }
 
-/* The orientation of the first APP1 segment (OpenCV: the EXIF data after the
- * segment's first 6 bytes, "Exif\0\0"). */
+/* The orientation of the first APP1 segment that holds EXIF data (after its
+ * "Exif\0\0" header; an XMP segment before it is passed over). */
 static int jpeg_orientation(j_decompress_ptr cinfo)
 {
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next)
-        if (m->marker == JPEG_APP0 + 1)
-            return m->data_length > 6 ? clpad__exif_orientation(m->data + 6, m->data_length - 6)
-                                      : 1;
+        if (m->marker == JPEG_APP0 + 1 && m->data_length > 6 && !memcmp(m->data, "Exif\0\0", 6))
+            return clpad__exif_orientation(m->data + 6, m->data_length - 6);
     return 1;
 }
 

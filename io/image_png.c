@@ -251,6 +251,10 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
     png_set_read_fn(job.png, &ctx, png_read);
     png_set_crc_action(job.png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
     png_set_user_limits(job.png, CLPAD_IMAGE_MAX_SIDE, CLPAD_IMAGE_MAX_SIDE);
+    /* An iCCP chunk holding the sRGB profile does not make this libpng
+     * (1.6.39) apply the sRGB gamma in png_set_rgb_to_gray, as the libpng
+     * OpenCV ships (1.6.58) does not: only gAMA and sRGB chunks count. */
+    png_set_option(job.png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
     png_read_info(job.png, job.info);
     int64_t h = png_get_image_height(job.png, job.info), w = png_get_image_width(job.png, job.info);
     int sample = png_get_bit_depth(job.png, job.info) == 16 && r->keep_depth ? 2 : 1;
