@@ -76,9 +76,10 @@ static void letterbox_usage(FILE *f)
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "IMAGE: %s; an image file is read by --channels (its EXIF\n"
-            "orientation applied; docs/letterbox.md, \"Reading images\"), a .npy as u8 HxW\n"
-            "or HxWxC as it is; every input must end up with the same channel count.\n"
+            "IMAGE: %s.\n"
+            "An image file is read by --channels, its EXIF orientation applied\n"
+            "(docs/letterbox.md, \"Reading images\"); a .npy as u8 HxW or HxWxC as it is;\n"
+            "every input must end up with the same channel count.\n"
             "OUTPUT: .npy. Files are written atomically, and only when the whole batch\n"
             "succeeded.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
