@@ -13,6 +13,7 @@
 #include "fuzz_checks.h"
 
 #include "clpad.h"
+#include "clpad_image.h"
 #include "tensor_io.h"
 /* the stream reader (the bytes as a pipe delivers them) */
 #include "io_internal.h"
@@ -597,10 +598,18 @@ const char *fz_check_image(const uint8_t *data, size_t size)
           H * W);
     CHECK(t.data != NULL, "data is NULL");
 
-    /* Geometry against the file's own header, read independently. */
+    /* Geometry against the file's own header, read independently, with the
+     * height and width swapped by an EXIF orientation of 5..8 (the library's
+     * probe says which). */
     long long w = -1, h = -1, maxval = 0;
     int c = 0;
     size_t off = 0;
+    clpad_image_info info = {.size = sizeof info};
+    if (clpad_image_probe(data, size, "fuzz.img", &info) == CLPAD_OK && info.orientation >= 5) {
+        long long tmp = H;
+        H = W;
+        W = tmp;
+    }
     if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         if (png_geometry(data, size, &w, &h, &c)) {
             CHECK(w == W && h == H && c == C, "PNG header says %lldx%lldx%d, loaded %lldx%lldx%lld",
