@@ -78,11 +78,13 @@ typedef struct clpad_read_options {
                                applied, as cv2.imread does; 1: pixels as stored */
     uint64_t max_pixels;    /* refuse an image of more pixels (width * height as stored);
                                0: CLPAD_IMAGE_DEFAULT_MAX_PIXELS */
-    int64_t min_height, min_width; /* > 0: a JPEG is decoded scaled by M/8 (libjpeg-turbo's
-                               DCT-domain scaling, M = 1..8), the smallest M whose decoded
-                               size, after orientation, is still at least min_height x
-                               min_width; other formats are not scaled. 0 (default): full
-                               size, exact */
+    int64_t min_height, min_width; /* > 0: a JPEG is decoded scaled by M/8 in the DCT
+                               domain (libjpeg-turbo; M = 1, 2, 4 or 8, the scales it runs
+                               with SIMD, as OpenCV's IMREAD_REDUCED_* and Pillow's draft
+                               use them), the smallest M whose decoded size, after
+                               orientation, is still at least min_height x min_width;
+                               other formats are not scaled. 0 (default): full size,
+                               exact */
 } clpad_read_options;
 
 /** The defaults: channels CLPAD_CHANNELS_COLOR, keep_depth 0,

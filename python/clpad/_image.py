@@ -100,7 +100,8 @@ def imread(path: Union[str, bytes, "os.PathLike[Any]"], channels: Union[int, str
         from the header, before anything is decoded.
     min_size: None (default: full size, exact) or (min_height, min_width)
         (one int for both): a JPEG is decoded scaled by M/8 in the DCT domain
-        (libjpeg-turbo), with the smallest M whose result, after orientation,
+        (libjpeg-turbo; M = 1, 2, 4 or 8, as cv2's IMREAD_REDUCED_* and
+        Pillow's draft), with the smallest M whose result, after orientation,
         is still at least that large; other formats are not scaled.
 
     Returns a C-contiguous array of shape (H, W, C), uint8 (uint16 with

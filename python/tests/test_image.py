@@ -160,7 +160,7 @@ def test_jpeg_min_size(cli, tmp_path):
     full = clpad.imread(jpg)
     assert full.shape == (512, 512, 3)
     assert clpad.imread(jpg, min_size=128).shape == (128, 128, 3)
-    assert clpad.imread(jpg, min_size=(129, 1)).shape == (192, 192, 3)
+    assert clpad.imread(jpg, min_size=(129, 1)).shape == (256, 256, 3)  # 4/8, not 3/8
     assert clpad.imread(jpg, min_size=(1, 1)).shape == (64, 64, 3)
     # a PNG is never scaled
     assert clpad.imread(PHOTO, min_size=1).shape == (512, 512, 3)
