@@ -127,7 +127,7 @@ def imread(path: Union[str, bytes, "os.PathLike[Any]"], channels: Union[int, str
     o.keep_depth = 1 if keep_depth else 0
     o.ignore_orientation = 1 if ignore_orientation else 0
     if max_pixels is not None:
-        o.max_pixels = _positive("max_pixels", max_pixels)
+        o.max_pixels = min(_positive("max_pixels", max_pixels), 2**64 - 1)
     if min_size is not None:
         if isinstance(min_size, numbers.Integral) and not isinstance(min_size, bool):
             hw = [min_size, min_size]
@@ -139,8 +139,8 @@ def imread(path: Union[str, bytes, "os.PathLike[Any]"], channels: Union[int, str
                                 % type(min_size).__name__) from None
             if len(hw) != 2:
                 raise value_error("min_size: expected (height, width), got %d values" % len(hw))
-        o.min_height = _positive("min_size[0]", hw[0])
-        o.min_width = _positive("min_size[1]", hw[1])
+        o.min_height = min(_positive("min_size[0]", hw[0]), 2**63 - 1)
+        o.min_width = min(_positive("min_size[1]", hw[1]), 2**63 - 1)
     img = _Decoded()
     img.size = ctypes.sizeof(_Decoded)
     check(lib.clpad_image_read(raw, ctypes.byref(o), ctypes.byref(img)))

@@ -111,6 +111,7 @@ def test_errors(write, tmp_path):
         clpad.imread(p)
     p = write("ok.png", png(np.zeros((4, 5), np.uint8)))
     assert clpad.imread(p, max_pixels=20).shape == (4, 5, 3)
+    assert clpad.imread(p, max_pixels=2**80, min_size=2**70).shape == (4, 5, 3)
     with pytest.raises(clpad.ClpadValueError, match="20 pixels, more than the limit of 19 pixels "
                        r"\(raise it with the max_pixels") as e:
         clpad.imread(p, max_pixels=19)
