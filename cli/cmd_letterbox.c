@@ -1,8 +1,10 @@
 /* `clpad letterbox`: a batch of images into one detector-ready tensor
  * (docs/letterbox.md), with each image's transform as JSON and a contact
  * sheet of the batch as PNG; optionally verified against the CPU reference.
- * Images are read by the CLI's loader (tensor_io.h). */
+ * Image files are read by the library's image reading (clpad_image.h,
+ * cv2.imread's rules), .npy files by the CLI's loader (tensor_io.h). */
 #include "cli.h"
+#include "clpad_image.h"
 #include "tensor_io.h"
 
 #include <cjson/cJSON.h>
@@ -26,6 +28,7 @@ static void letterbox_usage(FILE *f)
             "                       [--value V[,V,...]] [--bgr] [--scale S] [--mean M[,M,...]]\n"
             "                       [--std S[,S,...]] [--dtype f32|f16|u8] [--layout nchw|nhwc]\n"
             "                       [--transforms OUT.json] [--preview SHEET.png]\n"
+            "                       [--channels keep|1|3|4] [--max-pixels N]\n"
             "                       [--device SPEC | --cpu] [--verify] [--quiet]\n"
             "                       IMAGE... OUTPUT.npy\n"
             "\n"
@@ -66,6 +69,14 @@ static void letterbox_usage(FILE *f)
             "      --preview FILE     write a contact sheet of the batch as PNG: every image\n"
             "                         letterboxed as the model sees it (u8, before\n"
             "                         normalisation, channels as read), in a grid\n"
+            "      --channels C       how image files are read: 3 (default; RGB, as\n"
+            "                         cv2.imread(path, IMREAD_COLOR): grey replicated,\n"
+            "                         alpha dropped, 16-bit reduced), 1 (grey, as\n"
+            "                         IMREAD_GRAYSCALE), 4 (RGBA, an opaque alpha added\n"
+            "                         where there is none) or keep (as stored; then the\n"
+            "                         files must agree)\n"
+            "      --max-pixels N     refuse an image of more than N pixels (default\n"
+            "                         178956970, Pillow's decompression-bomb limit)\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
@@ -73,8 +84,10 @@ static void letterbox_usage(FILE *f)
             "  -q, --quiet            print nothing but errors\n"
             "  -h, --help             show this help\n"
             "\n"
-            "IMAGE: %s; an image is read as HxWxC u8 (C = 1, 3 or 4, the\n"
-            "same for all), a .npy as u8 HxW or HxWxC. OUTPUT: .npy.\n"
+            "IMAGE: %s.\n"
+            "An image file is read by --channels, its EXIF orientation applied\n"
+            "(docs/letterbox.md, \"Reading images\"); a .npy as u8 HxW or HxWxC as it is;\n"
+            "every input must end up with the same channel count. OUTPUT: .npy.\n"
             "OUTPUT, --transforms and --preview are written only when the whole batch\n"
             "succeeded, as one set: each to a temporary file beside it, then all renamed in\n"
             "one step. SIGINT, SIGTERM or SIGHUP leave the previous files or the new set,\n"
@@ -124,6 +137,29 @@ static bool parse_scale(const char *text, float *out)
     }
     int n;
     return parse_floats(text, "--scale", out, 1, &n);
+}
+
+/* One input: a .npy by the CLI's loader, an image file by the library's
+ * image reading with `ro` (u8 HxWxC). 0, or 1 with the message printed. */
+static int load_input(const char *path, const clpad_read_options *ro, tio_tensor *t)
+{
+    char err[512];
+    const char *fmt = tio_format(path);
+    if (fmt && !strcmp(fmt, "npy")) {
+        if (tio_load(path, t, err, sizeof err))
+            return cli_error(CLI_FAIL, "%s", err), 1;
+        return 0;
+    }
+    if (tio_check_load_path(path, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err), 1;
+    clpad_decoded_image img = {.size = sizeof img};
+    if (clpad_image_read(path, ro, &img))
+        return cli_error(CLI_FAIL, "%s", clpad_last_error()), 1;
+    *t = (tio_tensor){.dtype = img.dtype, .rank = 3, .shape = {img.height, img.width,
+                                                               img.channels},
+                      .data = img.data, .is_image = true,
+                      .nbytes = (size_t)(img.height * img.width * img.channels)};
+    return 0;
 }
 
 /* The letterbox call, for cli_run_op. */
@@ -291,7 +327,7 @@ static int make_preview(const clpad_image *im, size_t n, const clpad_letterbox_o
 int cmd_letterbox(int argc, char **argv)
 {
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
-           O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY };
+           O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS };
     static const struct option opts[] = {
         {"size", required_argument, NULL, 's'},       {"interp", required_argument, NULL, O_INTERP},
         {"placement", required_argument, NULL, O_PLACE}, {"no-scaleup", no_argument, NULL, O_NOUP},
@@ -303,9 +339,13 @@ int cmd_letterbox(int argc, char **argv)
         {"preview", required_argument, NULL, O_PREVIEW},
         {"device", required_argument, NULL, 'd'},     {"cpu", no_argument, NULL, O_CPU},
         {"verify", no_argument, NULL, O_VERIFY},      {"quiet", no_argument, NULL, 'q'},
+        {"channels", required_argument, NULL, O_CHANNELS},
+        {"max-pixels", required_argument, NULL, O_MAX_PIXELS},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
     clpad_letterbox_options o;
     clpad_letterbox_options_init(&o, 0, 0);
+    clpad_read_options ro;
+    clpad_read_options_init(&ro);
     int64_t size[2];
     int nsize = 0, nvalue = 0, nmean = 0, nstd = 0;
     int64_t values[CLPAD_LETTERBOX_MAX_CHANNELS];
@@ -374,6 +414,24 @@ int cmd_letterbox(int argc, char **argv)
         case 'd': device = optarg; break;
         case O_CPU: cpu = true; break;
         case O_VERIFY: verify = true; break;
+        case O_CHANNELS:
+            if (!strcmp(optarg, "keep"))
+                ro.channels = CLPAD_CHANNELS_KEEP;
+            else if (!strcmp(optarg, "1") || !strcmp(optarg, "3") || !strcmp(optarg, "4"))
+                ro.channels = optarg[0] - '0';
+            else
+                return cli_error(CLI_USAGE, "--channels: '%s' is not keep, 1, 3 or 4", optarg);
+            break;
+        case O_MAX_PIXELS: {
+            int64_t v[1];
+            int nv = 0;
+            if (!cli_parse_i64_list(optarg, "--max-pixels", v, 1, &nv))
+                return CLI_USAGE;
+            if (nv != 1 || v[0] < 1)
+                return cli_error(CLI_USAGE, "--max-pixels: '%s' is not a number >= 1", optarg);
+            ro.max_pixels = (uint64_t)v[0];
+            break;
+        }
         case 'q': quiet = true; break;
         case 'h': letterbox_usage(stdout); return CLI_OK;
         case ':':
@@ -426,10 +484,8 @@ int cmd_letterbox(int argc, char **argv)
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        if (tio_load(files[i], &in[i], err, sizeof err)) {
-            cli_error(CLI_FAIL, "%s", err);
+        if (load_input(files[i], &ro, &in[i]))
             goto done;
-        }
         tio_tensor *x = &in[i];
         if (x->dtype != CLPAD_U8 || x->rank < 2 || x->rank > 3) {
             cli_error(CLI_FAIL, "%s (images[%zu]): a %s tensor of rank %d is not an image "
@@ -444,7 +500,7 @@ int cmd_letterbox(int argc, char **argv)
     for (size_t i = 1; i < n; i++)
         if (im[i].channels != C) {
             cli_error(CLI_FAIL, "%s has %lld channels but %s has %lld: a batch has one channel "
-                                "count",
+                                "count (image files are read with --channels; a .npy as it is)",
                       files[i], (long long)im[i].channels, files[0], (long long)C);
             goto done;
         }

@@ -6,7 +6,7 @@
 # installs (components in brackets, for `cmake --install --component`):
 #   lib/libclpad.so.0.1.0, libclpad.so.0                        [clpad_runtime]
 #   lib/libclpad.so, lib/libclpad.a, include/clpad.h, include/clpad_window.h,
-#   include/clpad_letterbox.h,
+#   include/clpad_letterbox.h, include/clpad_image.h,
 #   lib/cmake/clpad/clpad{Config,ConfigVersion,Targets*}.cmake,
 #   lib/pkgconfig/clpad.pc, clpad-static.pc                       [clpad_development]
 #   bin/clpad (the CLI, when CLPAD_BUILD_CLI)                     [clpad_cli]
@@ -43,7 +43,8 @@ endif()
 # --- Static library, from the same objects as the shared one ------------------
 # The objects are compiled with -fPIC, hidden visibility and CLPAD_BUILDING.
 # Consumers of the static library compile with CLPAD_STATIC_DEFINE (an empty
-# CLPAD_API) and link OpenCL, Threads and libm themselves (exported here).
+# CLPAD_API) and link OpenCL, Threads, libm and the image decoders (libpng,
+# libjpeg, libexif, stb, by name) themselves (exported here).
 add_library(clpad_static STATIC $<TARGET_OBJECTS:clpad_objects>)
 add_library(clpad::clpad_static ALIAS clpad_static)
 set_target_properties(clpad_static PROPERTIES
@@ -53,7 +54,8 @@ target_include_directories(clpad_static PUBLIC
   $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
   $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_definitions(clpad_static INTERFACE CLPAD_STATIC_DEFINE)
-target_link_libraries(clpad_static PUBLIC OpenCL::OpenCL Threads::Threads m)
+target_link_libraries(clpad_static PUBLIC OpenCL::OpenCL Threads::Threads m
+  ${CLPAD_IMAGE_LINK_NAMES})
 
 set_target_properties(clpad PROPERTIES EXPORT_NAME clpad)
 # clpad's own INSTALL_INTERFACE include directory is "include".
@@ -87,12 +89,14 @@ install(TARGETS clpad clpad_static
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT clpad_development
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT clpad_runtime)
 
-# clpad.h includes clpad_window.h and clpad_letterbox.h: all are the public API.
+# clpad.h includes clpad_window.h and clpad_letterbox.h; clpad_image.h (image
+# reading) includes clpad.h: all are the public API.
 set(_clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad.h)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
   list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
 endif()
-list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_letterbox.h)
+list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_letterbox.h
+  ${PROJECT_SOURCE_DIR}/include/clpad_image.h)
 install(FILES ${_clpad_public_headers}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT clpad_development)
 
@@ -160,6 +164,8 @@ if(_CLPAD_PC_OPENCL_FOUND)
 else()
   string(APPEND CLPAD_PC_LIBS_PRIVATE " -lOpenCL")
 endif()
+# The image decoders, which libclpad.a needs (cmake/Sources.cmake).
+string(STRIP "${CLPAD_PC_REQUIRES_PRIVATE} ${CLPAD_IMAGE_PC_MODULES}" CLPAD_PC_REQUIRES_PRIVATE)
 set(CLPAD_PC_CFLAGS_EXTRA "")
 if(NOT _CLPAD_PC_OPENCL_FOUND AND OpenCL_INCLUDE_DIRS)
   foreach(_dir IN LISTS OpenCL_INCLUDE_DIRS)

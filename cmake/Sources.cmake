@@ -38,11 +38,33 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/letterbox_cl.c
   ${CLPAD_ROOT}/host/pad_stack.c
   ${CLPAD_ROOT}/host/pad_stack_cl.c
-  ${CLPAD_ROOT}/host/staging.c)
+  ${CLPAD_ROOT}/host/staging.c
+  ${CLPAD_ROOT}/io/image.c
+  ${CLPAD_ROOT}/io/image_png.c
+  ${CLPAD_ROOT}/io/image_jpeg.c
+  ${CLPAD_ROOT}/io/image_bmp.c
+  ${CLPAD_ROOT}/io/image_pnm.c
+  ${CLPAD_ROOT}/io/image_exif.c)
 # Letterbox's coefficients and normalisation are defined operation by
 # operation (docs/letterbox.md): no contraction into fused multiply-adds.
 set_source_files_properties(${CLPAD_ROOT}/host/letterbox_plan.c ${CLPAD_ROOT}/host/letterbox_cpu.c
   PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+# The image decoders the library links (include/clpad_image.h): libpng,
+# libjpeg-turbo, libexif and stb_image (BMP), found by pkg-config as
+# PkgConfig::CLPAD_PNG, ..._JPEG, ..._EXIF, ..._STB.
+macro(clpad_find_image_libraries)
+  find_package(PkgConfig REQUIRED)
+  pkg_check_modules(CLPAD_PNG REQUIRED IMPORTED_TARGET libpng)
+  pkg_check_modules(CLPAD_JPEG REQUIRED IMPORTED_TARGET libjpeg)
+  pkg_check_modules(CLPAD_EXIF REQUIRED IMPORTED_TARGET libexif)
+  pkg_check_modules(CLPAD_STB REQUIRED IMPORTED_TARGET stb)
+  set(CLPAD_IMAGE_TARGETS PkgConfig::CLPAD_PNG PkgConfig::CLPAD_JPEG PkgConfig::CLPAD_EXIF
+      PkgConfig::CLPAD_STB)
+  # For libclpad.a's users: the libraries by name, and their pkg-config modules.
+  set(CLPAD_IMAGE_LINK_NAMES ${CLPAD_PNG_LIBRARIES} ${CLPAD_JPEG_LIBRARIES}
+      ${CLPAD_EXIF_LIBRARIES} ${CLPAD_STB_LIBRARIES})
+  set(CLPAD_IMAGE_PC_MODULES "libpng libjpeg libexif stb")
+endmacro()
 # Private include directories of the library's sources.
 set(CLPAD_PRIVATE_INCLUDES ${CLPAD_ROOT}/host ${CLPAD_ROOT}/kernels)
 

@@ -13,6 +13,7 @@
 #include "fuzz_checks.h"
 
 #include "clpad.h"
+#include "clpad_image.h"
 #include "tensor_io.h"
 /* the stream reader (the bytes as a pipe delivers them) */
 #include "io_internal.h"
@@ -22,6 +23,8 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -251,21 +254,75 @@ static bool tensor_zeroed(const tio_tensor *t)
     return memcmp(t, &z, sizeof z) == 0;
 }
 
-/* The same bytes read as a stream, as a pipe delivers them (tio_load_fd on a
- * pipe): *consumed is how far the reader went. */
+/* What a pipe's writer writes: all of it, then it closes its end. */
+typedef struct pipe_writer {
+    int fd;
+    const uint8_t *data;
+    size_t size;
+} pipe_writer;
+
+static void *write_pipe(void *arg)
+{
+    pipe_writer *w = arg;
+    for (size_t done = 0; done < w->size;) {
+        ssize_t k = write(w->fd, w->data + done, w->size - done);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        done += (size_t)k;
+    }
+    close(w->fd);
+    return NULL;
+}
+
+/* The same bytes read as a stream: a .npy from memory read as a pipe would
+ * deliver it, an image from a real pipe (the library reads images itself);
+ * *consumed is how far the reader went. */
 static int load_stream(bool npy, const uint8_t *data, size_t size, tio_tensor *t,
                        uint64_t *consumed, char *err, size_t errlen)
 {
-    tio__reader r;
-    tio__reader_mem(&r, npy ? "fuzz.npy" : "fuzz.img", data, size, false);
     memset(t, 0, sizeof *t);
-    int rc = npy ? tio__load_npy(&r, t, err, errlen)
-                 : tio__load_image(&r, FZ_IMAGE_MAX_BYTES, t, err, errlen);
-    if (rc) {
-        free(t->data);
-        memset(t, 0, sizeof *t);
+    if (npy) {
+        tio__reader r;
+        tio__reader_mem(&r, "fuzz.npy", data, size, false);
+        int rc = tio__load_npy(&r, t, err, errlen);
+        if (rc) {
+            free(t->data);
+            memset(t, 0, sizeof *t);
+        }
+        *consumed = r.pos;
+        return rc;
     }
-    *consumed = r.pos;
+    /* A writer thread fills the pipe; once the image is read, what it left
+     * unread is drained, so that the writer always finishes. */
+    int fds[2];
+    if (pipe(fds) != 0) {
+        snprintf(err, errlen, "fuzz.img: pipe: %s", strerror(errno));
+        return 2;
+    }
+    pipe_writer w = {fds[1], data, size};
+    pthread_t th;
+    if (pthread_create(&th, NULL, write_pipe, &w) != 0) {
+        close(fds[0]);
+        close(fds[1]);
+        snprintf(err, errlen, "fuzz.img: cannot start the writer thread");
+        return 2;
+    }
+    int rc = tio__load_image_fd(fds[0], "fuzz.img", FZ_IMAGE_MAX_PIXELS, t, err, errlen);
+    uint64_t left = 0;
+    char sink[4096];
+    for (;;) {
+        ssize_t k = read(fds[0], sink, sizeof sink);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        left += (uint64_t)k;
+    }
+    pthread_join(th, NULL);
+    close(fds[0]);
+    *consumed = size - left;
     return rc;
 }
 
@@ -507,7 +564,7 @@ const char *fz_check_image(const uint8_t *data, size_t size)
     const char *msg = NULL;
     char err[512] = "";
     tio_tensor t;
-    int rc = tio_load_image_mem(data, size, "fuzz.img", FZ_IMAGE_MAX_BYTES, &t, err, sizeof err);
+    int rc = tio_load_image_mem(data, size, "fuzz.img", FZ_IMAGE_MAX_PIXELS, &t, err, sizeof err);
     CHECK(rc == 0 || rc == 1, "tio_load_image_mem returned %d", rc);
     /* As a stream: the same answer, from no more bytes than the file. */
     {
@@ -537,13 +594,22 @@ const char *fz_check_image(const uint8_t *data, size_t size)
         CHECK(t.shape[i] == 0, "shape[%d] = %lld beyond the rank", i, (long long)t.shape[i]);
     CHECK((i128)t.nbytes == (i128)H * W * C * (i128)es, "nbytes %zu for %lldx%lldx%lld of %s",
           t.nbytes, H, W, C, clpad_dtype_name(t.dtype));
-    CHECK(t.nbytes <= FZ_IMAGE_MAX_BYTES, "image of %zu bytes above the limit", t.nbytes);
+    CHECK((uint64_t)H * (uint64_t)W <= FZ_IMAGE_MAX_PIXELS, "image of %lld pixels above the limit",
+          H * W);
     CHECK(t.data != NULL, "data is NULL");
 
-    /* Geometry against the file's own header, read independently. */
+    /* Geometry against the file's own header, read independently, with the
+     * height and width swapped by an EXIF orientation of 5..8 (the library's
+     * probe says which). */
     long long w = -1, h = -1, maxval = 0;
     int c = 0;
     size_t off = 0;
+    clpad_image_info info = {.size = sizeof info};
+    if (clpad_image_probe(data, size, "fuzz.img", &info) == CLPAD_OK && info.orientation >= 5) {
+        long long tmp = H;
+        H = W;
+        W = tmp;
+    }
     if (size >= 8 && memcmp(data, "\x89PNG\r\n\x1a\n", 8) == 0) {
         if (png_geometry(data, size, &w, &h, &c)) {
             CHECK(w == W && h == H && c == C, "PNG header says %lldx%lldx%d, loaded %lldx%lldx%lld",

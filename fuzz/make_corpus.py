@@ -318,7 +318,14 @@ def png_chunk(kind, data):
         ">I", zlib.crc32(kind + data) & 0xffffffff)
 
 
-def png(w, h, ctype, depth, pixels, plte=None, trns=None, interlace=0):
+def exif_tiff(orientation):
+    """A big-endian TIFF header and IFD0 holding one Orientation entry."""
+    return b"MM\0\x2a\0\0\0\x08\0\x01" + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + \
+        b"\0\0\0\0"
+
+
+def png(w, h, ctype, depth, pixels, plte=None, trns=None, interlace=0, exif=None,
+        exif_after=False):
     """pixels: bytes of h rows of packed samples (no filter byte)."""
     row = len(pixels) // h
     raw = b""
@@ -341,7 +348,11 @@ def png(w, h, ctype, depth, pixels, plte=None, trns=None, interlace=0):
         out += png_chunk(b"PLTE", plte)
     if trns is not None:
         out += png_chunk(b"tRNS", trns)
+    if exif and not exif_after:
+        out += png_chunk(b"eXIf", exif_tiff(exif))
     out += png_chunk(b"IDAT", zlib.compress(raw, 9))
+    if exif and exif_after:
+        out += png_chunk(b"eXIf", exif_tiff(exif))
     out += png_chunk(b"IEND", b"")
     return out
 
@@ -395,6 +406,15 @@ def image_corpus():
           png(3, 1, 3, 8, b"\x00\x01\x07", plte=b"\xff\x00\x00\x00\xff\x00"))
     write("image", "png_data_after_iend", png(1, 1, 0, 8, b"\x07") + b"\0" * 4096)
     write("image", "pgm_cr_comment", b"P5\r#c\r2 1\r255\r\x05\x06")
+    # EXIF orientation (rotations swap height and width), and a CRC error in
+    # an ancillary chunk (refused: libpng's default only warns)
+    write("image", "png_exif6", png(3, 2, 2, 8, bytes(range(18)), exif=6))
+    write("image", "png_exif8_after_idat", png(3, 2, 0, 8, bytes(range(6)), exif=8,
+                                               exif_after=True))
+    good = png(2, 1, 0, 8, b"\x01\x02")
+    text = png_chunk(b"tEXt", b"Comment\0hello")
+    write("image", "png_text_crc_error", good[:33] + text[:-1] + bytes([text[-1] ^ 1]) +
+          good[33:])
     write("image", "ppm_truncated", b"P6\n4 4\n255\n\x01\x02\x03")
     write("image", "pgm_wrapping_width", b"P5\n4294967297 1\n255\n\x07")
     write("image", "gif_refused", b"GIF89a\x01\x00\x01\x00\x00\x00\x00;")
@@ -413,7 +433,12 @@ def image_corpus():
             if not stb.stbi_write_jpg(path, w, h, c, px, q):
                 sys.exit("stbi_write_jpg failed")
             with open(path, "rb") as f:
-                write("image", name, f.read())
+                data = f.read()
+            write("image", name, data)
+            if name == "jpeg_rgb_17x9":  # an EXIF APP1 segment after SOI: orientation 6
+                app1 = b"Exif\0\0" + exif_tiff(6)
+                write("image", "jpeg_exif6", data[:2] + b"\xff\xe1" +
+                      struct.pack(">H", len(app1) + 2) + app1 + data[2:])
 
 
 if __name__ == "__main__":

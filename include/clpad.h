@@ -91,7 +91,10 @@ extern "C" {
     X(CLPAD_ERR_BUILD_FAILED, -10, "OpenCL program build failed")                     \
     X(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, -11, "OpenCL device out of resources or memory") \
     X(CLPAD_ERR_OPENCL, -12, "OpenCL call failed")                                    \
-    X(CLPAD_ERR_PARSE, -13, "cannot parse value")
+    X(CLPAD_ERR_PARSE, -13, "cannot parse value")                                     \
+    X(CLPAD_ERR_IO, -14, "cannot read the input file")                                \
+    X(CLPAD_ERR_BAD_INPUT, -15, "malformed, corrupt or unsupported input file")       \
+    X(CLPAD_ERR_TOO_LARGE, -16, "input larger than the allowed limit")
 
 typedef enum clpad_status {
 #define CLPAD_X_ENUM(name, value, text) name = value,

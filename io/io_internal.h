@@ -110,13 +110,12 @@ size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap);
 
 /* image_read.c ------------------------------------------------------------ */
 
-/* Bytes of metadata an image file may hold beyond what its pixels can need
- * (ICC profiles, EXIF, text chunks): the bound on what is read of a PNG or
- * JPEG is twice the decoded size plus this. */
-#define TIO__IMAGE_SLACK ((size_t)16 << 20)
-/* Read an image from r, no further than its header says the file goes, and
- * decode it into t (zeroed by the caller). 0, or 1 with err set. */
-int tio__load_image(tio__reader *r, size_t max_bytes, tio_tensor *t, char *err, size_t errlen);
+/* Read an image from fd (a file or a stream, from where it stands) through
+ * the library (clpad_image_read_fd) into t: channels and depth as stored,
+ * the EXIF orientation applied, at most max_pixels pixels (0: the library's
+ * default). 0, or 1 with err set and t zeroed. */
+int tio__load_image_fd(int fd, const char *name, uint64_t max_pixels, tio_tensor *t, char *err,
+                       size_t errlen);
 
 /* image_write.c ----------------------------------------------------------- */
 

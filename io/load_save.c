@@ -22,6 +22,8 @@ int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errle
         return tio__fail(err, errlen, "%s: cannot stat: %s", name, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return tio__fail(err, errlen, "%s: is a directory", name);
+    if (strcmp(tio__find_format(name)->name, "npy") != 0)
+        return tio__load_image_fd(fd, name, 0, t, err, errlen);
     /* A regular file has a size to check the header against; anything else
      * (a pipe, a character device) is read as a stream, only as far as the
      * header says. */
@@ -30,9 +32,7 @@ int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errle
         r.sized = true;
         r.size = (uint64_t)st.st_size;
     }
-    int rc = strcmp(tio__find_format(name)->name, "npy") == 0
-                 ? tio__load_npy(&r, t, err, errlen)
-                 : tio__load_image(&r, TIO_IMAGE_MAX_BYTES, t, err, errlen);
+    int rc = tio__load_npy(&r, t, err, errlen);
     if (rc) {
         free(t->data);
         memset(t, 0, sizeof *t);

@@ -4,9 +4,9 @@
  * (read .png/.jpg/.jpeg/.bmp/.ppm/.pgm/.pnm; write .png through
  * stb_image_write and .ppm/.pgm/.pnm directly).
  *
- * Images: PNG and BMP are recognized by their signature and decoded by
- * stb_image, JPEG by libjpeg-turbo; binary PNM is decoded here (see
- * tio_load_image_mem).
+ * Images are read by the library (include/clpad_image.h): recognized by
+ * their signature; PNG decoded by libpng, JPEG by libjpeg-turbo, BMP by
+ * stb_image, binary PNM by clpad (see tio_load_image_mem).
  *
  * Reads are bounded: the magic or signature first, then the header, then no
  * more than the header says the input holds; a file's size is checked
@@ -180,11 +180,6 @@ void tio_file_id_free(tio_file_id *id);
  * 0, or 1 with err set. tio_save checks again when it writes. */
 int tio_check_output(const char *path, char *err, size_t errlen);
 
-/* Largest decoded image (H*W*C bytes times the sample size) tio_load accepts:
- * a small file that declares a huge image is refused before anything is
- * decoded. */
-#define TIO_IMAGE_MAX_BYTES ((size_t)1 << 30)
-
 /* Parse a whole .npy file held in memory, data[0..len) (data may be NULL when
  * len is 0), exactly as tio_load parses a file. `name` stands for the file in
  * messages (NULL: "<memory>"). The tensor gets its own copy of the data.
@@ -193,20 +188,22 @@ int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor 
                      size_t errlen);
 
 /* Decode an image held in memory into an HxWxC tensor (is_image set), as
- * tio_load does for an image file: u8, or u16 for a 16-bit PNG and a PNM of
- * maxval above 255 (samples as stored, not scaled). The format is recognized
- * by its signature, whatever the name says: PNG and BMP (decoded by
- * stb_image), JPEG (libjpeg-turbo) and binary PNM, P5/P6 (decoded here).
- * Formats stb_image also knows (GIF, PSD, TGA, HDR, PIC) are refused. A grey
- * or RGB PNG with a tRNS colour key gets an alpha channel. A top-down BMP
- * (negative height) loads; a BMP or PNM missing pixel rows, and a palette
- * index beyond the palette (PNG, BMP), are errors. An image of more than
- * `max_bytes` decoded bytes, or more than 2^24 pixels on a side, is refused
- * before its pixels are read (tio_load uses TIO_IMAGE_MAX_BYTES); a PNG or
- * JPEG is read no further than twice its decoded size plus 16 MiB of
- * metadata, a PNG no further than its IEND chunk.
- * Returns 0, or 1 with err set and *t zeroed. */
-int tio_load_image_mem(const void *data, size_t len, const char *name, size_t max_bytes,
+ * tio_load does for an image file, through the library's
+ * clpad_image_decode with the channels as stored (CLPAD_CHANNELS_KEEP: grey
+ * 1, grey + alpha 2, colour 3, colour + alpha 4; a palette PNG 3, or 4 with
+ * tRNS; a grey or RGB PNG with a tRNS colour key gains an alpha channel), the
+ * samples as stored (u8, or u16 for a 16-bit PNG and a PNM of maxval above
+ * 255, not scaled) and the EXIF orientation applied. The format is
+ * recognized by its signature, whatever the name says: PNG (libpng, CRCs and
+ * Adler-32 checked), JPEG (libjpeg-turbo), BMP (stb_image) and binary PNM,
+ * P5/P6. A top-down BMP (negative height) loads; truncated or corrupt files,
+ * and a palette index beyond the palette (BMP), are errors. An image of more
+ * than `max_pixels` pixels (0: the library's default,
+ * CLPAD_IMAGE_DEFAULT_MAX_PIXELS, which tio_load uses), or more than 2^24 on a
+ * side, is refused before its pixels are read; a PNG or JPEG is read no
+ * further than twice its decoded size plus 16 MiB of metadata, a PNG no
+ * further than its IEND chunk. Returns 0, or 1 with err set and *t zeroed. */
+int tio_load_image_mem(const void *data, size_t len, const char *name, uint64_t max_pixels,
                        tio_tensor *t, char *err, size_t errlen);
 
 /* The bytes tio_save writes for a .npy file, in a malloc'd buffer (*out, *len;

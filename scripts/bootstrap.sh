@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install what clpad needs to build, test and run on Debian/Ubuntu, if missing:
 # a C compiler, CMake, the OpenCL ICD loader and headers, PoCL (the CPU OpenCL
-# driver, so that OpenCL works without a GPU), clinfo, stb (PNG, BMP; image
-# writing), libjpeg-turbo (JPEG), cmocka (unit tests), cJSON (JSON output),
-# libunistring (UTF-8 checks of file names in JSON output), and Python 3 with
-# venv, NumPy and pytest (the Python package's tests).
+# driver, so that OpenCL works without a GPU), clinfo, the image decoders
+# (libpng, libjpeg-turbo, libexif for EXIF orientation, stb for BMP and image
+# writing), cmocka (unit tests), cJSON (JSON output), libunistring (UTF-8
+# checks of file names in JSON output), and Python 3 with venv, NumPy and
+# pytest (the Python package's tests).
 #
 # Then the other OpenCL implementations of the test matrix (ctest -L impl):
 # Mesa's rusticl (mesa-opencl-icd) and the Oclgrind simulator (oclgrind) from
@@ -20,8 +21,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake pkg-config ocl-icd-opencl-dev opencl-headers
-          pocl-opencl-icd clinfo libstb-dev libjpeg62-turbo-dev libcmocka-dev libcjson-dev
-          libunistring-dev
+          pocl-opencl-icd clinfo libstb-dev libjpeg62-turbo-dev libpng-dev libexif-dev
+          libcmocka-dev libcjson-dev libunistring-dev
           python3 python3-venv python3-numpy python3-pytest python3-setuptools python3-wheel)
 impls="${CLPAD_BOOTSTRAP_IMPLS:-1}"
 if [ "$impls" != 0 ]; then

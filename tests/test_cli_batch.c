@@ -7,6 +7,7 @@
 #include "cli_harness.h"
 
 #include <cjson/cJSON.h>
+#include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,85 @@ static void test_letterbox(void **state)
         tio_free(&img[i]);
 }
 
+/* A PNG written with libpng (tio_save writes no 16-bit PNG). */
+static void write_png(const char *name, int w, int h, int depth, int colour, const void *rows)
+{
+    FILE *f = fopen(ch_path(name), "wb");
+    assert_non_null(f);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    if (setjmp(png_jmpbuf(png)))
+        fail_msg("libpng could not write %s", name);
+    png_init_io(png, f);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, colour, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    int c = colour == PNG_COLOR_TYPE_GRAY ? 1 : colour == PNG_COLOR_TYPE_RGB ? 3 : 4;
+    for (int y = 0; y < h; y++)
+        png_write_row(png, (png_const_bytep)rows + (size_t)y * (size_t)(w * c * depth / 8));
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    fclose(f);
+}
+
+/* A folder mixing grey, RGB, RGBA and 16-bit PNGs: read as cv2.imread reads
+ * them (3 channels: grey replicated, alpha dropped, 16 bits reduced to the
+ * high byte), so the batch just works (it was refused: "a batch has one
+ * channel count"); --channels 4 gives RGBA. */
+static void test_letterbox_mixed(void **state)
+{
+    (void)state;
+    enum { W = 11, H = 7 };
+    uint64_t rng = tu_seed() ^ 0xB47;
+    unsigned char grey[H * W], rgb[H * W * 3], rgba[H * W * 4], rgb16[H * W * 6];
+    tu_fill(grey, sizeof grey, &rng);
+    tu_fill(rgb, sizeof rgb, &rng);
+    tu_fill(rgba, sizeof rgba, &rng);
+    tu_fill(rgb16, sizeof rgb16, &rng);
+    write_png("m_grey.png", W, H, 8, PNG_COLOR_TYPE_GRAY, grey);
+    write_png("m_rgb.png", W, H, 8, PNG_COLOR_TYPE_RGB, rgb);
+    write_png("m_rgba.png", W, H, 8, PNG_COLOR_TYPE_RGBA, rgba);
+    write_png("m_rgb16.png", W, H, 16, PNG_COLOR_TYPE_RGB, rgb16);
+    /* the images as cv2.imread's rules make them, by hand */
+    static unsigned char want_px[4][H * W * 4];
+    for (int i = 0; i < H * W; i++)
+        for (int c = 0; c < 4; c++) {
+            want_px[0][4 * i + c] = c < 3 ? grey[i] : 255;
+            want_px[1][4 * i + c] = c < 3 ? rgb[3 * i + c] : 255;
+            want_px[2][4 * i + c] = rgba[4 * i + c];
+            want_px[3][4 * i + c] = c < 3 ? rgb16[6 * i + 2 * c] : 255; /* big-endian: high byte */
+        }
+    for (int channels = 3; channels <= 4; channels++) {
+        static unsigned char dense[4][H * W * 4];
+        clpad_image im[4];
+        for (int k = 0; k < 4; k++) {
+            for (int i = 0; i < H * W; i++)
+                memcpy(dense[k] + (size_t)i * (size_t)channels, want_px[k] + 4 * i,
+                       (size_t)channels);
+            im[k] = (clpad_image){.data = dense[k], .height = H, .width = W, .channels = channels};
+        }
+        clpad_letterbox_options o;
+        clpad_letterbox_options_init(&o, 16, 16);
+        o.dtype = CLPAD_U8;
+        o.layout = CLPAD_LAYOUT_NHWC;
+        size_t bytes = (size_t)4 * 16 * 16 * (size_t)channels;
+        unsigned char *want = malloc(bytes);
+        TU_ASSERT_OK(clpad_letterbox_cpu(im, 4, &o, want, bytes, NULL));
+        int rc = ch_run(NULL, "letterbox -q --cpu --size 16,16 --dtype u8 --layout nhwc%s "
+                              "m_grey.png m_rgb.png m_rgba.png m_rgb16.png mixed.npy",
+                        channels == 4 ? " --channels 4" : "");
+        if (rc != 0)
+            fail_msg("letterbox of the mixed folder: exit %d: %s", rc, ch_err);
+        tio_tensor out = {0};
+        ch_load("mixed.npy", &out);
+        assert_int_equal(out.shape[3], channels);
+        assert_int_equal(out.nbytes, bytes);
+        assert_memory_equal(out.data, want, bytes);
+        tio_free(&out);
+        free(want);
+    }
+}
+
 static void test_letterbox_errors(void **state)
 {
     (void)state;
@@ -130,7 +210,15 @@ static void test_letterbox_errors(void **state)
     ch_save("thin.png", CLPAD_U8, 3, thin, r);
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png f.npy e1.npy"), 1, "f.npy");
     assert_false(ch_exists("e1.npy"));
-    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png gray.png e2.npy"), 1, "gray.png");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --channels keep rgb.png gray.png e2.npy"),
+                    1, "gray.png");
+    assert_false(ch_exists("e2.npy"));
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --channels 2 rgb.png e2.npy"), 2,
+                    "--channels");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --max-pixels 0 rgb.png e2.npy"), 2,
+                    "--max-pixels");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --max-pixels 11 rgb.png e2.npy"), 1,
+                    "rgb.png: the image is 4 x 3 = 12 pixels, more than the limit of 11");
     assert_false(ch_exists("e2.npy"));
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mode reflect rgb.png thin.png e3.npy"), 1,
                  "thin.png");
@@ -236,6 +324,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_letterbox),
+        cmocka_unit_test(test_letterbox_mixed),
         cmocka_unit_test(test_letterbox_errors),
         cmocka_unit_test(test_pad_stack),
     };

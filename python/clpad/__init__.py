@@ -18,7 +18,8 @@ Operations: :func:`pad` (numpy.pad's and OpenVINO Pad-12's signatures),
 (the padding of convolution and pooling windows per framework), and the
 batch operations :func:`letterbox` (uint8 images of any sizes into one
 detector-ready tensor) and :func:`pad_stack` (tensors of different shapes
-into one padded batch), one kernel launch per batch.
+into one padded batch), one kernel launch per batch; :func:`imread` reads an
+image file by cv2.imread's rules (RGB).
 
 Arrays in, arrays out: the input is never modified (a non-contiguous or
 byte-swapped input is copied first), the output is a new C-contiguous array of
@@ -66,6 +67,7 @@ from ._context import (
     warmup,
 )
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
+from ._image import imread
 from ._letterbox import LetterboxTransform, letterbox
 from ._pad import pad
 from ._pad_stack import pad_stack
@@ -86,6 +88,7 @@ __all__ = [
     "letterbox",
     "LetterboxTransform",
     "pad_stack",
+    "imread",
     "devices",
     "Device",
     "context_info",

@@ -15,6 +15,8 @@ _VALUE_ERRORS = {
     -5: "CLPAD_ERR_BUFFER_TOO_SMALL",
     -6: "CLPAD_ERR_UNSUPPORTED",
     -13: "CLPAD_ERR_PARSE",
+    -15: "CLPAD_ERR_BAD_INPUT",
+    -16: "CLPAD_ERR_TOO_LARGE",
 }
 INVALID_ARGUMENT = -1
 OUT_OF_MEMORY = -7
@@ -39,13 +41,16 @@ class ClpadError(Exception):
 
 class ClpadValueError(ClpadError, ValueError):
     """An invalid argument, shape, pads, dtype or value (CLPAD_ERR_INVALID_*,
-    OVERFLOW, PARSE, BUFFER_TOO_SMALL, UNSUPPORTED)."""
+    OVERFLOW, PARSE, BUFFER_TOO_SMALL, UNSUPPORTED), or an input file that is
+    malformed, corrupt or unsupported (BAD_INPUT) or above a limit
+    (TOO_LARGE)."""
 
 
 class ClpadRuntimeError(ClpadError, RuntimeError):
     """A device, OpenCL or memory failure (CLPAD_ERR_NO_DEVICE,
     DEVICE_NOT_FOUND, BUILD_FAILED, DEVICE_OUT_OF_RESOURCES, OPENCL,
-    OUT_OF_MEMORY), including an output too large to allocate."""
+    OUT_OF_MEMORY), including an output too large to allocate, or a file
+    that cannot be opened or read (IO)."""
 
 
 def check(status: int) -> int:

@@ -5,11 +5,13 @@
  * Pads the Pad-12 seed's mixed example (reflect, pads_begin [2,-1],
  * pads_end [-1,3] on the 3x4 input 1..12) with the CPU reference and on the
  * default OpenCL device, and checks the exact output. Also computes one window
- * geometry (clpad_window.h, included by clpad.h).
+ * geometry (clpad_window.h, included by clpad.h) and reads a tiny image
+ * (clpad_image.h: the image decoders linked, statically too).
  *
  * Exit status: 0 pass, 1 fail, 77 no OpenCL device (the device part skipped).
  */
 #include <clpad.h>
+#include <clpad_image.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -88,6 +90,19 @@ int main(void)
         return 1;
     }
     printf("consumer: window geometry: ok\n");
+
+    /* A 2x1 binary PGM from memory, read as RGB (grey replicated). */
+    static const char pgm[] = "P5\n2 1\n255\n\x10\x20";
+    clpad_decoded_image img = {.size = sizeof img};
+    st = clpad_image_decode(pgm, sizeof pgm - 1, "tiny.pgm", NULL, &img);
+    if (st != CLPAD_OK || img.height != 1 || img.width != 2 || img.channels != 3 ||
+        memcmp(img.data, "\x10\x10\x10\x20\x20\x20", 6) != 0) {
+        fprintf(stderr, "consumer: clpad_image_decode: %s %s\n", clpad_status_name(st),
+                clpad_last_error());
+        return 1;
+    }
+    clpad_decoded_image_free(&img);
+    printf("consumer: image reading: ok\n");
 
     /* The default OpenCL device. */
     clpad_context *ctx = NULL;

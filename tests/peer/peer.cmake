@@ -29,4 +29,16 @@ if(TARGET clpad_cli)
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # clpad.imread (libclpad's image reading) against cv2.imread, byte for byte,
+  # on real photographs fetched once into the build tree and files derived
+  # from them: tests/peer/imread_peer.py.
+  set(CLPAD_PEER_PHOTOS "${CMAKE_BINARY_DIR}/peer-data" CACHE PATH
+      "Where the imread peer test keeps its sample photos (downloaded on first use)")
+  add_test(NAME peer_imread COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/imread.sh)
+  set_tests_properties(peer_imread PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 900)
 endif()
