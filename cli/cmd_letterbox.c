@@ -456,7 +456,6 @@ int cmd_letterbox(int argc, char **argv)
     size_t n = (size_t)(argc - optind - 1);
     char **files = argv + optind;
     const char *out_path = argv[argc - 1];
-    char err[512];
     const char *fmt = tio_format(out_path);
     if (!fmt || strcmp(fmt, "npy"))
         return cli_error(CLI_USAGE, "OUTPUT '%s': the batch is written as .npy", out_path);
