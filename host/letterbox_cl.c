@@ -264,41 +264,35 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
     return st;
 }
 
-/* Gather the source rows the tables read into one buffer, image after
- * image, and point the plan's descriptors and row entries at it. Returns
- * the buffer (clpad__staging_get) and its size, or NULL when out of memory. */
-static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t *bytes)
+/* The bytes of image i's source rows that its tables read (the rows the
+ * gather copies); map: scratch of at least images[i].height entries. */
+static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, int32_t *map)
 {
-    int64_t max_h = 1;
-    for (size_t i = 0; i < p->n; i++)
-        if (images[i].height > max_h)
-            max_h = images[i].height;
-    int32_t *map = malloc((size_t)max_h * sizeof *map);
-    if (!map)
-        return NULL;
-    size_t total = 0;
-    /* first pass: the size */
-    for (size_t i = 0; i < p->n; i++) {
-        const clpad_image *im = &images[i];
-        memset(map, 0xff, (size_t)im->height * sizeof *map);
-        size_t used = 0;
-        lb_entry *rows = p->rows + i * (size_t)p->H;
-        for (int64_t y = 0; y < p->H; y++) {
-            if (rows[y].a < 0)
-                continue;
-            if (map[rows[y].a] < 0)
-                map[rows[y].a] = 0, used++;
-            if (map[rows[y].b] < 0)
-                map[rows[y].b] = 0, used++;
-        }
-        total += used * (size_t)(im->width * p->C);
+    memset(map, 0xff, (size_t)im->height * sizeof *map);
+    size_t used = 0;
+    const lb_entry *rows = p->rows + i * (size_t)p->H;
+    for (int64_t y = 0; y < p->H; y++) {
+        if (rows[y].a < 0)
+            continue;
+        if (map[rows[y].a] < 0)
+            map[rows[y].a] = 0, used++;
+        if (map[rows[y].b] < 0)
+            map[rows[y].b] = 0, used++;
     }
-    /* 4 bytes of slack: every row can be read a word per pixel */
+    return used * (size_t)(im->width * p->C);
+}
+
+/* Gather the source rows the tables of images [0, p->n) read into one
+ * buffer of `total` bytes (the sum of their gathered_bytes) plus 4 bytes of
+ * slack (every row can be read a word per pixel), image after image, and
+ * point the plan's descriptors and row entries at it. Returns the buffer
+ * (clpad__staging_get), or NULL when out of memory. */
+static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t total,
+                                  int32_t *map)
+{
     unsigned char *buf = clpad__staging_get(total + 4);
-    if (!buf) {
-        free(map);
+    if (!buf)
         return NULL;
-    }
     memset(buf + total, 0, 4);
     size_t at = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -328,9 +322,112 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         p->desc[i].wide_rows = next;
         at += (size_t)next * row_bytes;
     }
-    free(map);
-    *bytes = total + 4;
     return buf;
+}
+
+/* Images [i0, i0 + k) of a plan as a plan of their own (the tables are
+ * views into p's; the output starts at image i0's slice). */
+static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
+{
+    lb_plan s = *p;
+    s.n = k;
+    s.out_shape[0] = (int64_t)k;
+    s.out_bytes = p->n ? p->out_bytes / p->n * k : 0;
+    s.desc = p->desc + i0;
+    s.rows = p->rows + i0 * (size_t)p->H;
+    s.cols = p->cols + i0 * (size_t)p->W;
+    return s;
+}
+
+/* Run images [0, p->n) of a plan (with `gathered` bytes of rows) as one
+ * launch; the run info accumulates in acc. */
+static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               size_t gathered, int32_t *map, void *output, uint64_t moved,
+                               clpad_run_info *acc)
+{
+    unsigned char *buf = gather_rows(p, images, gathered, map);
+    if (!buf)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    lb_host_call c = {p};
+    clpad_run_info ri;
+    clpad_status st = clpad__run_host(ctx, buf, gathered + 4, output, p->out_bytes, moved,
+                                      host_enqueue, &c, &ri);
+    clpad__staging_put(buf);
+    if (!st) {
+        acc->kernel_ns += ri.kernel_ns;
+        acc->zero_copy &= ri.zero_copy;
+    }
+    return st;
+}
+
+/* The device path of a host call: one launch for the batch when its
+ * gathered rows, its output and its tables each fit in one device buffer
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE); else the images in order, as many per
+ * launch as fit (docs/letterbox.md, "One launch per batch"). An image that
+ * does not fit alone is refused, naming the CPU path. */
+static clpad_status run_device(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               void *output, uint64_t moved, clpad_run_info *acc)
+{
+    int64_t max_h = 1;
+    for (size_t i = 0; i < p->n; i++)
+        if (images[i].height > max_h)
+            max_h = images[i].height;
+    size_t *gathered = malloc((p->n ? p->n : 1) * sizeof *gathered);
+    int32_t *map = malloc((size_t)max_h * sizeof *map);
+    if (!gathered || !map) {
+        free(gathered);
+        free(map);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    }
+    lb_tab_layout t;
+    tab_layout(p, &t);
+    const uint64_t limit = ctx->max_alloc;
+    const uint64_t slice = p->n ? p->out_bytes / p->n : 0;
+    const uint64_t tab_image = (2 + (uint64_t)p->H + (uint64_t)p->W) * 16; /* desc, rows, cols */
+    const uint64_t tab_fixed = (t.units - t.lut_at) * 16;                   /* the value table */
+    clpad_status st = CLPAD_OK;
+    for (size_t i = 0; i < p->n; i++) {
+        gathered[i] = gathered_bytes(p, &images[i], i, map);
+        const char *what = gathered[i] + 4 > limit ? "the source rows it reads"
+                           : slice > limit          ? "its output slice"
+                           : tab_fixed + tab_image > limit ? "its resize tables"
+                                                          : NULL;
+        if (what) {
+            uint64_t need = gathered[i] + 4 > limit ? gathered[i] + 4
+                            : slice > limit          ? slice
+                                                     : tab_fixed + tab_image;
+            st = clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+                             "images[%zu] needs %llu bytes for %s, more than the largest "
+                             "buffer %s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu "
+                             "bytes), even in a launch of its own; letterbox it on the CPU path "
+                             "(CLI: --cpu; Python: device=\"reference\")",
+                             i, (unsigned long long)need, what, ctx->device_name,
+                             (unsigned long long)limit);
+            goto done;
+        }
+    }
+    for (size_t i0 = 0; i0 < p->n && !st;) {
+        /* as many images from i0 on as fit */
+        uint64_t in = 4, tab = tab_fixed, out = 0;
+        size_t k = 0;
+        while (i0 + k < p->n && in + gathered[i0 + k] <= limit && out + slice <= limit &&
+               tab + tab_image <= limit) {
+            in += gathered[i0 + k];
+            out += slice;
+            tab += tab_image;
+            k++;
+        }
+        lb_plan s = sub_plan(p, i0, k);
+        st = run_launch(ctx, &s, images + i0, (size_t)(in - 4), map,
+                        (unsigned char *)output + i0 * slice, moved, acc);
+        i0 += k;
+    }
+done:
+    free(gathered);
+    free(map);
+    return st;
 }
 
 clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
@@ -352,29 +449,12 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
     } else {
-        size_t staged = 0;
-        unsigned char *buf = gather_rows(&p, images, &staged);
-        if (!buf) {
-            clpad__lb_free(&p);
-            return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
-                               "letterbox: out of host memory to gather the images' rows");
+        clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
+        st = run_device(ctx, &p, images, output, moved, &acc);
+        if (!st && info) {
+            acc.total_ns = clpad__now_ns() - t0;
+            *info = acc;
         }
-        if (staged > ctx->max_alloc || p.out_bytes > ctx->max_alloc) {
-            st = clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
-                             "letterbox: the %s (%zu bytes) is larger than the largest buffer %s "
-                             "can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use "
-                             "clpad_letterbox_cpu or smaller batches",
-                             staged > p.out_bytes ? "gathered input" : "output",
-                             staged > p.out_bytes ? staged : p.out_bytes, ctx->device_name,
-                             (unsigned long long)ctx->max_alloc);
-        } else {
-            lb_host_call c = {&p};
-            st = clpad__run_host(ctx, buf, staged, output, p.out_bytes, moved, host_enqueue, &c,
-                                 info);
-            if (!st && info)
-                info->total_ns = clpad__now_ns() - t0;
-        }
-        clpad__staging_put(buf);
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
