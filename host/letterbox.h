@@ -70,6 +70,13 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                              const clpad_letterbox_options *o, bool need_data, lb_plan *p,
                              clpad_letterbox_transform *transforms);
 
+/* The resize along one axis of src samples to dst (docs/letterbox.md,
+ * "Resize"): e[d] = {s0, s1, w0, w1}, the two source samples of output
+ * sample d and their weights. clamp_f: the column rule (OpenCV resets the
+ * fraction at the edges), else the row rule (the two rows are clamped). */
+void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          lb_entry *e);
+
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
