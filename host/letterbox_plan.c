@@ -442,8 +442,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
 int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
                             int64_t C, uint64_t buffer_bytes)
 {
-    /* row r is wide when offset + r * stride + row_bytes - C + 4 <= buffer_bytes */
-    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(4 - C);
+    /* row r is wide when offset + r * stride + row_bytes - C + LB_SLACK <= buffer_bytes */
+    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(LB_SLACK - C);
     if (need > buffer_bytes)
         return 0;
     uint64_t rows = (buffer_bytes - need) / (uint64_t)stride + 1;

@@ -41,20 +41,26 @@ int main(int argc, char **argv)
     size_t in_bytes = (size_t)(H * W * C), out_bytes = (size_t)(NH * NW * C);
     unsigned char *in = malloc(in_bytes), *out = malloc(out_bytes);
     lb_entry *axis = malloc((size_t)(NH > NW ? NH : NW) * sizeof *axis);
-    if (!in || !out || !axis)
-        return usage("out of memory");
-    if (fread(in, 1, in_bytes, stdin) != in_bytes)
-        return usage("short input");
-
+    const char *why = NULL;
+    lb_plan p = {0};
+    if (!in || !out || !axis) {
+        why = "out of memory";
+        goto done;
+    }
+    if (fread(in, 1, in_bytes, stdin) != in_bytes) {
+        why = "short input";
+        goto done;
+    }
     clpad_image im = {.data = in, .height = H, .width = W, .channels = C};
     clpad_letterbox_options o;
     clpad_letterbox_options_init(&o, NH, NW);
     o.interp = interp;
     o.dtype = CLPAD_U8; /* scale 1, mean 0, std 1: the value table is the identity */
     o.layout = CLPAD_LAYOUT_NHWC;
-    lb_plan p;
-    if (clpad__lb_plan_host(&im, 1, &o, out, out_bytes, &p))
-        return usage(clpad_last_error());
+    if (clpad__lb_plan_host(&im, 1, &o, out, out_bytes, &p)) {
+        why = clpad_last_error();
+        goto done;
+    }
     clpad__lb_axis_table(interp, H, NH, false, axis);
     memcpy(p.rows, axis, (size_t)NH * sizeof *axis);
     clpad__lb_axis_table(interp, W, NW, true, axis);
@@ -64,11 +70,12 @@ int main(int argc, char **argv)
     p.desc[0] = (lb_desc){0, W * C, (int64_t)0 | NW << 32, 0};
     const unsigned char *src[1] = {in};
     clpad__lb_run_rows(&p, src, out, 0, NH);
-    clpad__lb_free(&p);
     if (fwrite(out, 1, out_bytes, stdout) != out_bytes)
-        return usage("cannot write the output");
+        why = "cannot write the output";
+done:
+    clpad__lb_free(&p);
     free(in);
     free(out);
     free(axis);
-    return 0;
+    return why ? usage(why) : 0;
 }
