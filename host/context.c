@@ -225,6 +225,10 @@ static void read_device(clpad_context *ctx)
      * run the GPU-style work distribution on PoCL this way). */
     const char *geo = getenv("CLPAD_GEOMETRY");
     ctx->row_geometry = geo && !strcmp(geo, "cpu") ? 1 : geo && !strcmp(geo, "gpu") ? 2 : 0;
+    /* "0" or "1": letterbox's band form never or always on CPU devices,
+     * whatever the batch (tests run both forms on the same batches). */
+    const char *band = getenv("CLPAD_LB_BAND");
+    ctx->lb_band = band && !strcmp(band, "0") ? 0 : band && !strcmp(band, "1") ? 1 : -1;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                     &ctx->compute_units, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_wg,

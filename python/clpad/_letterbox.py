@@ -196,7 +196,7 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     Each image is resized keeping its aspect by r = min(H / h, W / w) to
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
-    (``interp="bilinear"``, cv2.resize within 1) or INTER_NEAREST; placed in
+    (``interp="bilinear"``, cv2.resize byte for byte) or INTER_NEAREST; placed in
     its slot (``placement="center"``: the odd pixel to the bottom/right, as
     Ultralytics' LetterBox; or ``"top-left"``); the border filled by ``mode``
     relative to the resized image (constant with ``value``, u8 per channel,
@@ -222,7 +222,10 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
 
     device: as for :func:`clpad.pad` (None: the default device; ``"reference"``:
     the CPU reference path). The result is identical, byte for byte, on
-    every device and on the CPU reference path.
+    every device and on the CPU reference path. A batch larger than the
+    device's largest buffer runs as several kernel launches; one image too
+    large for it alone raises ClpadRuntimeError, which names
+    ``device="reference"``.
 
     Raises ClpadValueError for an invalid option or image, naming the image
     ("images[3]: row_stride ...", "images[1]: pad_top = 319 exceeds the

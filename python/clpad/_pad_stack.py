@@ -22,7 +22,9 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
               ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
     """Stack tensors of one dtype and rank but different shapes into one
     batch, each padded as :func:`clpad.pad` pads (OpenVINO Pad-12 plus wrap),
-    in one kernel launch.
+    in one kernel launch (several for a batch larger than the device's
+    largest buffer; one tensor too large for it alone raises
+    ClpadRuntimeError, which names ``device="reference"``).
 
     tensors: N arrays of one dtype (any clpad dtype) and one rank (0..7)
         (an array is N tensors, its first axis); never modified. An element
