@@ -146,10 +146,11 @@ def check_wheel(wheel, source):
 
 def stage_wheel(work, source, env):
     """Steps 1 and 2: the wheelhouse, and the repaired wheel in WORK/dist."""
+    # First: a skipped or failed build leaves no older wheel for the stages after.
+    dist = os.path.join(work, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
     wheelhouse = os.path.join(work, "wheelhouse")
     fill_wheelhouse(sys.executable, wheelhouse, env)
-    dist = os.path.join(work, "dist")
-    shutil.rmtree(dist, ignore_errors=True)  # a failed build leaves no older wheel
     benv = dict(env, PIP_NO_INDEX="1", PIP_FIND_LINKS=wheelhouse, PYTHON=sys.executable,
                 CLPAD_WHEEL_WORK=os.path.join(work, "wheel"), CLPAD_WHEEL_OUT=dist)
     r = quiet(["bash", os.path.join(source, "scripts", "build_wheel.sh")], cwd=work, env=benv)
