@@ -55,10 +55,8 @@ def pip_pocl_library() -> Optional[str]:
     """The absolute path of the PoCL library that ``pocl-binary-distribution``
     installs (the one its ``.icd`` file names), or None when the package is not
     installed or the library is missing."""
-    try:
-        from importlib import metadata
-    except ImportError:  # Python < 3.8
-        return None
+    from importlib import metadata
+
     try:
         dist = metadata.distribution(_DISTRIBUTION)
     except metadata.PackageNotFoundError:
