@@ -19,15 +19,25 @@
 #   cc app.c $(pkg-config --cflags --libs clpad-static)   # static
 
 # The Python wheel (pyproject.toml sets CLPAD_PYTHON_WHEEL; scikit-build-core
-# installs into the wheel's platlib directory) gets the shared library alone,
-# as clpad/libclpad.so.0 beside the package's Python files, which load it from
+# installs into the wheel's platlib directory) gets the shared library, as
+# clpad/libclpad.so.0 beside the package's Python files, which load it from
 # there: one file named by the SONAME (a wheel cannot hold the symlinks of a
 # versioned library), no headers, static library or CMake/pkg-config files.
+# Also the CLI, as clpad/_bin/clpad (the `clpad` console script and
+# `python -m clpad` exec it; it finds clpad/libclpad.so.0 by its rpath), and
+# docs/*.md as clpad/docs/ (the docstrings cite them). scripts/build_wheel.sh
+# then bundles the libraries these link (auditwheel repair).
 if(CLPAD_PYTHON_WHEEL)
   set_property(TARGET clpad PROPERTY VERSION)
   install(TARGETS clpad
     LIBRARY DESTINATION clpad NAMELINK_SKIP COMPONENT clpad_python
     RUNTIME DESTINATION clpad COMPONENT clpad_python)
+  if(TARGET clpad_cli)
+    set_target_properties(clpad_cli PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+    install(TARGETS clpad_cli RUNTIME DESTINATION clpad/_bin COMPONENT clpad_python)
+  endif()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION clpad/docs
+    COMPONENT clpad_python FILES_MATCHING PATTERN "*.md")
   return()
 endif()
 

@@ -51,6 +51,13 @@ clpad's message, which names the offending argument.
 
 The library is the one inside this package, or ``$CLPAD_LIBRARY`` (a file or
 a directory) when set, or one on the system path; see :mod:`clpad._lib`.
+Without a system OpenCL driver, ``pip install clpad[pocl]`` gives PoCL, a CPU
+driver, which the package then uses (the rule: :mod:`clpad._icd`).
+
+Documents: the docs/*.md files the docstrings cite (docs/modes.md,
+docs/letterbox.md, ...) are installed with the package, in clpad/docs/
+(``os.path.join(os.path.dirname(clpad.__file__), "docs")``). The wheel also
+installs the ``clpad`` command (``python -m clpad`` runs it too).
 """
 
 from __future__ import annotations

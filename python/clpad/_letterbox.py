@@ -24,7 +24,7 @@ PerChannel = Union[float, Sequence[float]]
 
 
 class LetterboxTransform(NamedTuple):
-    """Where one image went in its slot (docs/letterbox.md, "Size and placement").
+    """Where one image went in its slot (clpad/docs/letterbox.md, "Size and placement").
 
     ``scale`` is the resize ratio r = min(H / h, W / w) (min(r, 1) without
     scale-up); the image occupies rows ``pad_top`` .. ``pad_top +
@@ -231,8 +231,9 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     ("images[3]: row_stride ...", "images[1]: pad_top = 319 exceeds the
     reflect limit ..."), TypeError for arguments of the wrong type,
     ClpadRuntimeError for device failures.
-    Semantics: docs/letterbox.md of the clpad repository (Ultralytics'
-    LetterBox, OpenCV's resize, clpad's Pad modes), exact on every device.
+    Semantics: docs/letterbox.md, installed with the package as
+    clpad/docs/letterbox.md (Ultralytics' LetterBox, OpenCV's resize, clpad's
+    Pad modes), exact on every device.
     """
     seq = _batch(images)
     keep: List[Any] = []

@@ -9,6 +9,10 @@ Lookup order (the first that loads wins):
    library it builds.
 3. The system: ``ctypes.util.find_library("clpad")``, then ``libclpad.so.0``
    through the dynamic loader (``LD_LIBRARY_PATH``, rpath, ``ldconfig``).
+
+Before loading, :func:`clpad._icd.configure` points the OpenCL ICD loader at
+PoCL from ``pip install clpad[pocl]`` when the system registers no OpenCL
+driver and the user has not chosen one.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
+from . import _icd
 from ._about import VERSION
 
 # The ABI this package is written for: the library's major version (the
@@ -230,6 +235,9 @@ def _candidates() -> Iterator[str]:
 
 
 def _load() -> Tuple[ctypes.CDLL, str]:
+    # Before the first OpenCL call: PoCL from pip when the system registers no
+    # OpenCL driver (clpad._icd states the rule).
+    _icd.configure()
     env = os.environ.get("CLPAD_LIBRARY")
     if env:
         path = env

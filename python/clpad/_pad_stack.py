@@ -53,8 +53,8 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     ("tensors[2]: pads_end[0] = 3 exceeds the reflect limit shape[0] - 1 =
     0"), for mixed dtypes or ranks, or a rank above 7; ClpadRuntimeError for
     device failures.
-    Semantics: docs/letterbox.md, "Pad-and-stack", of the clpad repository;
-    exact for every dtype on every device.
+    Semantics: docs/letterbox.md, "Pad-and-stack", installed with the package
+    as clpad/docs/letterbox.md; exact for every dtype on every device.
     """
     arrays: List["np.ndarray[Any, Any]"] = []
     code = -1
