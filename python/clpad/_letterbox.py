@@ -68,6 +68,8 @@ class _Image(ctypes.Structure):
         ("width", ctypes.c_int64),
         ("channels", ctypes.c_int64),
         ("row_stride", ctypes.c_int64),
+        ("geometry_height", ctypes.c_int64),
+        ("geometry_width", ctypes.c_int64),
     ]
 
 
