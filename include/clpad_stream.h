@@ -94,11 +94,13 @@ enum { CLPAD_ON_ERROR_FAIL = 0, CLPAD_ON_ERROR_SKIP = 1 };
 /** Reads the image at `path` by `options` into *out (its `size` set): a
  *  replacement of clpad_image_read (which is the default), called from the
  *  stream's threads, any number at once. It returns a clpad_status; on error
- *  the message of clpad_last_error() (set with the thread's error, e.g. by a
- *  clpad function that failed) is the file's. `index` is the path's. */
+ *  the file's message is what it wrote to `message` (message_size bytes,
+ *  "" on entry), or else clpad_last_error() (a clpad function that failed),
+ *  prefixed with the path when it does not name it. `index` is the path's. */
 typedef clpad_status (*clpad_stream_read_fn)(void *user, const char *path, size_t index,
                                              const clpad_read_options *options,
-                                             clpad_decoded_image *out);
+                                             clpad_decoded_image *out, char *message,
+                                             size_t message_size);
 /** Frees an image read_fn returned (default: clpad_decoded_image_free). */
 typedef void (*clpad_stream_release_fn)(void *user, clpad_decoded_image *image);
 

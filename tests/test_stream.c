@@ -170,9 +170,12 @@ typedef struct counting {
 } counting;
 
 static clpad_status count_read(void *user, const char *path, size_t index,
-                               const clpad_read_options *o, clpad_decoded_image *out)
+                               const clpad_read_options *o, clpad_decoded_image *out,
+                               char *message, size_t message_size)
 {
     counting *c = user;
+    (void)message;
+    (void)message_size;
     if ((int)index == c->delay_index)
         nanosleep(&(struct timespec){0, 30 * 1000 * 1000}, NULL);
     clpad_status st = clpad_image_read(path, o, out);

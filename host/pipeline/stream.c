@@ -174,11 +174,14 @@ static clpad_status read_one(clpad_letterbox_stream *s, size_t i, clpad_decoded_
     memset(img, 0, sizeof *img);
     img->size = sizeof *img;
     clpad__clear_error();
-    clpad_status st = s->so.read_fn ? s->so.read_fn(s->so.user, path, i, &ro, img)
-                                    : clpad_image_read(path, &ro, img);
+    char given[1024] = "";
+    clpad_status st = s->so.read_fn
+                          ? s->so.read_fn(s->so.user, path, i, &ro, img, given, sizeof given)
+                          : clpad_image_read(path, &ro, img);
     if (st) {
         /* the message names the file (the library's reader's do) */
-        const char *e = clpad_last_error();
+        given[sizeof given - 1] = '\0';
+        const char *e = *given ? given : clpad_last_error();
         if (!*e)
             e = clpad_status_string(st);
         if (strstr(e, path)) {
