@@ -173,11 +173,11 @@ typedef struct clpad_letterbox_stream clpad_letterbox_stream;
  * decoder threads start reading at once, in input order, at most two
  * batches of decoded images ahead of the caller (memory stays bounded
  * whatever n is). Each batch is letterboxed by `lb` (out_height x
- * out_width; docs/letterbox.md) on the context's device: one launch per
- * batch on a GPU; on a CPU device and on a fallback context each image is
- * letterboxed by the thread that decoded it, into its slot of the output
- * (by clpad_letterbox's policy for one image). The result is identical,
- * byte for byte, to clpad_letterbox_cpu of the decoded images.
+ * out_width; docs/letterbox.md) on the context's device, one launch per
+ * batch (clpad_letterbox), while the threads decode the next batch; on a
+ * fallback context (no device) each image is letterboxed by the thread that
+ * decoded it, straight into its slot of the output. The result is
+ * identical, byte for byte, to clpad_letterbox_cpu of the decoded images.
  * `ctx` must outlive the stream. `options` NULL: the defaults.
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL ctx, lb or out; NULL paths with
  * n > 0; an option out of range: batch 0, workers < 0, keep_depth, an
