@@ -39,7 +39,8 @@ SKIP = 77
 
 # What the wheel build and the tests need, from the package index.
 BUILD_REQUIREMENTS = ["scikit-build-core>=0.10"]
-TEST_REQUIREMENTS = ["numpy", "pytest", "pyopencl", "dask[distributed]", "mypy", "ml_dtypes"]
+TEST_REQUIREMENTS = ["numpy", "pytest", "pyopencl", "dask[distributed]", "mypy", "ml_dtypes",
+                     "pillow", "tqdm"]
 
 
 def skip(reason):
