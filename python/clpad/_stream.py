@@ -131,7 +131,8 @@ class LetterboxFiles:
     block, or the end) stops the decoder threads."""
 
     def __init__(self, files: List[str], lib: Any, stream: ctypes.c_void_p,
-                 shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any) -> None:
+                 shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any,
+                 out: Optional["np.ndarray[Any, Any]"] = None) -> None:
         self.paths = files
         self.skipped: List[Tuple[str, str]] = []
         self._lib = lib
@@ -139,6 +140,7 @@ class LetterboxFiles:
         self._shape = shape
         self._dtype = dtype
         self._bar = bar
+        self._out = out
         self._done = False
 
     def __len__(self) -> int:
@@ -149,7 +151,7 @@ class LetterboxFiles:
 
     def __next__(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
         while not self._done and self._stream is not None:
-            out = np.empty(self._shape, self._dtype)
+            out = self._out if self._out is not None else np.empty(self._shape, self._dtype)
             b = _StreamBatch()
             b.size = ctypes.sizeof(_StreamBatch)
             try:
@@ -225,6 +227,7 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
                     swap_rb: Optional[bool] = None, scale: Optional[float] = None,
                     mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
                     dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
+                    out: Optional["np.ndarray[Any, Any]"] = None,
                     ) -> LetterboxFiles:
     """Letterbox image files in batches, decoding ahead on every core.
 
@@ -253,6 +256,10 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         "skip": it is left out and listed in the iterator's ``skipped``.
     progress: True shows a tqdm bar on stderr when tqdm is installed
         (nothing otherwise).
+    out: None (a new array per step), or a C-contiguous array of a full
+        batch's shape and dtype written at every step: each step's batch is
+        then ``out`` (or ``out[:n]``), valid until the next step (no memory
+        is allocated per step: faster where the batch is consumed at once).
 
     Returns an iterator (:class:`LetterboxFiles`) of ``(batch, transforms,
     paths)``: a new array [n, C, H, W] (or NHWC) per step, n <= batch (a
@@ -304,5 +311,13 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     except BaseException:
         lib.clpad_letterbox_stream_close(stream)
         raise
+    full = tuple(int(s) for s in shape)
+    if out is not None and (not isinstance(out, np.ndarray) or out.shape != full or
+                            out.dtype != dt or not out.flags.c_contiguous or
+                            not out.flags.writeable):
+        lib.clpad_letterbox_stream_close(stream)
+        raise value_error("out: a writable C-contiguous %s array of shape %s, not %s"
+                          % (dt, full, "%s %s" % (getattr(out, "dtype", type(out).__name__),
+                                                  getattr(out, "shape", ""))))
     bar = _progress(len(files)) if progress else None
-    return LetterboxFiles(files, lib, stream, tuple(int(s) for s in shape), dt, bar)
+    return LetterboxFiles(files, lib, stream, full, dt, bar, out)

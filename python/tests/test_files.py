@@ -144,6 +144,19 @@ def test_skip_and_fail(tmp_path):
         clpad.letterbox_files(str(tmp_path), 32, on_error="ignore")
 
 
+def test_out_is_reused(tmp_path):
+    names = write_images(str(tmp_path), 7, seed=9)
+    want, _, _ = collect(clpad.letterbox_files(names, 24, batch=3))
+    out = np.empty((3, 3, 24, 24), np.float32)
+    got = []
+    for b, _, _ in clpad.letterbox_files(names, 24, batch=3, out=out):
+        assert b.base is out or b is out
+        got.append(b.copy())
+    assert np.array_equal(np.concatenate(got), want)
+    with pytest.raises(clpad.ClpadValueError, match="out: "):
+        clpad.letterbox_files(names, 24, batch=3, out=np.empty((3, 3, 24, 24), np.float16))
+
+
 def test_close_early_and_context(tmp_path):
     write_images(str(tmp_path), 12, seed=5)
     with clpad.letterbox_files(str(tmp_path), 16, batch=2) as it:
