@@ -7,7 +7,7 @@ import ctypes
 import numbers
 import os
 from collections import abc
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -178,7 +178,8 @@ class _Transform(ctypes.Structure):
     ]
 
 
-_DTYPES = {np.dtype(np.uint8): 2, np.dtype(np.float16): 9, np.dtype(np.float32): 11}
+_DTYPES: Dict["np.dtype[Any]", int] = {np.dtype(np.uint8): 2, np.dtype(np.float16): 9,
+                                     np.dtype(np.float32): 11}
 
 
 def _name_code(fn: str, what: str, name: Any) -> int:
@@ -293,7 +294,7 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
     if swap_rb is not None:
         o.swap_rb = 1 if swap_rb else 0
     codes = {v: k for k, v in _DTYPES.items()}
-    dt = codes[o.dtype] if dtype is None else np.dtype(dtype)
+    dt: "np.dtype[Any]" = codes[o.dtype] if dtype is None else np.dtype(dtype)
     if dt not in _DTYPES:
         raise value_error("dtype %s: the batch is float32, float16 or uint8" % dt)
     o.dtype = _DTYPES[dt]

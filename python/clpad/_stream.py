@@ -105,7 +105,7 @@ def expand_paths(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
         args = [_fs("paths", paths)]
     else:
         try:
-            args = [_fs("paths[%d]" % i, p) for i, p in enumerate(paths)]  # type: ignore
+            args = [_fs("paths[%d]" % i, p) for i, p in enumerate(paths)]
         except TypeError as e:
             if "not iterable" in str(e):
                 raise TypeError("paths must be a path or a sequence of paths, not %s"
