@@ -142,6 +142,7 @@ class LetterboxFiles:
         self._bar = bar
         self._out = out
         self._done = False
+        self._spare: List["np.ndarray[Any, Any]"] = []  # arrays yielded before
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -151,7 +152,7 @@ class LetterboxFiles:
 
     def __next__(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
         while not self._done and self._stream is not None:
-            out = self._out if self._out is not None else np.empty(self._shape, self._dtype)
+            out = self._out if self._out is not None else self._fresh()
             b = _StreamBatch()
             b.size = ctypes.sizeof(_StreamBatch)
             try:
@@ -183,6 +184,24 @@ class LetterboxFiles:
             return (out if count == self._shape[0] else out[:count]), ts, names
         self.close()
         raise StopIteration
+
+    def _fresh(self) -> "np.ndarray[Any, Any]":
+        """A batch array nobody else holds: one this iterator yielded two
+        steps ago when no reference to it (or to a view of it) is left, as
+        in a plain for loop, else a new one. An array still referenced is
+        never written again."""
+        for k in range(len(self._spare)):
+            a = self._spare[k]
+            # references: the list, `a`, getrefcount's argument
+            if sys.getrefcount(a) <= 3:
+                del self._spare[k]
+                break
+        else:
+            a = np.empty(self._shape, self._dtype)
+        self._spare.append(a)
+        if len(self._spare) > 2:
+            self._spare.pop(0)
+        return a
 
     def close(self) -> None:
         """Stop the decoder threads and free what they decoded (idempotent)."""
@@ -262,8 +281,11 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         is allocated per step: faster where the batch is consumed at once).
 
     Returns an iterator (:class:`LetterboxFiles`) of ``(batch, transforms,
-    paths)``: a new array [n, C, H, W] (or NHWC) per step, n <= batch (a
-    view of the first n of a full batch's array for the last step), a
+    paths)``: an array [n, C, H, W] (or NHWC) per step, n <= batch (a view
+    of the first n of a full batch's array for the last step), that is the
+    caller's (the array of two steps before is written again only when no
+    reference to it or to a view of it is left, as in a plain for loop: no
+    memory to clear per step), a
     :class:`LetterboxTransform` per image (with its source size), and each
     image's file. Threads decode at most two batches ahead; the GIL is
     released while the library works. The batches equal

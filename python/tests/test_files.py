@@ -157,6 +157,21 @@ def test_out_is_reused(tmp_path):
         clpad.letterbox_files(names, 24, batch=3, out=np.empty((3, 3, 24, 24), np.float16))
 
 
+def test_arrays_are_recycled_only_when_unreferenced(tmp_path):
+    names = write_images(str(tmp_path), 10, seed=10)
+    want, _, _ = collect(clpad.letterbox_files(names, 24, batch=2))
+    # a plain loop: the array of two steps ago is free again, and reused
+    ids, got = set(), []
+    for b, _, _ in clpad.letterbox_files(names, 24, batch=2):
+        ids.add(id(b))
+        got.append(b.copy())
+    assert len(ids) <= 3
+    assert np.array_equal(np.concatenate(got), want)
+    # kept batches (and views of them) are never written again
+    kept = [b[:1] for b, _, _ in clpad.letterbox_files(names, 24, batch=2)]
+    assert np.array_equal(np.concatenate(kept), want[::2])
+
+
 def test_close_early_and_context(tmp_path):
     write_images(str(tmp_path), 12, seed=5)
     with clpad.letterbox_files(str(tmp_path), 16, batch=2) as it:
