@@ -446,6 +446,18 @@ static void test_errors_and_skip(void **state)
     assert_int_equal(reported[1], 9);
     assert_int_equal(reported[2], 14);
     assert_int_equal(reported[3], 17);
+    /* a bad file the threads meet before the first call (they move the
+     * cursor over it): reported by that call, not lost */
+    const char *one[2] = {f.paths[3], f.paths[9]};
+    so.read.channels = 3;
+    TU_ASSERT_OK(clpad_letterbox_stream_open(ctx, one, 2, &lb, &so, &s));
+    nanosleep(&(struct timespec){0, 100 * 1000 * 1000}, NULL);
+    TU_ASSERT_OK(clpad_letterbox_stream_next(s, out, bytes, &b));
+    assert_int_equal(b.count, 0);
+    assert_int_equal(b.skipped_count, 2);
+    assert_true(b.end);
+    clpad_letterbox_stream_close(s);
+    so.read.channels = CLPAD_CHANNELS_KEEP;
     /* on_error fail: the first bad file in input order, although file 3 is
      * slow to be read and file 9 fails first */
     counting c = {.delay_index = 3, .half_index = -1};

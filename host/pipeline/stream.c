@@ -80,8 +80,9 @@ struct clpad_letterbox_stream {
     clpad_status failed;
     char *fail_msg;
 
-    clpad_stream_skip *skips;
-    size_t nskip, skip_cap;
+    clpad_stream_skip *skips; /* files skipped since the previous call, and the
+                                 `reported` ones that call returned */
+    size_t nskip, skip_cap, reported;
     clpad_stream_image *infos;
     clpad_image *pixels;
 };
@@ -673,9 +674,15 @@ clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *s, void *output
         release_batch(s, s->kept);
         s->kept = 0;
     }
-    for (size_t k = 0; k < s->nskip; k++)
-        free((void *)s->skips[k].message);
-    s->nskip = 0;
+    /* the skipped files the previous call returned go; those the threads
+     * met since (advance runs on them too) stay for this call */
+    if (s->reported) {
+        for (size_t k = 0; k < s->reported; k++)
+            free((void *)s->skips[k].message);
+        memmove(s->skips, s->skips + s->reported, (s->nskip - s->reported) * sizeof *s->skips);
+        s->nskip -= s->reported;
+        s->reported = 0;
+    }
     if (s->failed) {
         st = stream_error(s);
         goto out;
@@ -755,6 +762,7 @@ clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *s, void *output
     b->images = s->infos;
     b->skipped_count = s->nskip;
     b->skipped = s->skips;
+    s->reported = s->nskip;
     b->pixels = s->so.keep_pixels ? s->pixels : NULL;
     b->inputs_done = s->cursor;
     b->end = s->cursor == s->n;
