@@ -750,9 +750,13 @@ int cmd_letterbox(int argc, char **argv)
                        (long long)C);
         goto done;
     }
-    out = malloc(bytes);
+    /* one .npy: each batch is letterboxed in place into the output's file,
+     * mapped (no copy; the file system's room taken first), or else into a
+     * buffer then written */
+    bool in_place = !file_batch;
+    out = in_place ? NULL : malloc(bytes);
     ref = verify ? malloc(bytes) : NULL;
-    if (!out || (verify && !ref)) {
+    if ((!in_place && !out) || (verify && !ref)) {
         cli_error(CLI_FAIL, "out of memory for a batch of %zu bytes", bytes);
         goto done;
     }
@@ -782,7 +786,20 @@ int cmd_letterbox(int argc, char **argv)
     size_t total = 0, skipped = 0, nfile = 0, slot = bytes / so.batch;
     clpad_stream_batch b = {.size = sizeof b};
     do {
-        if (clpad_letterbox_stream_next(stream, out, bytes, &b)) {
+        unsigned char *dst = out;
+        if (in_place) {
+            void *room;
+            if (tio_npy_writer_map(writer, bytes, &room, err, sizeof err) == 0) {
+                dst = room;
+            } else { /* no room in place on this file system: a buffer, written */
+                in_place = false;
+                if (!(dst = out = malloc(bytes))) {
+                    cli_error(CLI_FAIL, "out of memory for a batch of %zu bytes", bytes);
+                    goto done;
+                }
+            }
+        }
+        if (clpad_letterbox_stream_next(stream, dst, bytes, &b)) {
             progress_clear(&prog);
             cli_error(CLI_FAIL, "%s", clpad_last_error());
             goto done;
@@ -796,17 +813,22 @@ int cmd_letterbox(int argc, char **argv)
             doc_skip(&doc, files[e->index], e);
             skipped++;
         }
-        if (b.count == 0)
+        if (b.count == 0) {
+            if (in_place && tio_npy_writer_unmap(writer, 0, err, sizeof err)) {
+                cli_error(CLI_FAIL, "%s", err);
+                goto done;
+            }
             continue;
+        }
         if (verify) {
             if (clpad_letterbox_cpu(b.pixels, b.count, &o, ref, bytes, NULL)) {
                 cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
                 goto done;
             }
-            if (memcmp(ref, out, b.count * slot)) {
+            if (memcmp(ref, dst, b.count * slot)) {
                 size_t first = 0, diff = 0;
                 for (size_t i = 0; i < b.count * slot; i++)
-                    if (ref[i] != out[i] && !diff++)
+                    if (ref[i] != dst[i] && !diff++)
                         first = i;
                 progress_clear(&prog);
                 cli_error(CLI_FAIL,
@@ -822,12 +844,14 @@ int cmd_letterbox(int argc, char **argv)
         for (size_t k = 0; k < b.count && transforms; k++)
             doc_add(&doc, files[b.images[k].index], &b.images[k]);
         int wrc;
-        if (writer) {
-            wrc = tio_npy_writer_write(writer, out, b.count * slot, err, sizeof err);
+        if (in_place) {
+            wrc = tio_npy_writer_unmap(writer, b.count * slot, err, sizeof err);
+        } else if (writer) {
+            wrc = tio_npy_writer_write(writer, dst, b.count * slot, err, sizeof err);
         } else {
             tio_tensor t = {.dtype = o.dtype, .rank = 4,
                             .shape = {(int64_t)b.count, shape[1], shape[2], shape[3]},
-                            .data = out, .nbytes = b.count * slot};
+                            .data = dst, .nbytes = b.count * slot};
             wrc = tio_output_set_add(set, batch_names[nfile++], &t, NULL, err, sizeof err);
         }
         if (wrc) {
