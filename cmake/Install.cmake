@@ -6,7 +6,7 @@
 # installs (components in brackets, for `cmake --install --component`):
 #   lib/libclpad.so.0.1.0, libclpad.so.0                        [clpad_runtime]
 #   lib/libclpad.so, lib/libclpad.a, include/clpad.h, include/clpad_window.h,
-#   include/clpad_letterbox.h, include/clpad_image.h,
+#   include/clpad_letterbox.h, include/clpad_image.h, include/clpad_stream.h,
 #   lib/cmake/clpad/clpad{Config,ConfigVersion,Targets*}.cmake,
 #   lib/pkgconfig/clpad.pc, clpad-static.pc                       [clpad_development]
 #   bin/clpad (the CLI, when CLPAD_BUILD_CLI)                     [clpad_cli]
@@ -100,13 +100,14 @@ install(TARGETS clpad clpad_static
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT clpad_runtime)
 
 # clpad.h includes clpad_window.h and clpad_letterbox.h; clpad_image.h (image
-# reading) includes clpad.h: all are the public API.
+# reading) includes clpad.h, clpad_stream.h (files to batches) clpad_image.h:
+# all are the public API.
 set(_clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad.h)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
   list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
 endif()
 list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_letterbox.h
-  ${PROJECT_SOURCE_DIR}/include/clpad_image.h)
+  ${PROJECT_SOURCE_DIR}/include/clpad_image.h ${PROJECT_SOURCE_DIR}/include/clpad_stream.h)
 install(FILES ${_clpad_public_headers}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT clpad_development)
 

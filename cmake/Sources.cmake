@@ -39,6 +39,9 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/pad_stack.c
   ${CLPAD_ROOT}/host/pad_stack_cl.c
   ${CLPAD_ROOT}/host/staging.c
+  ${CLPAD_ROOT}/host/pipeline/paths.c
+  ${CLPAD_ROOT}/host/pipeline/presets.c
+  ${CLPAD_ROOT}/host/pipeline/stream.c
   ${CLPAD_ROOT}/io/image.c
   ${CLPAD_ROOT}/io/image_png.c
   ${CLPAD_ROOT}/io/image_jpeg.c

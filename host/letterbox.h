@@ -66,6 +66,10 @@ typedef struct lb_plan {
 /* The geometry of one image (docs/letterbox.md, "Size and placement"). */
 void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
                          clpad_letterbox_transform *t);
+/* The geometry of an image: that of its geometry size when it has one (a
+ * decode-scaled image), else of its pixel size. */
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t);
 
 /* Validate a call; fill everything of the plan but the tables (no memory is
  * allocated). need_data: host calls, where every image's data must be

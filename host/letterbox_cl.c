@@ -249,7 +249,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
                       num_events, wait_list, event);
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
     return st;
 }
 
@@ -509,6 +509,6 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
     return st;
 }

@@ -134,6 +134,14 @@ void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
     t->pad_left = center ? (o->out_width - nw) / 2 : 0;
 }
 
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t)
+{
+    bool own = im->geometry_height > 0 && im->geometry_width > 0;
+    clpad__lb_transform(own ? im->geometry_height : im->height,
+                        own ? im->geometry_width : im->width, o, t);
+}
+
 /* ---- Validation ------------------------------------------------------------------- */
 
 /* "letterbox: invalid <what> <value>" unless 0 <= value < count. */
@@ -256,8 +264,14 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
             return clpad__fail(CLPAD_ERR_OVERFLOW, "images[%zu]: its size overflows", i);
         if (need_data && !im->data)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "images[%zu]: data is NULL", i);
+        if ((im->geometry_height || im->geometry_width) &&
+            (im->geometry_height < 1 || im->geometry_width < 1))
+            return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+                               "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                               "both >= 1",
+                               i, (long long)im->geometry_height, (long long)im->geometry_width);
         clpad_letterbox_transform t;
-        clpad__lb_transform(im->height, im->width, o, &t);
+        clpad__lb_image_transform(im, o, &t);
         if ((st = check_border(o, i, "pad_top", t.pad_top, t.resized_height, "resized_height")) ||
             (st = check_border(o, i, "pad_bottom", o->out_height - t.resized_height - t.pad_top,
                                t.resized_height, "resized_height")) ||
@@ -316,7 +330,7 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
     for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, o, &transforms[i]);
+        clpad__lb_image_transform(&images[i], o, &transforms[i]);
     return CLPAD_OK;
 }
 
@@ -408,7 +422,7 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
         clpad_letterbox_transform t;
-        clpad__lb_transform(im->height, im->width, o, &t);
+        clpad__lb_image_transform(im, o, &t);
         int64_t C = p->C, stride = im->row_stride ? im->row_stride : im->width * C;
         /* rows: the slot's row y shows resized row map(y - pad_top) */
         clpad__lb_axis_table(o->interp, im->height, t.resized_height, false, axis);

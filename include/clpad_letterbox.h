@@ -71,12 +71,23 @@ CLPAD_API clpad_status clpad_layout_from_name(const char *name, clpad_layout *la
  * image of a batch. Host-pointer calls read the image at `data` (and ignore
  * `offset`); clpad_enqueue_letterbox reads it at byte `offset` of its input
  * buffer (and ignores `data`).
+ *
+ * `geometry_height` x `geometry_width` (0 x 0: the pixel size, the usual
+ * case) is the size the letterbox geometry is computed from when it differs
+ * from the pixel size: an image decoded at a reduced scale (a JPEG's DCT
+ * scaling, clpad_read_options.min_height) stands for its full-size source.
+ * The ratio r, the resized size, the placement and the transform are then
+ * those of a geometry_height x geometry_width image (docs/letterbox.md, "Size
+ * and placement"), and the resize maps the height x width pixels onto that
+ * resized size (the resize's arithmetic with the pixel size as its source).
+ * Both are 0, or both >= 1.
  */
 typedef struct clpad_image {
     const void *data;
     size_t offset;
     int64_t height, width, channels;
     int64_t row_stride;
+    int64_t geometry_height, geometry_width;
 } clpad_image;
 
 /**

@@ -19,7 +19,8 @@ Operations: :func:`pad` (numpy.pad's and OpenVINO Pad-12's signatures),
 batch operations :func:`letterbox` (uint8 images of any sizes into one
 detector-ready tensor) and :func:`pad_stack` (tensors of different shapes
 into one padded batch), one kernel launch per batch; :func:`imread` reads an
-image file by cv2.imread's rules (RGB).
+image file by cv2.imread's rules (RGB); :func:`letterbox_files` turns
+folders of image files into letterboxed batches, decoding on every core.
 
 Arrays in, arrays out: the input is never modified (a non-contiguous or
 byte-swapped input is copied first), the output is a new C-contiguous array of
@@ -75,10 +76,11 @@ from ._context import (
 )
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._image import imread
-from ._letterbox import LetterboxTransform, letterbox
+from ._letterbox import LetterboxTransform, boxes_to_slot, boxes_to_source, letterbox
 from ._pad import pad
 from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
+from ._stream import LetterboxFiles, expand_paths, letterbox_files
 from ._types import (BatchPadModeName, DeviceArray, Interp, Layout, PadMode, PadModeName,
                      PadWidth, Placement)
 from ._window import WindowGeometry, window_geometry
@@ -94,6 +96,11 @@ __all__ = [
     "WindowGeometry",
     "letterbox",
     "LetterboxTransform",
+    "letterbox_files",
+    "LetterboxFiles",
+    "expand_paths",
+    "boxes_to_source",
+    "boxes_to_slot",
     "pad_stack",
     "imread",
     "devices",

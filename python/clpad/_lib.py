@@ -190,6 +190,19 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_read_options_init": (None, [_void_p]),
     "clpad_image_read": (_status, [_str, _void_p, _void_p]),
     "clpad_decoded_image_free": (None, [_void_p]),
+    # clpad_stream.h (argument structs: clpad._stream)
+    "clpad_path_list_expand": (_status, [_void_p, _size_t, ctypes.c_uint, _void_p]),
+    "clpad_path_list_count": (_size_t, [_void_p]),
+    "clpad_path_list_paths": (ctypes.POINTER(ctypes.c_char_p), [_void_p]),
+    "clpad_path_list_free": (None, [_void_p]),
+    "clpad_letterbox_preset": (_status, [_str, _void_p]),
+    "clpad_letterbox_preset_name": (_str, [_size_t, ctypes.POINTER(ctypes.c_char_p)]),
+    "clpad_stream_options_init": (None, [_void_p]),
+    "clpad_letterbox_stream_open": (
+        _status, [_ctx, _void_p, _size_t, _void_p, _void_p, _void_p]),
+    "clpad_letterbox_stream_batch_shape": (_status, [_void_p, _i64p, ctypes.POINTER(_size_t)]),
+    "clpad_letterbox_stream_next": (_status, [_void_p, _void_p, _size_t, _void_p]),
+    "clpad_letterbox_stream_close": (None, [_void_p]),
     # clpad_window.h
     "clpad_window_op_from_name": (_status, [_str, _enum_p]),
     "clpad_window_op_name": (_str, [_int]),

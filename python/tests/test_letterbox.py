@@ -46,7 +46,8 @@ def test_geometry_is_ultralytics():
                 _, t = clpad.letterbox([np.zeros((h, w), np.uint8)], (H, W), scaleup=scaleup,
                                        placement="center" if center else "top-left",
                                        dtype=np.uint8, device=clpad.REFERENCE)
-                assert t[0] == (r, top, left, nh, nw), (h, w, H, W)
+                assert t[0][:5] == (r, top, left, nh, nw), (h, w, H, W)
+                assert t[0][5:] == (h, w)
 
 
 def test_normalisation_is_numpys_float32_and_float16():

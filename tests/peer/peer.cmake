@@ -49,4 +49,14 @@ if(TARGET clpad_cli)
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # The folder-to-batch pipeline (letterbox_files, the CLI, letterbox of paths)
+  # against Ultralytics' predictor step, sample for sample, on the same
+  # photographs and files derived from them: tests/peer/pipeline_peer.py.
+  add_test(NAME peer_pipeline COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/pipeline.sh)
+  set_tests_properties(peer_pipeline PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 900)
 endif()
