@@ -7,6 +7,8 @@
 #                    variants picked at load time (default: ON)
 #   CLPAD_TEST_POCL_CACHE_DIR  PoCL's kernel cache for the tests (default:
 #                    pocl-cache in the build directory)
+#   CLPAD_BUILD_TARGETS  the CMake targets to build, separated by spaces
+#                    (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLPAD_BUILD_DIR:-build}"
@@ -16,4 +18,6 @@ cmake -S . -B "$build" -DCLPAD_WERROR="${CLPAD_WERROR:-ON}" \
       -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" -DCLPAD_CPU_DISPATCH="${CLPAD_CPU_DISPATCH:-ON}" \
       -DCLPAD_TEST_POCL_CACHE_DIR="$pocl_cache" \
       >/dev/null
-cmake --build "$build" -j"$(nproc)"
+targets=()
+for t in ${CLPAD_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j"$(nproc)" "${targets[@]}"
