@@ -1,13 +1,12 @@
 # The library's sources and kernels, listed once: the main build
 # (CMakeLists.txt) and the fuzz build (fuzz/CMakeLists.txt) both include this
 # file. CLPAD_ROOT is the repository root.
-set(CLPAD_KERNEL_FILES
-  ${CLPAD_ROOT}/kernels/coords.h
-  ${CLPAD_ROOT}/kernels/common.cl
-  ${CLPAD_ROOT}/kernels/pad.cl
-  ${CLPAD_ROOT}/kernels/space_batch.cl
-  ${CLPAD_ROOT}/kernels/letterbox.cl
-  ${CLPAD_ROOT}/kernels/pad_stack.cl)
+# Every operation is a folder host/ops/<op>/ and a kernel family
+# kernels/<family>.cl (host/ops/op.h, docs/architecture.md): both are found
+# here by name, so that adding an operation touches no list in this file.
+file(GLOB CLPAD_KERNEL_FAMILIES CONFIGURE_DEPENDS ${CLPAD_ROOT}/kernels/*.cl)
+set(CLPAD_KERNEL_FILES ${CLPAD_ROOT}/kernels/coords.h ${CLPAD_KERNEL_FAMILIES})
+file(GLOB CLPAD_OP_SOURCES CONFIGURE_DEPENDS ${CLPAD_ROOT}/host/ops/*/*.c)
 set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/core/status.c
   ${CLPAD_ROOT}/host/core/scalar.c
@@ -19,18 +18,8 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/device/disk_cache.c
   ${CLPAD_ROOT}/host/device/launch.c
   ${CLPAD_ROOT}/host/device/staging.c
-  ${CLPAD_ROOT}/host/ops/pad/plan.c
-  ${CLPAD_ROOT}/host/ops/pad/cpu.c
-  ${CLPAD_ROOT}/host/ops/pad/cl.c
-  ${CLPAD_ROOT}/host/ops/pad/forms.c
-  ${CLPAD_ROOT}/host/ops/space_batch/plan.c
-  ${CLPAD_ROOT}/host/ops/space_batch/cpu.c
-  ${CLPAD_ROOT}/host/ops/space_batch/cl.c
-  ${CLPAD_ROOT}/host/ops/letterbox/plan.c
-  ${CLPAD_ROOT}/host/ops/letterbox/cpu.c
-  ${CLPAD_ROOT}/host/ops/letterbox/cl.c
-  ${CLPAD_ROOT}/host/ops/pad_stack/plan.c
-  ${CLPAD_ROOT}/host/ops/pad_stack/cl.c
+  ${CLPAD_ROOT}/host/ops/registry.c
+  ${CLPAD_OP_SOURCES}
   ${CLPAD_ROOT}/host/window/common.c
   ${CLPAD_ROOT}/host/window/trt.c
   ${CLPAD_ROOT}/host/window/tf.c

@@ -23,7 +23,7 @@
  *  - OpenCL arguments (queues, wait lists, events) come last, so calls compose
  *    with the caller's own OpenCL pipeline.
  *
- * Thread safety: pure functions (shapes, CPU reference, scalar parsing, names)
+ * Thread safety: pure functions (shapes, the CPU functions, scalar parsing, names)
  * are thread-safe. A clpad_context may be shared by threads: its program cache
  * is guarded by a mutex, and enqueue calls on distinct queues may run
  * concurrently. clpad_context_destroy must not race with other uses.
@@ -215,7 +215,9 @@ CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
                                               int64_t *out_shape);
 
 /**
- * Pad on the host (the CPU reference path, docs/spec.md, "Pad"). `input` holds
+ * Pad on the host (docs/spec.md, "Pad"), in the calling thread: the fast
+ * host path, which the test suite holds equal, byte for byte, to the
+ * library's plain element-by-element reference. `input` holds
  * product(shape) elements of `dtype`; `output` has room for `output_bytes`
  * bytes and receives product(out_shape) elements. `pad_value` points to one
  * element of `dtype` (see clpad_scalar_parse) and is used only by
@@ -415,8 +417,10 @@ CLPAD_API clpad_status clpad_batch_to_space_output_shape(int rank, const int64_t
                                                          const int64_t *crops_end,
                                                          int64_t *out_shape);
 
-/** SpaceToBatch on the host (CPU reference, docs/spec.md, "SpaceToBatch"). Buffers as clpad_pad_cpu;
- *  padding elements are zero bytes. */
+/** SpaceToBatch on the host (docs/spec.md, "SpaceToBatch"), in the calling
+ *  thread: the fast host path, held equal to the plain reference as
+ *  clpad_pad_cpu is. Buffers as clpad_pad_cpu; padding elements are zero
+ *  bytes. */
 CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
                                                 const int64_t *block_shape,
@@ -424,7 +428,8 @@ CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *pads_end, void *output,
                                                 size_t output_bytes);
 
-/** BatchToSpace on the host (CPU reference, docs/spec.md, "BatchToSpace"). Buffers as clpad_pad_cpu. */
+/** BatchToSpace on the host (docs/spec.md, "BatchToSpace"), as
+ *  clpad_space_to_batch_cpu. Buffers as clpad_pad_cpu. */
 CLPAD_API clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
                                                 const int64_t *block_shape,
@@ -470,9 +475,9 @@ enum {
     /** Accepted for compatibility: the library prints nothing unless asked
      *  (CLPAD_CONTEXT_VERBOSE). */
     CLPAD_CONTEXT_QUIET = 1u << 1,
-    /** Do not touch OpenCL at all: a context that runs the CPU reference path. */
+    /** Do not touch OpenCL at all: a context that runs the CPU path. */
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
-    /** Say on stderr when the context falls back to the CPU reference path
+    /** Say on stderr when the context falls back to the CPU path
      *  (a library prints nothing by default; clpad_context_is_fallback()
      *  tells the caller either way), and, once per process, when the
      *  on-disk program cache is not used because its directory or an entry
@@ -491,7 +496,7 @@ enum {
  * the first accelerator, else the first CPU device. The queue is in-order with
  * profiling enabled.
  * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
- * included) and no spec, the context falls back to the CPU reference path
+ * included) and no spec, the context falls back to the CPU path
  * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
  * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
  * CLPAD_ERR_NO_DEVICE).
@@ -514,7 +519,7 @@ CLPAD_API clpad_status clpad_context_wrap(cl_context cl_ctx, cl_command_queue qu
 /** Release a context, its programs and its references. NULL is a no-op. */
 CLPAD_API void clpad_context_destroy(clpad_context *ctx);
 
-/** 1 when the context runs the CPU reference path (no OpenCL device), else 0. */
+/** 1 when the context runs the CPU path (no OpenCL device), else 0. */
 CLPAD_API int clpad_context_is_fallback(const clpad_context *ctx);
 /** The chosen device's name, or "CPU reference (no OpenCL)" for a fallback. */
 CLPAD_API const char *clpad_context_device_name(const clpad_context *ctx);
@@ -537,13 +542,24 @@ CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
 
 /**
  * Compile every program clpad may need on this context now, so that the first
- * operation does not pay for compilation (the one-mode pad programs and
- * space/batch; the programs of mixed per-axis modes and of numpy's large
- * pads build on their first use). Programs are cached per context, kernel
- * family and build options.
+ * operation does not pay for compilation: every operation's common variants
+ * (clpad_operation_name lists the operations; the pad programs of one mode,
+ * space/batch, pad-and-stack and letterbox for every element size); the
+ * programs of mixed per-axis modes and of numpy's large pads build on their
+ * first use. Programs are cached per context, kernel family and build
+ * options.
  * Errors: CLPAD_ERR_BUILD_FAILED (see clpad_context_build_log), CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
+
+/**
+ * The operations this library has, by index (0, 1, ...): "pad",
+ * "space_to_batch", "batch_to_space", "letterbox", "pad_stack"; NULL past
+ * the last. Tools that cover every operation (the bench, the tests) iterate
+ * it, so that a new operation cannot be left out silently
+ * (docs/architecture.md). The strings are static.
+ */
+CLPAD_API const char *clpad_operation_name(size_t index);
 
 /** The log of the last failed program build on this context, with the build
  *  options and the device name; "" if no build failed. The text is the
@@ -594,7 +610,7 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
  * Pad host memory on the context's device and wait for the result. Arguments
  * as clpad_pad_cpu. On a device with host-unified memory (PoCL, integrated
  * GPUs) the host buffers are used in place (CL_MEM_USE_HOST_PTR), else copied.
- * On a fallback context it runs the CPU reference path. `info` may be NULL.
+ * On a fallback context it runs the CPU path. `info` may be NULL.
  *
  * Small calls on a CPU device: an OpenCL device that is the host's own CPU
  * (CL_DEVICE_TYPE_CPU with host-unified memory: PoCL, Intel's CPU runtime)

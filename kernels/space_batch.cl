@@ -5,7 +5,7 @@
  * optionally -DCLPAD_STREAM_STORES (kernels/common.cl); kernels `s2b` and `b2s` move units of that size: both
  * operations are pure copies, so the dtype only matters through its size.
  *
- * The host (host/space_batch_cl.c) collapses the tensors to a batch N and m
+ * The host (host/ops/space_batch/cl.c) collapses the tensors to a batch N and m
  * spatial axes (1 <= m <= 7) of elements of K units each (a trailing axis
  * that moves unchanged becomes part of the element). Per spatial axis: S the
  * space size, O the batch tensor's size, B the block, off the offset
@@ -22,7 +22,7 @@
  * fuse = B0, the groups of B0 rows that one input row feeds, one work-item
  * each), dimension 0 walks a row in vectors of CLPAD_UNITS_PER_16B units,
  * each work-item handling `items` vectors strided by the local size (the
- * host's launch geometry, host/launch.c), so the row's index decoding is
+ * host's launch geometry, host/device/launch.c), so the row's index decoding is
  * paid once per work-item. Global sizes are rounded up, so every work-item
  * checks its bounds first. The copies are plain loops over restrict
  * pointers, which compilers vectorise: where the innermost block is 1 a row

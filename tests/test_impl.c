@@ -401,7 +401,7 @@ static void check_table(clpad_context *ctx, const char *quirk, bool bug, const c
                  clpad_context_device_name(ctx), quirk);
     if (!bug && has_quirk(ctx, quirk))
         fail_msg("quirk '%s' applies to %s, but its reproducer shows no bug: bound the "
-                 "table entry's driver versions (host/context_quirks.c)",
+                 "table entry's driver versions (host/device/quirks.c)",
                  quirk, clpad_context_device_name(ctx));
 }
 

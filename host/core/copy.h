@@ -1,4 +1,4 @@
-/* Short copies and fills of the CPU paths (host/copy.c), and the AVX2
+/* Short copies and fills of the CPU paths (host/core/copy.c), and the AVX2
  * dispatch of their hot loops. Not installed. */
 #ifndef CLPAD_COPY_H
 #define CLPAD_COPY_H
@@ -31,10 +31,10 @@ typedef unsigned char clpad__v32 __attribute__((vector_size(32), aligned(1), may
 #define CLPAD_HAVE_V32 1
 #endif
 
-/* clpad__copy's copies of more than 256 bytes (host/copy.c). */
+/* clpad__copy's copies of more than 256 bytes (host/core/copy.c). */
 void clpad__copy_long(unsigned char *restrict d, const unsigned char *restrict s, size_t n);
 /* Fill n > 256 bytes with a value of vbytes bytes repeated: vbytes 1, 2, 4
- * or 8, or 64 for a pattern whose period divides 32 (host/copy.c). */
+ * or 8, or 64 for a pattern whose period divides 32 (host/core/copy.c). */
 void clpad__fill_long(unsigned char *restrict d, size_t n, const unsigned char *restrict value,
                       size_t vbytes);
 

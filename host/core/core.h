@@ -43,6 +43,15 @@ bool clpad__count(int rank, const int64_t *shape, size_t elem_size, int64_t *ele
 clpad_status clpad__check_rank_shape(const char *op, int rank, int min_rank,
                                      const int64_t *shape);
 
+/* The host buffers of a host-pointer call of operation `op` whose input
+ * has in_bytes and output out_bytes bytes, in the caller's buffers `input`
+ * and `output` of output_bytes: output_bytes too small
+ * (CLPAD_ERR_BUFFER_TOO_SMALL), a NULL output or input with a non-empty
+ * tensor (CLPAD_ERR_INVALID_ARGUMENT). */
+clpad_status clpad__check_host_buffers(const char *op, const void *input, size_t in_bytes,
+                                       const void *output, size_t out_bytes,
+                                       size_t output_bytes);
+
 /* Monotonic clock in nanoseconds. */
 uint64_t clpad__now_ns(void);
 

@@ -1,4 +1,4 @@
-/* A small pool of worker threads for the CPU paths (host/pool.c): a parallel
+/* A small pool of worker threads for the CPU paths (host/core/pool.c): a parallel
  * "for" over independent tasks. Not installed. */
 #ifndef CLPAD_POOL_H
 #define CLPAD_POOL_H

@@ -235,6 +235,23 @@ clpad_status clpad__check_rank_shape(const char *op, int rank, int min_rank,
     return CLPAD_OK;
 }
 
+clpad_status clpad__check_host_buffers(const char *op, const void *input, size_t in_bytes,
+                                       const void *output, size_t out_bytes,
+                                       size_t output_bytes)
+{
+    if (output_bytes < out_bytes)
+        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+                           "%s: output_bytes = %zu, but the output needs %zu bytes", op,
+                           output_bytes, out_bytes);
+    if (out_bytes == 0)
+        return CLPAD_OK;
+    if (!output)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: output is NULL", op);
+    if (in_bytes > 0 && !input)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: input is NULL", op);
+    return CLPAD_OK;
+}
+
 uint64_t clpad__now_ns(void)
 {
     struct timespec ts;

@@ -1,5 +1,5 @@
-/* The context (host/context.c): the chosen device, its facts and launch
- * policy, and the cache of compiled programs and kernels (host/program.c).
+/* The context (host/device/context.c): the chosen device, its facts and launch
+ * policy, and the cache of compiled programs and kernels (host/device/program.c).
  * Not installed. */
 #ifndef CLPAD_CONTEXT_H
 #define CLPAD_CONTEXT_H
@@ -24,7 +24,7 @@ struct clpad_kernel_entry {
 
 /* A cached program (kernel family + op build options) and its kernels. */
 struct clpad_program_entry {
-    uint64_t hash; /* of family and options (host/program.c) */
+    uint64_t hash; /* of family and options (host/device/program.c) */
     char family[32];
     char options[CLPAD_OPTIONS_MAX];
     cl_program program;
@@ -54,7 +54,7 @@ typedef struct clpad_launch_policy {
     bool exact_fp32;
 } clpad_launch_policy;
 
-/* Device quirks (host/context_quirks.c): what each changes. */
+/* Device quirks (host/device/quirks.c): what each changes. */
 enum {
     /* Map the output blocking (the unmap right after a non-blocking map fails). */
     CLPAD_QUIRK_MAP_BLOCKING = 1u << 0,

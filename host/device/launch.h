@@ -1,4 +1,4 @@
-/* The one launch path every operation's device side takes (host/launch.c):
+/* The one launch path every operation's device side takes (host/device/launch.c):
  * the shortcuts before a launch, the unit and streaming-store choices, the
  * launch geometry, an argument builder that names the argument that failed,
  * and the host-pointer path. Not installed.

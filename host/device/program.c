@@ -1,10 +1,8 @@
-/* Kernel sources (embedded or from $CLPAD_KERNEL_DIR), program build, the
- * per-context cache of programs and kernels, and warm-up. */
+/* Kernel sources (embedded or from $CLPAD_KERNEL_DIR), program build, and
+ * the per-context cache of programs and kernels. (The warm-up, which goes
+ * through every operation's variants, is the registry's:
+ * host/ops/registry.c.) */
 #include "device/context.h"
-#include "ops/letterbox/letterbox.h"
-#include "ops/pad/pad.h"
-#include "ops/pad_stack/pad_stack.h"
-#include "ops/space_batch/space_batch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,43 +323,4 @@ void clpad__program_cache_free(clpad_context *ctx)
     free(ctx->programs);
     ctx->programs = NULL;
     ctx->program_slots = ctx->nprograms = 0;
-}
-
-/* Every program variant of the one-mode calls (clpad_pad, clpad_enqueue_pad);
- * the variants of mixed modes and of large pads build on first use. */
-clpad_status clpad_context_warmup(clpad_context *ctx)
-{
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "warmup: context is NULL");
-    if (ctx->fallback)
-        return CLPAD_OK;
-    static const size_t units[] = {1, 2, 4, 8};
-    clpad_status st = CLPAD_OK;
-    pthread_mutex_lock(&ctx->lock);
-    for (size_t u = 0; u < sizeof units / sizeof *units && !st; u++) {
-        char opt[CLPAD_OPTIONS_MAX];
-        cl_program p;
-        for (int m = 0; m < CLPAD_PAD_MODE_COUNT && !st; m++) {
-            clpad__pad_options(m, false, units[u], opt, sizeof opt);
-            st = clpad__program(ctx, "pad", opt, &p);
-        }
-        /* space/batch, and its streaming variant where the device has one */
-        for (int stream = 0; stream <= (ctx->policy.nt_output_bytes != 0) && !st; stream++) {
-            clpad__sb_options(units[u], stream, opt, sizeof opt);
-            st = clpad__program(ctx, "space_batch", opt, &p);
-        }
-        if (!st) {
-            clpad__ps_options(units[u], opt, sizeof opt);
-            st = clpad__program(ctx, "pad_stack", opt, &p);
-        }
-    }
-    if (!st) {
-        char opt[CLPAD_OPTIONS_MAX];
-        cl_program p;
-        clpad__lb_options(ctx, opt, sizeof opt);
-        st = clpad__program(ctx, "letterbox", opt, &p);
-    }
-    pthread_mutex_unlock(&ctx->lock);
-    return st;
 }

@@ -9,7 +9,7 @@
  *
  * Version bounds: a quirk whose bug makes a call fail is bounded by the newest
  * driver it was seen on (a newer driver that still has it is caught at run
- * time: host/launch.c falls back to copies). A quirk whose bug gives wrong
+ * time: host/device/launch.c falls back to copies). A quirk whose bug gives wrong
  * results silently stays on for every later version until one is proven
  * clean. */
 #include "device/context.h"

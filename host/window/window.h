@@ -1,5 +1,5 @@
 /* Window geometry, internal: the checked arithmetic and the argument
- * handling every convention shares (host/window_common.c). Each convention
+ * handling every convention shares (host/window/common.c). Each convention
  * has its own file: window_trt.c (TensorRT), window_tf.c (TensorFlow and
  * Keras), window_onnx.c, window_openvino.c, window_torch.c (PyTorch); layout
  * conversions in window_layout.c, names in window_names.c. The rules are

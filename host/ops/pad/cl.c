@@ -99,30 +99,19 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p,
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
 }
 
-/* Validated arguments of one Pad, for the enqueue and host-pointer paths. */
-typedef struct pad_call {
-    clpad_dtype dtype;
-    int rank;
-    const int64_t *shape, *pads_begin, *pads_end;
-    const clpad_pad_options *options;
-    const void *pad_value;
-    int8_t rules[CLPAD_MAX_RANK]; /* from the call's validation (clpad__pad_check); they
-                                     stay valid for the pieces, whose pads only shrink */
-} pad_call;
-
-static clpad_status enqueue_call(clpad_context *ctx, const pad_call *c, cl_mem input,
-                                 size_t input_offset, cl_mem output, size_t output_offset,
-                                 cl_command_queue queue, cl_uint num_events,
-                                 const cl_event *wait_list, cl_event *event)
+clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_mem input,
+                                size_t input_offset, cl_mem output, size_t output_offset,
+                                cl_command_queue queue, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
 {
     clpad_pad_plan plan;
-    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->rules,
-                    clpad_dtype_size(c->dtype), true, &plan);
+    clpad__pad_plan(c->rank, c->shape, c->pads_begin, c->pads_end, c->rules, c->esize, true,
+                    &plan);
     clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
     if (st)
         return st;
-    return enqueue_plan(ctx, &plan, c->pad_value, clpad_dtype_size(c->dtype), input,
-                        input_offset, output, output_offset, queue, num_events, wait_list, event);
+    return enqueue_plan(ctx, &plan, c->value, c->esize, input, input_offset, output,
+                        output_offset, queue, num_events, wait_list, event);
 }
 
 clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
@@ -154,29 +143,29 @@ clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int ran
     clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad");
     if (st)
         return st;
-    size_t in_bytes, out_bytes, esize = clpad_dtype_size(dtype);
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
-    if ((st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, c.rules, NULL,
-                               &in_bytes, &out_bytes)))
+    clpad_pad_call c;
+    if ((st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value,
+                                  &c)))
         return st;
     if (num_events && !wait_list)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad: num_events > 0 but wait_list is NULL");
-    if (out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, out_bytes, esize, "output")) ||
-            (in_bytes > 0 && (st = clpad__check_buffer(input, input_offset, in_bytes, esize, "input"))))
+    if (c.out_bytes > 0) {
+        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")) ||
+            (c.in_bytes > 0 &&
+             (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input"))))
             return st;
         if (!input)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
     }
-    return enqueue_call(ctx, &c, input, input_offset, output, output_offset,
-                        queue ? queue : ctx->queue, num_events, wait_list, event);
+    return clpad__pad_enqueue(ctx, &c, input, input_offset, output, output_offset,
+                              queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
-static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
-                                 size_t out_off, cl_command_queue q, cl_event *event,
-                                 const void *closure)
+clpad_status clpad__pad_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                     size_t out_off, cl_command_queue q, cl_event *event,
+                                     const void *closure)
 {
-    return enqueue_call(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
+    return clpad__pad_enqueue(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
 }
 
 /* Pad host memory in pieces whose outputs each fit in one device buffer of
@@ -187,35 +176,33 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
  * piece is the same data, and its pads stay within the mode's limits). An
  * axis whose single index is still too large is split one index at a time,
  * and the next axis in pieces. The pieces' run info accumulates in acc. */
-static clpad_status pad_in_pieces(clpad_context *ctx, pad_call *c, const int64_t *out_shape,
-                                  int axis, const void *in, size_t in_bytes, unsigned char *out,
-                                  size_t limit, clpad_run_info *acc)
+static clpad_status pad_in_pieces(clpad_context *ctx, clpad_pad_call *c, int axis,
+                                  const void *in, unsigned char *out, size_t limit,
+                                  clpad_run_info *acc)
 {
-    int64_t *pb = (int64_t *)c->pads_begin, *pe = (int64_t *)c->pads_end;
-    size_t block = clpad_dtype_size(c->dtype); /* output bytes of one index of `axis` */
+    size_t block = c->esize; /* output bytes of one index of `axis` */
     for (int a = axis + 1; a < c->rank; a++)
-        block *= (size_t)out_shape[a];
-    int64_t O = out_shape[axis], b0 = pb[axis], e0 = pe[axis];
+        block *= (size_t)c->out_shape[a];
+    int64_t O = c->out_shape[axis], b0 = c->pads_begin[axis], e0 = c->pads_end[axis];
     int64_t per = block > limit ? 1 : (int64_t)(limit / block);
     clpad_status st = CLPAD_OK;
     for (int64_t o = 0; o < O && !st; o += per) {
         int64_t n = per < O - o ? per : O - o;
-        pb[axis] = b0 - o;           /* the piece's first output index is o */
-        pe[axis] = e0 - (O - o - n); /* and its last o + n - 1 */
+        c->pads_begin[axis] = b0 - o;           /* the piece's first output index is o */
+        c->pads_end[axis] = e0 - (O - o - n); /* and its last o + n - 1 */
         if (block > limit) {
-            st = pad_in_pieces(ctx, c, out_shape, axis + 1, in, in_bytes, out + (size_t)o * block,
-                               limit, acc);
+            st = pad_in_pieces(ctx, c, axis + 1, in, out + (size_t)o * block, limit, acc);
         } else {
             clpad_run_info ri;
             size_t bytes = (size_t)n * block;
-            st = clpad__run_host(ctx, in, in_bytes, out + (size_t)o * block, bytes, in_bytes + bytes,
-                                 host_enqueue, c, &ri);
+            st = clpad__run_host(ctx, in, c->in_bytes, out + (size_t)o * block, bytes,
+                                 c->in_bytes + bytes, clpad__pad_host_enqueue, c, &ri);
             acc->kernel_ns += ri.kernel_ns;
             acc->zero_copy &= ri.zero_copy;
         }
     }
-    pb[axis] = b0;
-    pe[axis] = e0;
+    c->pads_begin[axis] = b0;
+    c->pads_end[axis] = e0;
     return st;
 }
 
@@ -242,28 +229,22 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
     clpad__clear_error();
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
-    size_t in_bytes, out_bytes;
-    pad_call c = {dtype, rank, shape, pads_begin, pads_end, options, pad_value, {0}};
-    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options,
-                                       c.rules, NULL, &in_bytes, &out_bytes);
-    if (st)
+    uint64_t t0 = clpad__now_ns();
+    clpad_pad_call c;
+    clpad_status st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options,
+                                          pad_value, &c);
+    if (st || (st = clpad__check_host_buffers("pad", input, c.in_bytes, output, c.out_bytes,
+                                              output_bytes)))
         return st;
+    size_t in_bytes = c.in_bytes, out_bytes = c.out_bytes;
     if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
-        uint64_t t0 = clpad__now_ns();
-        st = clpad__pad_cpu_threads(dtype, rank, shape, input, pads_begin, pads_end, options,
-                                    pad_value, output, output_bytes);
-        if (!st && info)
+        if (out_bytes > 0)
+            clpad__pad_cpu_threads(&c, input, output);
+        if (info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,
                                      .bytes_moved = in_bytes + out_bytes};
-        return st;
+        return CLPAD_OK;
     }
-    if (output_bytes < out_bytes)
-        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
-                           "pad: output_bytes = %zu, but the output needs %zu bytes", output_bytes,
-                           out_bytes);
-    if (out_bytes > 0 && (!output || (in_bytes > 0 && !input)))
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",
-                           output ? "input" : "output");
     if (in_bytes > ctx->max_alloc)
         return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
                            "pad: the input (%zu bytes) is larger than the largest buffer %s can "
@@ -272,19 +253,10 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
                            in_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
     if (out_bytes <= ctx->max_alloc)
         return clpad__run_host(ctx, input, in_bytes, output, out_bytes, in_bytes + out_bytes,
-                               host_enqueue, &c, info);
+                               clpad__pad_host_enqueue, &c, info);
     /* An output larger than one device buffer: in pieces that fit. */
-    uint64_t t0 = clpad__now_ns();
-    int64_t out_shape[CLPAD_MAX_RANK], pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
-    clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options, NULL, out_shape, NULL,
-                     NULL);
-    memcpy(pb, pads_begin, (size_t)rank * sizeof *pb);
-    memcpy(pe, pads_end, (size_t)rank * sizeof *pe);
-    c.pads_begin = pb;
-    c.pads_end = pe;
     clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1};
-    st = pad_in_pieces(ctx, &c, out_shape, 0, input, in_bytes, output, (size_t)ctx->max_alloc,
-                       &acc);
+    st = pad_in_pieces(ctx, &c, 0, input, output, (size_t)ctx->max_alloc, &acc);
     if (!st && info) {
         acc.total_ns = clpad__now_ns() - t0;
         acc.bytes_moved = in_bytes + out_bytes;

@@ -1,6 +1,13 @@
-/* Pad's validation and its collapsed plan (host/pad_shape.c), shared by the
- * CPU path (host/pad_cpu.c) and the device path (host/pad_cl.c). Not
- * installed. */
+/* Pad (docs/spec.md, "Pad"), in the operation skeleton's steps:
+ *   plan.c  validation (clpad__pad_validate: once per call) and the
+ *           collapsed plan, pure;
+ *   ref.c   the plain reference, element by element through
+ *           kernels/coords.h's map (the tests' oracle);
+ *   cpu.c   the fast host path (clpad_pad_cpu, small calls, fallback
+ *           contexts), tested equal to ref.c;
+ *   cl.c    the device run (kernels/pad.cl);
+ *   op.c    the descriptor the registry lists (host/ops/op.h).
+ * Not installed. */
 #ifndef CLPAD_PAD_PLAN_H
 #define CLPAD_PAD_PLAN_H
 
@@ -63,15 +70,52 @@ clpad_status clpad__pad_output_shape_stack(int rank, const int64_t *shape,
 void clpad__pad_options(int row_rule, bool outer_modes, size_t unit_bytes, char *options,
                         size_t size);
 
-/* Outputs of at least twice this many bytes run the CPU path on several
- * threads (host/pool.c), in pieces of at least this size. */
+/* A validated Pad call (clpad__pad_validate): what the reference, the fast
+ * host path and the device run take. A piece of a call (pads shifted so
+ * that its output is a part of the whole, host/ops/pad/cpu.c and cl.c) is a
+ * call too: its rules stay valid, since its pads only shrink. */
+typedef struct clpad_pad_call {
+    clpad_dtype dtype;
+    size_t esize;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    int64_t pads_begin[CLPAD_MAX_RANK], pads_end[CLPAD_MAX_RANK];
+    int64_t out_shape[CLPAD_MAX_RANK];
+    int8_t rules[CLPAD_MAX_RANK];  /* each axis's coordinate rule (kernels/coords.h) */
+    unsigned char value[8];        /* the pad value (zero bytes when NULL was given) */
+    size_t in_bytes, out_bytes;
+} clpad_pad_call;
+
+/* Validate a Pad (every rule of clpad_pad_output_shape_ex, the dtype) and
+ * fill *c. The host buffers are checked by the host-pointer entry points. */
+clpad_status clpad__pad_validate(clpad_dtype dtype, int rank, const int64_t *shape,
+                                 const int64_t *pads_begin, const int64_t *pads_end,
+                                 const clpad_pad_options *options, const void *pad_value,
+                                 clpad_pad_call *c);
+
+/* The plain reference (host/ops/pad/ref.c): every output element from the
+ * input element kernels/coords.h's map names, or the pad value. */
+void clpad__pad_ref(const clpad_pad_call *c, const void *input, void *output);
+/* The fast host path of a validated call, on the calling thread
+ * (host/ops/pad/cpu.c). input may be NULL for an empty input. */
+void clpad__pad_cpu(const clpad_pad_call *c, const void *input, void *output);
+/* The same on the pool's threads (host/core/pool.c): outputs of at least
+ * twice CLPAD_CPU_PIECE_MIN_BYTES in independent pieces of at least that
+ * size. */
+void clpad__pad_cpu_threads(const clpad_pad_call *c, const void *input, void *output);
 #define CLPAD_CPU_PIECE_MIN_BYTES ((size_t)64 << 10)
 
-/* clpad_pad_cpu on the pool's threads: the output in independent pieces
- * (host/pad_cpu.c). The same arguments, results and errors. */
-clpad_status clpad__pad_cpu_threads(clpad_dtype dtype, int rank, const int64_t *shape,
-                                    const void *input, const int64_t *pads_begin,
-                                    const int64_t *pads_end, const clpad_pad_options *options,
-                                    const void *pad_value, void *output, size_t output_bytes);
+/* The device run of a validated call (host/ops/pad/cl.c): kernels/pad.cl on
+ * `input` at byte input_offset into `output` at output_offset, the buffers
+ * checked by the caller. */
+clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_mem input,
+                                size_t input_offset, cl_mem output, size_t output_offset,
+                                cl_command_queue queue, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event);
+/* The same as the host-pointer path's enqueue function (clpad__enqueue_fn
+ * in host/device/launch.h; the closure is the call). */
+clpad_status clpad__pad_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                     size_t out_off, cl_command_queue q, cl_event *event,
+                                     const void *closure);
 
 #endif /* CLPAD_PAD_PLAN_H */

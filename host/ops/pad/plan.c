@@ -234,6 +234,29 @@ clpad_status clpad__pad_check(clpad_dtype dtype, int rank, const int64_t *shape,
     return CLPAD_OK;
 }
 
+clpad_status clpad__pad_validate(clpad_dtype dtype, int rank, const int64_t *shape,
+                                 const int64_t *pads_begin, const int64_t *pads_end,
+                                 const clpad_pad_options *options, const void *pad_value,
+                                 clpad_pad_call *c)
+{
+    clpad_status st = clpad__pad_check(dtype, rank, shape, pads_begin, pads_end, options,
+                                       c->rules, c->out_shape, &c->in_bytes, &c->out_bytes);
+    if (st)
+        return st;
+    c->dtype = dtype;
+    c->esize = clpad_dtype_size(dtype);
+    c->rank = rank;
+    if (rank > 0) {
+        memcpy(c->shape, shape, (size_t)rank * sizeof *shape);
+        memcpy(c->pads_begin, pads_begin, (size_t)rank * sizeof *pads_begin);
+        memcpy(c->pads_end, pads_end, (size_t)rank * sizeof *pads_end);
+    }
+    memset(c->value, 0, sizeof c->value);
+    if (pad_value)
+        memcpy(c->value, pad_value, c->esize);
+    return CLPAD_OK;
+}
+
 /* An axis's pads_begin replaced by one that maps every output index to the
  * same source (or to padding), and lies in [-D, D + O] (O = the axis's
  * output size, D >= 0). A huge pads_begin cancelled by a huge negative

@@ -108,17 +108,10 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     return clpad__kernel_launch(&kc, queue, &geo, num_events, wait_list, event);
 }
 
-/* A validated call, for the enqueue and host-pointer paths. */
-typedef struct sb_call {
-    enum sb_op op;
-    sb_geom g;
-    size_t esize;
-} sb_call;
-
-static clpad_status enqueue_call(clpad_context *ctx, const sb_call *c, cl_mem input,
-                                 size_t input_offset, cl_mem output, size_t output_offset,
-                                 cl_command_queue queue, cl_uint num_events,
-                                 const cl_event *wait_list, cl_event *event)
+clpad_status clpad__sb_enqueue(clpad_context *ctx, const sb_call *c, cl_mem input,
+                               size_t input_offset, cl_mem output, size_t output_offset,
+                               cl_command_queue queue, cl_uint num_events,
+                               const cl_event *wait_list, cl_event *event)
 {
     if (c->g.out_bytes == 0) /* nothing to write, but honour the event contract */
         return clpad__enqueue_marker(queue, num_events, wait_list, event);
@@ -141,8 +134,8 @@ static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dt
     clpad_status st = clpad__enqueue_enter(ctx, what);
     if (st)
         return st;
-    sb_call c = {.op = op, .esize = clpad_dtype_size(dtype)};
-    if ((st = clpad__sb_check_call(op, dtype, rank, shape, block, begin, end, &c.g)))
+    sb_call c;
+    if ((st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)))
         return st;
     if (num_events && !wait_list)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
@@ -156,8 +149,8 @@ static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dt
             (st = clpad__check_buffer(input, input_offset, c.g.in_bytes, c.esize, "input")))
             return st;
     }
-    return enqueue_call(ctx, &c, input, input_offset, output, output_offset,
-                        queue ? queue : ctx->queue, num_events, wait_list, event);
+    return clpad__sb_enqueue(ctx, &c, input, input_offset, output, output_offset,
+                             queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
 clpad_status clpad_enqueue_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
@@ -186,11 +179,11 @@ clpad_status clpad_enqueue_batch_to_space(clpad_context *ctx, clpad_dtype dtype,
                       event);
 }
 
-static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
-                                 size_t out_off, cl_command_queue q, cl_event *event,
-                                 const void *closure)
+clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure)
 {
-    return enqueue_call(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
+    return clpad__sb_enqueue(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
 }
 
 static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype, int rank,
@@ -201,17 +194,18 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
     clpad__clear_error();
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", clpad__sb_op_name(op));
-    sb_call c = {.op = op, .esize = clpad_dtype_size(dtype)};
-    clpad_status st = clpad__sb_check_call(op, dtype, rank, shape, block, begin, end, &c.g);
-    if (st || (st = clpad__sb_check_host_buffers(op, &c.g, input, output, output_bytes)))
+    sb_call c;
+    clpad_status st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c);
+    if (st || (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
+                                              c.g.out_bytes, output_bytes)))
         return st;
     /* Bytes read + written: space_to_batch reads every input element once;
      * batch_to_space reads only the elements that are not cropped. */
     uint64_t moved = (op == SB_S2B ? c.g.in_bytes : c.g.out_bytes) + (uint64_t)c.g.out_bytes;
     if (clpad__host_call_on_cpu(ctx, (uint64_t)c.g.in_bytes + c.g.out_bytes)) {
         uint64_t t0 = clpad__now_ns();
-        st = clpad__sb_cpu(op, dtype, rank, shape, input, block, begin, end, output, output_bytes);
-        if (!st && info)
+        clpad__sb_cpu(&c, input, output);
+        if (info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
         return st;
     }
@@ -224,8 +218,8 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
                            clpad__sb_op_name(op), larger == c.g.in_bytes ? "input" : "output",
                            larger, ctx->device_name, (unsigned long long)ctx->max_alloc,
                            clpad__sb_op_name(op));
-    return clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved, host_enqueue,
-                           &c, info);
+    return clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved,
+                           clpad__sb_host_enqueue, &c, info);
 }
 
 clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,

@@ -1,6 +1,6 @@
 /* SpaceToBatch / BatchToSpace (docs/spec.md, "SpaceToBatch" and
  * "BatchToSpace"): validation, output shapes and the collapsed plan shared
- * by the CPU reference and the kernels (host/space_batch.h). */
+ * by the CPU reference and the kernels (host/ops/space_batch/space_batch.h). */
 #include "ops/space_batch/space_batch.h"
 
 #include <string.h>
@@ -142,33 +142,16 @@ clpad_status clpad_batch_to_space_output_shape(int rank, const int64_t *shape,
     return sb_output_shape(SB_B2S, rank, shape, block_shape, crops_begin, crops_end, out_shape);
 }
 
-/* Validate a data call: dtype, geometry, and the host buffers (NULL output or
- * input with a non-empty tensor, output_bytes too small). */
-clpad_status clpad__sb_check_call(enum sb_op op, clpad_dtype dtype, int rank,
-                                  const int64_t *shape, const int64_t *block,
-                                  const int64_t *begin, const int64_t *end, sb_geom *g)
+clpad_status clpad__sb_validate(enum sb_op op, clpad_dtype dtype, int rank, const int64_t *shape,
+                                const int64_t *block, const int64_t *begin, const int64_t *end,
+                                sb_call *c)
 {
-    size_t esize = clpad_dtype_size(dtype);
-    if (!esize)
+    c->op = op;
+    c->esize = clpad_dtype_size(dtype);
+    if (!c->esize)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: invalid dtype %d", clpad__sb_op_name(op),
                            (int)dtype);
-    return clpad__sb_check(op, esize, rank, shape, block, begin, end, g);
-}
-
-clpad_status clpad__sb_check_host_buffers(enum sb_op op, const sb_geom *g, const void *input,
-                                          const void *output, size_t output_bytes)
-{
-    if (output_bytes < g->out_bytes)
-        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
-                           "%s: output_bytes = %zu, but the output needs %zu bytes", clpad__sb_op_name(op),
-                           output_bytes, g->out_bytes);
-    if (g->out_bytes == 0)
-        return CLPAD_OK;
-    if (!output)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: output is NULL", clpad__sb_op_name(op));
-    if (g->in_bytes > 0 && !input)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: input is NULL", clpad__sb_op_name(op));
-    return CLPAD_OK;
+    return clpad__sb_check(op, c->esize, rank, shape, block, begin, end, &c->g);
 }
 
 static bool plain(const sb_plan *p, int j)

@@ -1,6 +1,7 @@
-/* SpaceToBatch / BatchToSpace, shared by host/space_batch_shape.c
- * (validation, output shapes, the collapsed plan), host/space_batch_cpu.c
- * (the CPU reference) and host/space_batch_cl.c (OpenCL). Not installed.
+/* SpaceToBatch / BatchToSpace, in the operation skeleton's steps:
+ * plan.c (validation, output shapes, the collapsed plan), ref.c (the plain
+ * reference), cpu.c (the fast host path), cl.c (kernels/space_batch.cl) and
+ * op.c (the two descriptors, host/ops/op.h). Not installed.
  *
  * Both operations move elements between a "space" tensor [N, S1, ..., Sm]
  * and a "batch" tensor [B1*...*Bm*N, O1, ..., Om], where on every spatial axis
@@ -45,10 +46,16 @@ clpad_status clpad__sb_check(enum sb_op op, size_t esize, int rank, const int64_
 clpad_status clpad__sb_check_call(enum sb_op op, clpad_dtype dtype, int rank,
                                   const int64_t *shape, const int64_t *block,
                                   const int64_t *begin, const int64_t *end, sb_geom *g);
-/* Validate the host buffers of a data call (NULL output or input with a
- * non-empty tensor, output_bytes too small). */
-clpad_status clpad__sb_check_host_buffers(enum sb_op op, const sb_geom *g, const void *input,
-                                          const void *output, size_t output_bytes);
+/* A validated data call (clpad__sb_validate): what the reference, the fast
+ * host path and the device run take. */
+typedef struct sb_call {
+    enum sb_op op;
+    sb_geom g;
+    size_t esize;
+} sb_call;
+clpad_status clpad__sb_validate(enum sb_op op, clpad_dtype dtype, int rank, const int64_t *shape,
+                                const int64_t *block, const int64_t *begin, const int64_t *end,
+                                sb_call *c);
 
 /* Spatial axes after collapsing, outermost first, and the batch. An axis is
  * "plain" when it moves unchanged (B = 1, off = 0, O = S). Collapsing:
@@ -73,12 +80,22 @@ typedef struct sb_plan {
 /* Collapse a validated call into its plan. */
 void clpad__sb_plan_build(const sb_geom *g, size_t esize, sb_plan *p);
 
-/* The CPU reference of a validated plan with m >= 1 (host/space_batch_cpu.c). */
-void clpad__sb_run_cpu(enum sb_op op, const sb_plan *p, const void *input, void *output);
-/* The whole CPU path of a call, validation included (host/space_batch_cpu.c). */
-clpad_status clpad__sb_cpu(enum sb_op op, clpad_dtype dtype, int rank, const int64_t *shape,
-                           const void *input, const int64_t *block, const int64_t *begin,
-                           const int64_t *end, void *output, size_t output_bytes);
+/* The plain reference of a validated call (ref.c): every output element
+ * from the input element kernels/coords.h's block rule names, or zero. */
+void clpad__sb_ref(const sb_call *c, const void *input, void *output);
+/* The fast host path of a validated call (cpu.c), on the calling thread;
+ * input may be NULL for an empty input. */
+void clpad__sb_cpu(const sb_call *c, const void *input, void *output);
+/* The device run of a validated call (cl.c), the buffers checked by the
+ * caller; and the same as the host-pointer path's enqueue function
+ * (clpad__enqueue_fn, the closure being the call). */
+clpad_status clpad__sb_enqueue(clpad_context *ctx, const sb_call *c, cl_mem input,
+                               size_t input_offset, cl_mem output, size_t output_offset,
+                               cl_command_queue queue, cl_uint num_events,
+                               const cl_event *wait_list, cl_event *event);
+clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure);
 
 /* Build options of the space_batch program moving units of unit_bytes, with
  * streaming stores or not (the program cache's key: warmup and enqueue must
