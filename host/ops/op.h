@@ -14,8 +14,9 @@
  * users and the tests can go through every operation without knowing it.
  *
  * Adding an operation: a folder host/ops/<op>/ (its header, plan.c, ref.c,
- * cpu.c, cl.c, op.c with the descriptor), a kernel file kernels/<family>.cl,
- * one line in registry.c, and the public function(s) in include/
+ * cpu.c, cl.c, op.c defining the descriptor clpad__op_<name>), a kernel file
+ * kernels/<family>.cl, one line in registry.c's list, and the public
+ * function(s) in include/
  * (docs/architecture.md, "Adding an operation"). */
 #ifndef CLPAD_OPS_OP_H
 #define CLPAD_OPS_OP_H
@@ -43,13 +44,6 @@ typedef struct clpad_op_desc {
     /* The input and output bytes of a validated call. */
     void (*sizes)(const void *call, size_t *in_bytes, size_t *out_bytes);
 } clpad_op_desc;
-
-/* Each operation's descriptor (host/ops/<op>/op.c). */
-extern const clpad_op_desc clpad__op_pad;
-extern const clpad_op_desc clpad__op_space_to_batch;
-extern const clpad_op_desc clpad__op_batch_to_space;
-extern const clpad_op_desc clpad__op_letterbox;
-extern const clpad_op_desc clpad__op_pad_stack;
 
 /* The registry: operation i (0, 1, ...), NULL past the last. */
 const clpad_op_desc *clpad__op_at(size_t i);

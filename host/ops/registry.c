@@ -5,12 +5,23 @@
 
 #include <string.h>
 
+/* The operations, in the order clpad_operation_name lists them: one line
+ * each, naming the descriptor clpad__op_<name> of host/ops/<op>/op.c. */
+#define CLPAD_OPERATIONS(X) \
+    X(pad)                  \
+    X(space_to_batch)       \
+    X(batch_to_space)       \
+    X(letterbox)            \
+    X(pad_stack)
+
+#define CLPAD_DECLARE_OP(name) extern const clpad_op_desc clpad__op_##name;
+CLPAD_OPERATIONS(CLPAD_DECLARE_OP)
+#undef CLPAD_DECLARE_OP
+
 static const clpad_op_desc *const registry[] = {
-    &clpad__op_pad,
-    &clpad__op_space_to_batch,
-    &clpad__op_batch_to_space,
-    &clpad__op_letterbox,
-    &clpad__op_pad_stack,
+#define CLPAD_REGISTER_OP(name) &clpad__op_##name,
+    CLPAD_OPERATIONS(CLPAD_REGISTER_OP)
+#undef CLPAD_REGISTER_OP
 };
 
 const clpad_op_desc *clpad__op_at(size_t i)
