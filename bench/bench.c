@@ -913,6 +913,8 @@ int clpad_bench_main(int argc, char **argv)
     }
     FILE *tab = json ? stderr : stdout;
     fprintf(tab, "device: %s (%s)\n", clpad_context_device_name(ctx), clpad_context_platform_name(ctx));
+    if (*clpad_context_tuning(ctx))
+        fprintf(tab, "device table row: %s\n", clpad_context_tuning(ctx));
     if (pin && strstr(clpad_context_platform_name(ctx), "Portable Computing Language"))
         fprintf(tab, "PoCL worker threads pinned to cores (POCL_AFFINITY=1; set POCL_AFFINITY=0 "
                      "to leave them to the OS)\n");

@@ -535,6 +535,13 @@ CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
  * none, CLPAD_QUIRKS=-NAME[,-NAME...] all but those named (for tests). The string lives as long as the context.
  */
 CLPAD_API const char *clpad_context_quirks(const clpad_context *ctx);
+/**
+ * The row of clpad's device table that sets this context's launch numbers
+ * (docs/devices.md, "Device table"): "pocl-cpu", "intel-cpu", "rusticl-cpu",
+ * "oclgrind", "cpu", "nvidia-gpu", "amd-gpu", "intel-gpu" or "gpu"; "" for a
+ * fallback context or NULL. The string is static.
+ */
+CLPAD_API const char *clpad_context_tuning(const clpad_context *ctx);
 /** The OpenCL objects behind the context (NULL for a fallback); not retained. */
 CLPAD_API cl_context clpad_context_cl_context(const clpad_context *ctx);
 CLPAD_API cl_command_queue clpad_context_queue(const clpad_context *ctx);

@@ -136,10 +136,18 @@ static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)
         shape[0] = tu_range(rng, 0, 9) ? tu_range(rng, 1, 3) : 0;
         block[0] = 1;
         begin[0] = end[0] = 0;
+        /* half the calls: a long innermost axis with a block of 2, the rows
+         * the device table's vector variant (sb_vector) moves V at a time */
+        bool long_rows = tu_range(rng, 0, 1);
         for (int i = 1; i < rank; i++) {
             int64_t D = tu_range(rng, 0, 12) ? tu_range(rng, 1, 9) : 0;
             int kind = (int)tu_range(rng, 0, 3); /* plain, padded, blocked, both */
             int64_t B = kind >= 2 ? tu_range(rng, 2, 4) : 1;
+            if (long_rows && i == rank - 1) {
+                D = tu_range(rng, 16, 70);
+                B = 2;
+                kind = (int)tu_range(rng, 2, 3);
+            }
             int64_t pb = kind == 1 || kind == 3 ? tu_range(rng, 0, 3) : 0;
             int64_t pe = kind == 1 || kind == 3 ? tu_range(rng, 0, 3) : 0;
             pe += (B - (D + pb + pe) % B) % B;

@@ -150,41 +150,21 @@ static clpad_status alloc_context(clpad_context **out)
     return CLPAD_OK;
 }
 
-/* The launch policy and build options of this device (context.h): the one
- * place where device properties turn into launch constants and variants. */
+/* The launch policy of this device: the device table's row (table.c), then
+ * the documented environment overrides, and the device's float facts. */
 static void set_policy(clpad_context *ctx)
 {
-    bool cpu = (ctx->device_type & CL_DEVICE_TYPE_CPU) != 0;
-    ctx->policy = (clpad_launch_policy){
-        .max_local = 256,        /* within every device's limit that matters here */
-        .groups_per_cu = 8,      /* enough work-groups to keep each compute unit busy */
-        .max_local_y = 64,       /* 1, 4, 16 or 64 rows: few local sizes to compile */
-        .gpu_items = 8,          /* 16-byte vectors per work-item along a row on GPUs */
-        .cpu_item_bytes = 16384, /* short rows per CPU work-item: about 16 KiB */
-        .cpu_min_items_per_group = 4,
-        .nt_stretch_bytes = 65536,
-    };
-    /* Streaming stores pay off once the output would not stay in the cache
-     * anyway: from a quarter of the device's cache (64 MiB when it reports
-     * none), on CPU devices only. $CLPAD_NONTEMPORAL: "off", or "always"
-     * (every interior stretch: the tests run the path on small tensors). */
-    cl_ulong cache = 0;
-    clGetDeviceInfo(ctx->device, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof cache, &cache, NULL);
-    if (cpu)
-        ctx->policy.nt_output_bytes = cache ? cache / 4 : (uint64_t)64 << 20;
+    clpad__device_tuning(ctx);
+    /* $CLPAD_NONTEMPORAL: "off", or "always" (every interior stretch: the
+     * tests run the path on small tensors). */
     const char *nt = getenv("CLPAD_NONTEMPORAL");
     if (nt && !strcmp(nt, "off"))
         ctx->policy.nt_output_bytes = 0;
     else if (nt && !strcmp(nt, "always"))
         ctx->policy.nt_output_bytes = 1;
-    /* Small host-pointer calls on a CPU device run the CPU path (clpad.h,
-     * clpad_pad): below the size where the kernel's fixed cost per call
-     * outweighs its parallelism. The default stays below the measured
-     * crossover and shrinks as compute units add parallelism
-     * (bench/README.md, design measurements). */
-    if (cpu && ctx->unified_memory && !ctx->device_only) {
-        cl_uint cus = ctx->compute_units ? ctx->compute_units : 1;
-        ctx->policy.small_call_bytes = ((uint64_t)16 << 20) / cus;
+    if (ctx->device_only) {
+        ctx->policy.small_call_bytes = 0;
+    } else if (ctx->policy.small_call_bytes) {
         const char *sc = getenv("CLPAD_SMALL_CALL_BYTES");
         if (sc && *sc)
             ctx->policy.small_call_bytes = strtoull(sc, NULL, 10);
@@ -376,6 +356,11 @@ const char *clpad_context_device_name(const clpad_context *ctx)
     if (!ctx)
         return "";
     return ctx->fallback ? "CPU reference (no OpenCL)" : ctx->device_name;
+}
+
+const char *clpad_context_tuning(const clpad_context *ctx)
+{
+    return ctx && !ctx->fallback && ctx->tuning_name ? ctx->tuning_name : "";
 }
 
 const char *clpad_context_platform_name(const clpad_context *ctx)

@@ -32,8 +32,9 @@ struct clpad_program_entry {
 };
 
 /* The launch policy: every number the launch geometry and the variant
- * choices use, named, and set per device in one place (context.c,
- * read_device) from the device's measurable properties. */
+ * choices use, named, and set per device in one place: the device table
+ * (table.c, clpad__device_tuning), then the quirks (quirks.c) and the
+ * context's configuration (config.c). */
 typedef struct clpad_launch_policy {
     size_t max_local;          /* work-items per work-group, at most */
     size_t groups_per_cu;      /* work-groups wanted per compute unit */
@@ -48,6 +49,9 @@ typedef struct clpad_launch_policy {
     /* Outputs of at least this many bytes get streaming stores (CPU
      * devices); 0: never; 1: always (tests). */
     uint64_t nt_output_bytes;
+    /* space/batch's block-2 rows of one-unit elements in vectors of this
+     * many elements (-DCLPAD_SB_VEC); 0: unit by unit. */
+    unsigned sb_vector;
     /* Single precision rounds to nearest, keeps denormals and divides
      * correctly rounded: float work defined op by op gives the host's bits
      * (letterbox normalises on the device rather than by table). */
@@ -91,6 +95,7 @@ struct clpad_context {
     cl_uint mem_base_align;    /* CL_DEVICE_MEM_BASE_ADDR_ALIGN, in bytes */
     cl_ulong max_alloc;        /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, in bytes */
     clpad_launch_policy policy;
+    const char *tuning_name;   /* the device table's row (table.c) */
     unsigned quirks;           /* CLPAD_QUIRK_* of this device */
     char quirk_names[128];     /* their names, comma-separated (clpad_context_quirks) */
     /* Build options every program of this context gets (the OpenCL C
@@ -135,6 +140,11 @@ cl_program clpad__disk_cache_load(clpad_context *ctx, const char *src, size_t le
                                   const char *options);
 void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *src, size_t len,
                              const char *options);
+
+/* Look the device up in the device table (table.c) and set the context's
+ * launch policy from its row (ctx->device_type, platform_name,
+ * compute_units and unified_memory read first). */
+void clpad__device_tuning(clpad_context *ctx);
 
 /* Look the device up in the quirk table and apply what matches to the
  * context's policy and quirk flags ($CLPAD_QUIRKS=off: none; =-NAME,...:

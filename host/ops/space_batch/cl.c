@@ -6,10 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 
-void clpad__sb_options(size_t unit_bytes, bool stream, char *options, size_t size)
+void clpad__sb_options(const clpad_context *ctx, size_t unit_bytes, bool stream, char *options,
+                       size_t size)
 {
-    snprintf(options, size, "-DCLPAD_UNIT_BYTES=%zu%s", unit_bytes,
-             stream ? " -DCLPAD_STREAM_STORES" : "");
+    char vec[32] = "";
+    if (ctx->policy.sb_vector)
+        snprintf(vec, sizeof vec, " -DCLPAD_SB_VEC=%u", ctx->policy.sb_vector);
+    snprintf(options, size, "-DCLPAD_UNIT_BYTES=%zu%s%s", unit_bytes,
+             stream ? " -DCLPAD_STREAM_STORES" : "", vec);
 }
 
 /* Launch the kernel of a plan with m >= 1 and a non-empty output. Elements
@@ -74,7 +78,7 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     bool stream = K > 1 && clpad__cpu_geometry(ctx) && clpad__nt_min(ctx, out_bytes, eb, eb) > 0;
 
     char options[CLPAD_OPTIONS_MAX];
-    clpad__sb_options(eb, stream, options, sizeof options);
+    clpad__sb_options(ctx, eb, stream, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st =
         clpad__kernel_begin(ctx, "space_batch", options, op == SB_S2B ? "s2b" : "b2s", NULL, &kc);

@@ -10,7 +10,7 @@ static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
     int streams = ctx->policy.nt_output_bytes != 0 ? 2 : 1;
     if (i < 0 || i >= 4 * streams)
         return false;
-    clpad__sb_options((size_t)1 << (i / streams), i % streams != 0, options, size);
+    clpad__sb_options(ctx, (size_t)1 << (i / streams), i % streams != 0, options, size);
     return true;
 }
 

@@ -97,9 +97,10 @@ clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off
                                     size_t out_off, cl_command_queue q, cl_event *event,
                                     const void *closure);
 
-/* Build options of the space_batch program moving units of unit_bytes, with
- * streaming stores or not (the program cache's key: warmup and enqueue must
- * agree). */
-void clpad__sb_options(size_t unit_bytes, bool stream, char *options, size_t size);
+/* Build options of the space_batch program on ctx moving units of
+ * unit_bytes, with streaming stores or not, and the device's sb_vector (the
+ * program cache's key: warmup and enqueue must agree). */
+void clpad__sb_options(const clpad_context *ctx, size_t unit_bytes, bool stream, char *options,
+                       size_t size);
 
 #endif /* CLPAD_SPACE_BATCH_H */
