@@ -907,7 +907,11 @@ int clpad_bench_main(int argc, char **argv)
     if (pin)
         setenv("POCL_AFFINITY", "1", 0);
     clpad_context *ctx = NULL;
-    if (clpad_context_create(device, CLPAD_CONTEXT_VERBOSE, &ctx)) {
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = device;
+    config.flags = CLPAD_CONTEXT_VERBOSE;
+    if (clpad_context_create(&config, &ctx)) {
         fprintf(stderr, "clpad: error: %s\n", clpad_last_error());
         return 1;
     }
@@ -922,7 +926,8 @@ int clpad_bench_main(int argc, char **argv)
     /* First-call program build and per-call enqueue overhead. */
     if (!clpad_context_is_fallback(ctx)) {
         clpad_context *fresh = NULL;
-        if (!clpad_context_create(device, CLPAD_CONTEXT_QUIET, &fresh)) {
+        config.flags = 0;
+        if (!clpad_context_create(&config, &fresh)) {
             uint64_t t0 = now_ns();
             clpad_status st = clpad_context_warmup(fresh);
             uint64_t build = now_ns() - t0;

@@ -12,9 +12,12 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/core/scalar.c
   ${CLPAD_ROOT}/host/core/copy.c
   ${CLPAD_ROOT}/host/core/pool.c
+  ${CLPAD_ROOT}/host/core/environment.c
+  ${CLPAD_ROOT}/host/core/api.c
   ${CLPAD_ROOT}/host/device/context.c
   ${CLPAD_ROOT}/host/device/quirks.c
   ${CLPAD_ROOT}/host/device/table.c
+  ${CLPAD_ROOT}/host/device/config.c
   ${CLPAD_ROOT}/host/device/program.c
   ${CLPAD_ROOT}/host/device/disk_cache.c
   ${CLPAD_ROOT}/host/device/launch.c

@@ -128,6 +128,27 @@ CLPAD_API const char *clpad_version_string(void);
 /** The library's version as MAJOR*10000 + MINOR*100 + PATCH. */
 CLPAD_API unsigned clpad_version(void);
 
+/**
+ * The value of a constant of this API by its C name: an enumerator
+ * ("CLPAD_F32", "CLPAD_PAD_REFLECT", "CLPAD_ERR_IO", "CLPAD_CONTEXT_CPU_ONLY")
+ * or a numeric macro ("CLPAD_MAX_RANK", "CLPAD_CONFIG_DEFAULT"), for
+ * bindings that must not hard-code them (the Python package reads every
+ * value it uses this way). Every constant of include/ is listed.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (no such name).
+ */
+CLPAD_API clpad_status clpad_api_constant(const char *name, int64_t *value);
+
+/**
+ * The layout of a struct of this API by C names: with `field` NULL, *size
+ * is sizeof(type) (*offset 0); else the field's offsetof and sizeof (an
+ * array's whole size), e.g. ("clpad_pad_options", "flags"). Every struct
+ * and field of include/ is listed.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL type, offset or size),
+ * CLPAD_ERR_PARSE (no such struct or field).
+ */
+CLPAD_API clpad_status clpad_api_layout(const char *type, const char *field, size_t *offset,
+                                        size_t *size);
+
 /* ------------------------------------------------------------------------- */
 /* Element types and pad modes                                               */
 /* ------------------------------------------------------------------------- */
@@ -467,14 +488,12 @@ CLPAD_API clpad_status clpad_devices(clpad_device_info *infos, size_t capacity,
  *  a cache of compiled programs. */
 typedef struct clpad_context clpad_context;
 
-/** Flags for clpad_context_create(). */
+/** Flags of clpad_context_config (the library prints nothing unless asked:
+ *  CLPAD_CONTEXT_VERBOSE). Bit 1 is unused. */
 enum {
     CLPAD_CONTEXT_DEFAULT = 0,
     /** Fail with CLPAD_ERR_NO_DEVICE instead of falling back to the CPU path. */
     CLPAD_CONTEXT_NO_FALLBACK = 1u << 0,
-    /** Accepted for compatibility: the library prints nothing unless asked
-     *  (CLPAD_CONTEXT_VERBOSE). */
-    CLPAD_CONTEXT_QUIET = 1u << 1,
     /** Do not touch OpenCL at all: a context that runs the CPU path. */
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
     /** Say on stderr when the context falls back to the CPU path
@@ -488,24 +507,98 @@ enum {
     CLPAD_CONTEXT_DEVICE_ONLY = 1u << 4,
 };
 
+/** A setting of clpad_context_config left to the environment, then to the
+ *  device (clpad_context_config_init sets every such field to it). */
+#define CLPAD_CONFIG_DEFAULT (-1)
+
+/** clpad_context_config.nontemporal: streaming stores of large outputs. */
+enum {
+    CLPAD_NONTEMPORAL_OFF = 0,    /**< never */
+    CLPAD_NONTEMPORAL_ALWAYS = 1, /**< every interior stretch, any size (tests) */
+};
+/** clpad_context_config.geometry: the style of launch geometry. */
+enum {
+    CLPAD_GEOMETRY_CPU = 1, /**< a work-item per contiguous stretch of a row */
+    CLPAD_GEOMETRY_GPU = 2, /**< wide work-groups along a row */
+};
+
 /**
- * Create a context on a chosen device. `device_spec` (or, when NULL or "", the
- * environment variable CLPAD_DEVICE) is either "P:D" (platform and device
- * index, as listed by clpad_devices / `clpad devices`) or a case-insensitive
- * substring of the device or platform name. Without a spec: the first GPU, else
- * the first accelerator, else the first CPU device. The queue is in-order with
- * profiling enabled.
- * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
- * included) and no spec, the context falls back to the CPU path
- * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
- * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
- * CLPAD_ERR_NO_DEVICE).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; a flag bit that is not a
- * CLPAD_CONTEXT_* value, named in the message), CLPAD_ERR_NO_DEVICE,
- * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
- * CLPAD_ERR_OUT_OF_MEMORY.
+ * How clpad_context_create makes a context. Fill it with
+ * clpad_context_config_init(), then change fields: the library reads `size`
+ * first, so that later versions can add fields after `reserved`.
+ *
+ * Every field left at its init value (NULL, 0 or CLPAD_CONFIG_DEFAULT) takes
+ * its environment variable when that is set (in parentheses; the table in
+ * docs/devices.md, "Environment"), else the default; a field the caller sets
+ * wins over the environment.
  */
-CLPAD_API clpad_status clpad_context_create(const char *device_spec, unsigned flags,
+typedef struct clpad_context_config {
+    size_t size;             /* sizeof(clpad_context_config) (set by init) */
+    /** "P:D" (platform and device index, as clpad_devices lists them) or a
+     *  case-insensitive substring of the device or platform name ($CLPAD_DEVICE);
+     *  NULL or "": the first GPU, else accelerator, else CPU device. */
+    const char *device;
+    unsigned flags;          /* CLPAD_CONTEXT_* */
+    /** Host-pointer calls moving at most this many bytes (read + written) run
+     *  the CPU path, on CPU devices with host-unified memory
+     *  ($CLPAD_SMALL_CALL_BYTES); 0: never; CLPAD_CONFIG_DEFAULT: the
+     *  device table's (16 MiB / compute units). */
+    int64_t small_call_bytes;
+    /** CLPAD_NONTEMPORAL_OFF or _ALWAYS ($CLPAD_NONTEMPORAL=off|always);
+     *  CLPAD_CONFIG_DEFAULT: outputs of a quarter of the cache and more, on
+     *  CPU devices. */
+    int nontemporal;
+    /** 0: treat the device's single precision as inexact, so that letterbox
+     *  normalises by table ($CLPAD_EXACT_FP32=0); CLPAD_CONFIG_DEFAULT: as
+     *  the device reports it. */
+    int exact_fp32;
+    /** 0: host-pointer calls always copy ($CLPAD_ZERO_COPY=0);
+     *  CLPAD_CONFIG_DEFAULT: in place on host-unified memory. */
+    int zero_copy;
+    /** CLPAD_GEOMETRY_CPU or _GPU ($CLPAD_GEOMETRY=cpu|gpu);
+     *  CLPAD_CONFIG_DEFAULT: by device type. */
+    int geometry;
+    /** A lower limit in bytes on the device's largest buffer, so that the
+     *  paths that split large outputs run on small tensors ($CLPAD_MAX_ALLOC);
+     *  0: the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
+    uint64_t max_alloc;
+    /** "off" (no quirk) or "-NAME[,-NAME...]" (every matching quirk but
+     *  those; clpad_context_quirks) ($CLPAD_QUIRKS); NULL: every quirk that
+     *  matches the device. */
+    const char *quirks;
+    /** A directory whose coords.h, common.cl and <family>.cl replace the
+     *  embedded kernels, for kernel development ($CLPAD_KERNEL_DIR); NULL:
+     *  the embedded ones. */
+    const char *kernel_dir;
+    /** The on-disk program cache's directory, or "off" ($CLPAD_CACHE_DIR);
+     *  NULL: $XDG_CACHE_HOME/clpad, else $HOME/.cache/clpad (README,
+     *  "Program cache on disk"). */
+    const char *cache_dir;
+    uint64_t reserved[4];    /* must be 0 */
+} clpad_context_config;
+
+/** The defaults: every field left to the environment and the device, no
+ *  flags, size set. `config` must not be NULL. */
+CLPAD_API void clpad_context_config_init(clpad_context_config *config);
+
+/**
+ * Create a context as `config` says (NULL: clpad_context_config_init's
+ * defaults). The device: config->device, else $CLPAD_DEVICE, else the first
+ * GPU, else the first accelerator, else the first CPU device. The queue is
+ * in-order with profiling enabled.
+ * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
+ * included) and no device named, the context falls back to the CPU path
+ * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
+ * says so on stderr), unless the flags have CLPAD_CONTEXT_NO_FALLBACK (then
+ * CLPAD_ERR_NO_DEVICE).
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; config's size smaller than
+ * the first version's, a non-zero byte past the fields this library knows,
+ * reserved not 0, a flag bit that is not a CLPAD_CONTEXT_* value, a field
+ * out of its range: each named in the message), CLPAD_ERR_NO_DEVICE,
+ * CLPAD_ERR_DEVICE_NOT_FOUND (a device that matches nothing),
+ * CLPAD_ERR_OPENCL, CLPAD_ERR_OUT_OF_MEMORY.
+ */
+CLPAD_API clpad_status clpad_context_create(const clpad_context_config *config,
                                             clpad_context **ctx);
 
 /**

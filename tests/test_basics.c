@@ -103,12 +103,58 @@ static void test_half_rounding(void **state)
     }
 }
 
+/* The constants and struct layouts the bindings read by name. */
+static void test_api_table(void **state)
+{
+    (void)state;
+    int64_t v = 99;
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_F32", &v));
+    assert_int_equal(v, CLPAD_F32);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_ERR_TOO_LARGE", &v));
+    assert_int_equal(v, CLPAD_ERR_TOO_LARGE);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_CONFIG_DEFAULT", &v));
+    assert_int_equal(v, CLPAD_CONFIG_DEFAULT);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_MAX_RANK", &v));
+    assert_int_equal(v, CLPAD_MAX_RANK);
+    TU_ASSERT_STATUS(clpad_api_constant("CLPAD_F33", &v), CLPAD_ERR_PARSE);
+    assert_non_null(strstr(clpad_last_error(), "CLPAD_F33"));
+    TU_ASSERT_STATUS(clpad_api_constant(NULL, &v), CLPAD_ERR_INVALID_ARGUMENT);
+    size_t off = 1, size = 1;
+    TU_ASSERT_OK(clpad_api_layout("clpad_pad_options", "flags", &off, &size));
+    assert_int_equal(off, offsetof(clpad_pad_options, flags));
+    assert_int_equal(size, sizeof(unsigned));
+    TU_ASSERT_OK(clpad_api_layout("clpad_context_config", NULL, &off, &size));
+    assert_int_equal(off, 0);
+    assert_int_equal(size, sizeof(clpad_context_config));
+    TU_ASSERT_OK(clpad_api_layout("clpad_window_result", "pads_end", &off, &size));
+    assert_int_equal(size, sizeof(int64_t) * CLPAD_MAX_RANK);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_pad_options", "mode", &off, &size),
+                     CLPAD_ERR_PARSE);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_nothing", NULL, &off, &size), CLPAD_ERR_PARSE);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_pad_options", NULL, NULL, &size),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+}
+
+/* The operations the registry lists. */
+static void test_operation_names(void **state)
+{
+    (void)state;
+    const char *want[] = {"pad", "space_to_batch", "batch_to_space", "letterbox", "pad_stack"};
+    size_t n = 0;
+    for (; clpad_operation_name(n); n++) {
+        assert_true(n < sizeof want / sizeof *want);
+        assert_string_equal(clpad_operation_name(n), want[n]);
+    }
+    assert_int_equal(n, sizeof want / sizeof *want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),     cmocka_unit_test(test_cl_errors),
         cmocka_unit_test(test_version),          cmocka_unit_test(test_dtypes_and_modes),
-        cmocka_unit_test(test_half_rounding),
+        cmocka_unit_test(test_half_rounding),    cmocka_unit_test(test_api_table),
+        cmocka_unit_test(test_operation_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,7 +147,7 @@ static void test_outputs_beyond_max_alloc(void **state)
     (void)state;
     setenv("CLPAD_MAX_ALLOC", "4096", 1);
     clpad_context *small = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &small));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &small));
     unsetenv("CLPAD_MAX_ALLOC");
     uint64_t rng = tu_seed() ^ 0x5bd1e995ull;
     char buf[512];

@@ -41,7 +41,7 @@ static clpad_context *make_ctx(const char *geo, bool zc, const char *quirks)
         setenv("CLPAD_QUIRKS", quirks, 1);
     clpad_context *ctx = NULL;
     clpad_status st =
-        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+        tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
     unsetenv("CLPAD_GEOMETRY");
     unsetenv("CLPAD_ZERO_COPY");
     unsetenv("CLPAD_QUIRKS");
@@ -643,7 +643,7 @@ int main(void)
     const char *impl = getenv("CLPAD_TEST_IMPL");
     if (impl) {
         clpad_context *probe = NULL;
-        clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
+        clpad_status st = tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
         if (st) {
             fprintf(stderr, "%s is installed, but no device: %s: %s\n", impl,
                     clpad_status_name(st), clpad_last_error());

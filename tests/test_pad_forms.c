@@ -131,7 +131,7 @@ static void test_large_pads_vs_oracle(void **state)
                 CLPAD_ERR_INVALID_PADS, "non-empty axis");
     /* the threaded CPU path (a CPU-only context), on outputs large enough */
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     tu_pad_case c = {.dtype = CLPAD_F32, .rank = 3, .per_axis = 1,
                      .modes = {CLPAD_PAD_WRAP, CLPAD_PAD_REFLECT, CLPAD_PAD_SYMMETRIC},
                      .flags = CLPAD_PAD_LARGE_NUMPY, .shape = {3, 5, 7},

@@ -52,6 +52,17 @@ clpad_status clpad__check_host_buffers(const char *op, const void *input, size_t
                                        const void *output, size_t out_bytes,
                                        size_t output_bytes);
 
+/* The environment variables clpad reads (docs/devices.md, "Environment"):
+ * those of a context's configuration as its fields (CLPAD_CONFIG_DEFAULT,
+ * NULL or 0 where unset), the process's thread count, and the variables
+ * the default cache directory is made of. */
+typedef struct clpad_environment {
+    clpad_context_config config;
+    int threads;               /* $CLPAD_THREADS; 0: unset */
+    const char *xdg_cache_home, *home;
+} clpad_environment;
+/* The one function that reads them (environment.c). */
+void clpad__read_environment(clpad_environment *env);
 /* Monotonic clock in nanoseconds. */
 uint64_t clpad__now_ns(void);
 

@@ -10,6 +10,7 @@
  * pool restarts there on first use.
  */
 #include "core/pool.h"
+#include "core/core.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -108,11 +109,12 @@ int clpad__pool_threads(void)
     int t = __atomic_load_n(&g_threads, __ATOMIC_ACQUIRE);
     if (t)
         return t;
-    const char *env = getenv("CLPAD_THREADS");
-    long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+    clpad_environment env; /* $CLPAD_THREADS */
+    clpad__read_environment(&env);
+    long n = env.threads ? env.threads : sysconf(_SC_NPROCESSORS_ONLN);
 #ifdef CPU_COUNT
     cpu_set_t set;
-    if (!(env && *env) && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+    if (!env.threads && sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
         n = CPU_COUNT(&set);
 #endif
     t = n < 1 ? 1 : n > POOL_MAX_THREADS ? POOL_MAX_THREADS : (int)n;

@@ -151,32 +151,26 @@ static clpad_status alloc_context(clpad_context **out)
 }
 
 /* The launch policy of this device: the device table's row (table.c), then
- * the documented environment overrides, and the device's float facts. */
+ * the context's configuration, and the device's float facts. */
 static void set_policy(clpad_context *ctx)
 {
     clpad__device_tuning(ctx);
-    /* $CLPAD_NONTEMPORAL: "off", or "always" (every interior stretch: the
-     * tests run the path on small tensors). */
-    const char *nt = getenv("CLPAD_NONTEMPORAL");
-    if (nt && !strcmp(nt, "off"))
+    const clpad_context_config *c = &ctx->config;
+    if (c->nontemporal == CLPAD_NONTEMPORAL_OFF)
         ctx->policy.nt_output_bytes = 0;
-    else if (nt && !strcmp(nt, "always"))
+    else if (c->nontemporal == CLPAD_NONTEMPORAL_ALWAYS)
         ctx->policy.nt_output_bytes = 1;
-    if (ctx->device_only) {
+    if (ctx->device_only)
         ctx->policy.small_call_bytes = 0;
-    } else if (ctx->policy.small_call_bytes) {
-        const char *sc = getenv("CLPAD_SMALL_CALL_BYTES");
-        if (sc && *sc)
-            ctx->policy.small_call_bytes = strtoull(sc, NULL, 10);
-    }
-    /* $CLPAD_EXACT_FP32=0 treats the device as inexact (the tests run the
-     * table variants of letterbox this way). */
+    else if (ctx->policy.small_call_bytes && c->small_call_bytes != CLPAD_CONFIG_DEFAULT)
+        ctx->policy.small_call_bytes = (uint64_t)c->small_call_bytes;
+    /* exact_fp32 = 0 treats the device as inexact (the tests run the table
+     * variants of letterbox this way). */
     cl_device_fp_config fp = 0;
     const cl_device_fp_config exact =
         CL_FP_DENORM | CL_FP_ROUND_TO_NEAREST | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
     clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
-    const char *ex = getenv("CLPAD_EXACT_FP32");
-    ctx->policy.exact_fp32 = (fp & exact) == exact && !(ex && !strcmp(ex, "0"));
+    ctx->policy.exact_fp32 = (fp & exact) == exact && c->exact_fp32 != 0;
 }
 
 /* The build options every program of the device gets, from its policy. */
@@ -197,14 +191,14 @@ static void read_device(clpad_context *ctx)
     cl_bool unified = CL_FALSE;
     clGetDeviceInfo(ctx->device, CL_DEVICE_HOST_UNIFIED_MEMORY, sizeof unified, &unified, NULL);
     ctx->unified_memory = unified == CL_TRUE;
-    const char *zc = getenv("CLPAD_ZERO_COPY"); /* "0": always copy (debugging, tests) */
-    if (zc && !strcmp(zc, "0"))
+    if (ctx->config.zero_copy == 0) /* always copy (debugging, tests) */
         ctx->unified_memory = 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_TYPE, sizeof ctx->device_type, &ctx->device_type, NULL);
-    /* "cpu" or "gpu": launch geometry of that style whatever the device (tests
-     * run the GPU-style work distribution on PoCL this way). */
-    const char *geo = getenv("CLPAD_GEOMETRY");
-    ctx->row_geometry = geo && !strcmp(geo, "cpu") ? 1 : geo && !strcmp(geo, "gpu") ? 2 : 0;
+    /* Launch geometry of one style whatever the device (tests run the
+     * GPU-style work distribution on PoCL this way). */
+    ctx->row_geometry = ctx->config.geometry == CLPAD_GEOMETRY_CPU   ? 1
+                        : ctx->config.geometry == CLPAD_GEOMETRY_GPU ? 2
+                                                                     : 0;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof ctx->compute_units,
                     &ctx->compute_units, NULL);
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof ctx->max_wg,
@@ -227,10 +221,9 @@ static void read_device(clpad_context *ctx)
         ctx->max_item[d] = items[d] ? items[d] : ctx->max_wg;
     clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof ctx->max_alloc,
                     &ctx->max_alloc, NULL);
-    /* $CLPAD_MAX_ALLOC (bytes) lowers that limit: the tests run the pieces
+    /* config.max_alloc (bytes) lowers that limit: the tests run the pieces
      * that outputs beyond it take on small tensors. */
-    const char *ma = getenv("CLPAD_MAX_ALLOC");
-    unsigned long long lim = ma ? strtoull(ma, NULL, 10) : 0;
+    uint64_t lim = ctx->config.max_alloc;
     if (lim > 0 && (!ctx->max_alloc || lim < ctx->max_alloc))
         ctx->max_alloc = lim;
     if (!ctx->max_alloc)
@@ -240,23 +233,20 @@ static void read_device(clpad_context *ctx)
     set_device_options(ctx);
 }
 
-clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad_context **out)
+clpad_status clpad_context_create(const clpad_context_config *config, clpad_context **out)
 {
     clpad__clear_error();
     if (!out)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "context: result pointer is NULL");
-    const unsigned known = CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_QUIET |
-                           CLPAD_CONTEXT_CPU_ONLY | CLPAD_CONTEXT_VERBOSE |
-                           CLPAD_CONTEXT_DEVICE_ONLY;
-    if (flags & ~known)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "context: unknown flag bits 0x%x in flags 0x%x (known: 0x%x, the "
-                           "CLPAD_CONTEXT_* values)",
-                           flags & ~known, flags, known);
     clpad_context *ctx = NULL;
     clpad_status st = alloc_context(&ctx);
     if (st)
         return st;
+    if ((st = clpad__config_resolve(ctx, config))) {
+        clpad_context_destroy(ctx);
+        return st;
+    }
+    unsigned flags = ctx->config.flags;
     ctx->device_only = (flags & CLPAD_CONTEXT_DEVICE_ONLY) != 0;
     ctx->verbose = (flags & CLPAD_CONTEXT_VERBOSE) != 0;
     if (flags & CLPAD_CONTEXT_CPU_ONLY) {
@@ -264,13 +254,11 @@ clpad_status clpad_context_create(const char *device_spec, unsigned flags, clpad
         *out = ctx;
         return CLPAD_OK;
     }
-    const char *spec = device_spec && *device_spec ? device_spec : getenv("CLPAD_DEVICE");
-    if (spec && !*spec)
-        spec = NULL;
+    const char *spec = ctx->config.device;
     st = choose_device(spec, &ctx->platform, &ctx->device);
     if (st == CLPAD_ERR_NO_DEVICE && !spec && !(flags & CLPAD_CONTEXT_NO_FALLBACK)) {
         if (flags & CLPAD_CONTEXT_VERBOSE)
-            fprintf(stderr, "clpad: %s; using the CPU reference path\n", clpad_last_error());
+            fprintf(stderr, "clpad: %s; using the CPU path\n", clpad_last_error());
         ctx->fallback = 1;
         *out = ctx;
         clpad__clear_error();
@@ -317,6 +305,10 @@ clpad_status clpad_context_wrap(cl_context cl_ctx, cl_command_queue queue, clpad
     clpad_status st = alloc_context(&ctx);
     if (st)
         return st;
+    if ((st = clpad__config_resolve(ctx, NULL))) {
+        clpad_context_destroy(ctx);
+        return st;
+    }
     ctx->device = dev;
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof ctx->platform, &ctx->platform, NULL);
     if ((err = clRetainContext(cl_ctx)) != CL_SUCCESS) {

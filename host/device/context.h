@@ -71,7 +71,15 @@ enum {
 };
 
 struct clpad_context {
-    int fallback;              /* 1: no OpenCL, CPU reference path only */
+    /* The configuration it was made with, every field resolved (config.c:
+     * the caller's, else the environment's, else the default); its strings
+     * point into the buffers below. */
+    clpad_context_config config;
+    char device_spec[256];
+    char quirk_spec[256];
+    char kernel_dir[4096];
+    char cache_dir[4096];      /* "off": no disk cache */
+    int fallback;              /* 1: no OpenCL, CPU path only */
     int device_only;           /* CLPAD_CONTEXT_DEVICE_ONLY: no small-call CPU path */
     int verbose;               /* CLPAD_CONTEXT_VERBOSE: notes on stderr */
     cl_platform_id platform;
@@ -115,6 +123,10 @@ struct clpad_context {
     uint64_t launches;         /* kernels enqueued (clpad_context_launches); under the lock */
 };
 
+/* Check the caller's configuration (NULL: the defaults) and resolve it into
+ * ctx->config, the environment standing in for the fields left alone. */
+clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_config *config);
+
 /* The compiled program for kernel family `family` (kernels/<family>.cl) built
  * with `options` (and the context's device options), from the context's
  * cache or compiled now. Call with ctx->lock held. The program stays owned by
@@ -128,11 +140,11 @@ clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *o
 void clpad__program_cache_free(clpad_context *ctx);
 /* The source text of a kernel family as the device compiles it:
  * kernels/coords.h, kernels/common.cl and kernels/<family>.cl, each after a
- * #line naming it. From $CLPAD_KERNEL_DIR when that variable is set (for
- * kernel development), else the embedded copies. *owned is set when the
- * caller must free the returned text. */
-clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
-                                  char **owned);
+ * #line naming it. From the directory kernel_dir when it is not NULL (the
+ * context's kernel_dir, for kernel development), else the embedded copies.
+ * *owned is set when the caller must free the returned text. */
+clpad_status clpad__kernel_source(const char *kernel_dir, const char *family,
+                                  const char **source, size_t *length, char **owned);
 
 /* On-disk cache of program binaries (disk_cache.c): a program built from the
  * cached binary, or NULL; and storing a freshly built one. Silent on failure. */
@@ -147,7 +159,7 @@ void clpad__disk_cache_store(clpad_context *ctx, cl_program prog, const char *sr
 void clpad__device_tuning(clpad_context *ctx);
 
 /* Look the device up in the quirk table and apply what matches to the
- * context's policy and quirk flags ($CLPAD_QUIRKS=off: none; =-NAME,...:
+ * context's policy and quirk flags (config.quirks "off": none; "-NAME,...":
  * all but those). */
 void clpad__apply_quirks(clpad_context *ctx);
 /* The build options the context's quirks add (" -D..." or ""). */

@@ -9,8 +9,9 @@
  * checksum, or a binary the driver rejects) falls back to compiling from
  * source, and the fresh binary replaces it.
  *
- * Location: $CLPAD_CACHE_DIR, else $XDG_CACHE_HOME/clpad, else
- * $HOME/.cache/clpad. CLPAD_CACHE_DIR=off turns the cache off.
+ * Location: the context's cache_dir (clpad_context_config; config.c
+ * resolves it: $CLPAD_CACHE_DIR, else $XDG_CACHE_HOME/clpad, else
+ * $HOME/.cache/clpad); "off" turns the cache off.
  *
  * Trust: a cached binary is code the device runs (native code on CPU
  * drivers such as PoCL), and its name is predictable. So the directory must
@@ -63,20 +64,14 @@ static uint64_t fnv_str(uint64_t h, const char *s)
     return fnv1a(h, s, strlen(s) + 1); /* the NUL separates fields */
 }
 
-/* The cache directory, or false when the cache is off. */
-static bool cache_dir(char *dir, size_t len)
+/* The cache directory (the context's cache_dir, config.c), or false when
+ * the cache is off. */
+static bool cache_dir(const clpad_context *ctx, char *dir, size_t len)
 {
-    const char *env = getenv("CLPAD_CACHE_DIR");
-    if (env && (!strcmp(env, "off") || !strcmp(env, "0")))
+    const char *d = ctx->config.cache_dir;
+    if (!d || !*d || !strcmp(d, "off"))
         return false;
-    if (env && *env)
-        snprintf(dir, len, "%s", env);
-    else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME"))
-        snprintf(dir, len, "%s/clpad", getenv("XDG_CACHE_HOME"));
-    else if (getenv("HOME") && *getenv("HOME"))
-        snprintf(dir, len, "%s/.cache/clpad", getenv("HOME"));
-    else
-        return false;
+    snprintf(dir, len, "%s", d);
     return true;
 }
 
@@ -183,7 +178,7 @@ static bool write_full(int fd, const void *buf, size_t n)
 static bool cache_path(const clpad_context *ctx, const char *src, size_t len,
                        const char *options, char *dir, size_t dlen, char *name, size_t nlen)
 {
-    if (!cache_dir(dir, dlen))
+    if (!cache_dir(ctx, dir, dlen))
         return false;
     char driver[256] = "", dev_version[256] = "", plat_version[256] = "";
     clGetDeviceInfo(ctx->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, NULL);

@@ -16,19 +16,18 @@ struct clpad_embedded_kernel {
 extern const struct clpad_embedded_kernel clpad__embedded_kernels[];
 
 /* One file of kernels/ ("pad.cl", "coords.h"), embedded (looked up by its
- * base name) or from $CLPAD_KERNEL_DIR. */
-static clpad_status read_kernel_file(const char *file, const char **source, size_t *length,
-                                     char **owned)
+ * base name) or from the directory `dir` (the context's kernel_dir). */
+static clpad_status read_kernel_file(const char *dir, const char *file, const char **source,
+                                     size_t *length, char **owned)
 {
     *owned = NULL;
-    const char *dir = getenv("CLPAD_KERNEL_DIR");
     if (dir && *dir) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, file);
         FILE *f = fopen(path, "rb");
         if (!f)
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "CLPAD_KERNEL_DIR: cannot open %s", path);
+                               "kernel_dir (CLPAD_KERNEL_DIR): cannot open %s", path);
         char *buf = NULL;
         long n = -1;
         if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0)
@@ -36,7 +35,7 @@ static clpad_status read_kernel_file(const char *file, const char **source, size
         if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
             free(buf);
             fclose(f);
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "CLPAD_KERNEL_DIR: cannot read %s",
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "kernel_dir (CLPAD_KERNEL_DIR): cannot read %s",
                                path);
         }
         fclose(f);
@@ -56,8 +55,8 @@ static clpad_status read_kernel_file(const char *file, const char **source, size
     return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "no embedded kernel file '%s'", file);
 }
 
-clpad_status clpad__kernel_source(const char *family, const char **source, size_t *length,
-                                  char **owned)
+clpad_status clpad__kernel_source(const char *kernel_dir, const char *family,
+                                  const char **source, size_t *length, char **owned)
 {
     /* kernels/coords.h and kernels/common.cl, then the family's file, each
      * after a #line that names it, so that a build log's line numbers are
@@ -73,7 +72,7 @@ clpad_status clpad__kernel_source(const char *family, const char **source, size_
     clpad_status st = CLPAD_OK;
     *owned = NULL;
     for (int i = 0; i < 3 && !st; i++) {
-        st = read_kernel_file(files[i], &text[i], &len[i], &own[i]);
+        st = read_kernel_file(kernel_dir, files[i], &text[i], &len[i], &own[i]);
         snprintf(line[i], sizeof line[i], "#line 1 \"kernels/%s\"\n", files[i]);
         if (!st)
             n += strlen(line[i]) + len[i] + 1;
@@ -185,7 +184,7 @@ static clpad_status build_program(clpad_context *ctx, const char *family, const 
     const char *src;
     size_t len;
     char *owned;
-    clpad_status st = clpad__kernel_source(family, &src, &len, &owned);
+    clpad_status st = clpad__kernel_source(ctx->config.kernel_dir, family, &src, &len, &owned);
     if (st)
         return st;
     char full[2 * CLPAD_OPTIONS_MAX + 2];

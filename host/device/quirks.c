@@ -91,9 +91,9 @@ void clpad__apply_quirks(clpad_context *ctx)
 {
     ctx->quirks = 0;
     ctx->quirk_names[0] = '\0';
-    /* $CLPAD_QUIRKS (the tests prove each quirk with it): "off" applies
-     * none; "-NAME[,-NAME...]" every quirk but those named. */
-    const char *env = getenv("CLPAD_QUIRKS");
+    /* config.quirks ($CLPAD_QUIRKS: the tests prove each quirk with it):
+     * "off" applies none; "-NAME[,-NAME...]" every quirk but those named. */
+    const char *env = ctx->config.quirks;
     if (env && !strcmp(env, "off"))
         return;
     char driver[128] = "";

@@ -7,22 +7,16 @@ from typing import Optional
 from . import _lib
 
 # clpad_status values (include/clpad.h) that are the caller's fault: ValueError.
-_VALUE_ERRORS = {
-    -1: "CLPAD_ERR_INVALID_ARGUMENT",
-    -2: "CLPAD_ERR_INVALID_SHAPE",
-    -3: "CLPAD_ERR_INVALID_PADS",
-    -4: "CLPAD_ERR_OVERFLOW",
-    -5: "CLPAD_ERR_BUFFER_TOO_SMALL",
-    -6: "CLPAD_ERR_UNSUPPORTED",
-    -13: "CLPAD_ERR_PARSE",
-    -15: "CLPAD_ERR_BAD_INPUT",
-    -16: "CLPAD_ERR_TOO_LARGE",
-}
-INVALID_ARGUMENT = -1
-OUT_OF_MEMORY = -7
-UNSUPPORTED = -6
-OVERFLOW = -4
-NO_DEVICE = -8
+_VALUE_ERRORS = {_lib.constant(name): name for name in (
+    "CLPAD_ERR_INVALID_ARGUMENT", "CLPAD_ERR_INVALID_SHAPE", "CLPAD_ERR_INVALID_PADS",
+    "CLPAD_ERR_OVERFLOW", "CLPAD_ERR_BUFFER_TOO_SMALL", "CLPAD_ERR_UNSUPPORTED",
+    "CLPAD_ERR_PARSE", "CLPAD_ERR_BAD_INPUT", "CLPAD_ERR_TOO_LARGE")}
+INVALID_ARGUMENT = _lib.constant("CLPAD_ERR_INVALID_ARGUMENT")
+INVALID_PADS = _lib.constant("CLPAD_ERR_INVALID_PADS")
+OUT_OF_MEMORY = _lib.constant("CLPAD_ERR_OUT_OF_MEMORY")
+UNSUPPORTED = _lib.constant("CLPAD_ERR_UNSUPPORTED")
+OVERFLOW = _lib.constant("CLPAD_ERR_OVERFLOW")
+NO_DEVICE = _lib.constant("CLPAD_ERR_NO_DEVICE")
 
 
 class ClpadError(Exception):

@@ -9,9 +9,15 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _args, _context, _lib, _memory, _pyopencl
-from ._errors import UNSUPPORTED, check, value_error
+from ._errors import INVALID_PADS, UNSUPPORTED, check, value_error
 from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
+
+# clpad_pad_mode values and pad option flags (include/clpad.h).
+_CONSTANT = _lib.constant("CLPAD_PAD_CONSTANT")
+_REFLECT = _lib.constant("CLPAD_PAD_REFLECT")
+_SYMMETRIC = _lib.constant("CLPAD_PAD_SYMMETRIC")
+_LARGE_NUMPY = _lib.constant("CLPAD_PAD_LARGE_NUMPY")
 
 # numpy.pad's modes that clpad does not have.
 _NUMPY_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
@@ -121,24 +127,24 @@ def pad_width_pairs(pad_width: Any, ndim: int) -> List[Tuple[int, int]]:
 def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
                   modes: List[int]) -> None:
     """The limits of clpad's mirror modes, said in numpy.pad's terms; modes:
-    each axis's clpad_pad_mode (0 constant, 2 reflect, 3 symmetric)."""
+    each axis's clpad_pad_mode."""
     for i, ((b, a), d, m) in enumerate(zip(pairs, shape, modes)):
         p = max(b, a)
         if p == 0:
             continue
-        if d == 0 and m != 0:
+        if d == 0 and m != _CONSTANT:
             raise value_error("pad_width[%d] = (%d, %d) pads an empty axis (shape[%d] = 0): "
-                              "only mode='constant' can" % (i, b, a, i), -3)
-        if m == 2 and p > d - 1:
+                              "only mode='constant' can" % (i, b, a, i), INVALID_PADS)
+        if m == _REFLECT and p > d - 1:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the reflect limit shape[%d] - 1 = %d: "
                 "clpad reflects once (pads <= D-1) unless large_pads='numpy', which repeats "
-                "the reflection as numpy.pad does" % (i, b, a, i, d - 1), -3)
-        if m == 3 and p > d:
+                "the reflection as numpy.pad does" % (i, b, a, i, d - 1), INVALID_PADS)
+        if m == _SYMMETRIC and p > d:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the symmetric limit shape[%d] = %d: "
                 "clpad mirrors once (pads <= D) unless large_pads='numpy', which repeats "
-                "the mirror as numpy.pad does" % (i, b, a, i, d), -3)
+                "the mirror as numpy.pad does" % (i, b, a, i, d), INVALID_PADS)
 
 
 def _mode_name(mode: Any) -> str:
@@ -293,7 +299,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         return None
     value_bytes: Optional[bytes] = None
     if v is not None and not (type(v) is int and v == 0):
-        if mode_code != 0:
+        if mode_code != _CONSTANT:
             return None  # a value with another mode: the general path says what it does
         value_bytes = _fast_value(v, dt, code)
         if value_bytes is None:
@@ -306,7 +312,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         pairs = _int_pairs(pad_width, rank)
         if pairs is None:
             return None
-        if mode_code != 0:  # numpy.pad's wording for the mirror limits
+        if mode_code != _CONSTANT:  # numpy.pad's wording for the mirror limits
             _numpy_limits(pairs, shape, [mode_code] * rank)
         pb = [b for b, _ in pairs]
         pe = [a for _, a in pairs]
@@ -576,7 +582,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     for _, f in codes:
         flags |= f
     if large_flags is not None:  # "numpy", or "error": Pad-12's limits even for np: and cv:
-        flags = (flags & ~1) | large_flags  # (1: CLPAD_PAD_LARGE_NUMPY)
+        flags = (flags & ~_LARGE_NUMPY) | large_flags
     if mode_list is not None and len(mode_list) not in (1, listed):
         raise value_error("mode has %d entries but %s %d axes: give one mode, or one per "
                           "axis" % (len(mode_list), "axes names" if axes is not None
@@ -630,7 +636,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         check(lib.clpad_pad_to_multiple(rank, c_shape, _args.i64(full),
                                         1 if placement == "center" else 0, c_pb, c_pe))
     value_bytes = _value_bytes(value, dt, code, value_name)
-    if (0 not in [opts.modes[i] for i in range(rank)] and not (rank == 0 and mode_code == 0)
+    if (_CONSTANT not in [opts.modes[i] for i in range(rank)]
+            and not (rank == 0 and mode_code == _CONSTANT)
             and not _args.is_zero(value_bytes, dt)):
         raise _args.unused_value(value_name, value, mode_list or mode)
     value_buf = ctypes.create_string_buffer(value_bytes, 8)
