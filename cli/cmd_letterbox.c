@@ -521,13 +521,13 @@ int cmd_letterbox(int argc, char **argv)
     out.dtype = o.dtype;
     out.rank = 4;
     if (clpad_letterbox_plan(im, n, &o, out.shape, NULL)) {
-        /* name the file of "images[i]" too */
-        const char *msg = clpad_last_error();
-        unsigned long idx;
-        if (sscanf(msg, "images[%lu]", &idx) == 1 && idx < n)
-            cli_error(CLI_FAIL, "%s (%s)", msg, files[idx]);
+        /* name the file of images[i] too */
+        clpad_error_info e = {.size = sizeof e};
+        clpad_last_error_info(&e);
+        if (!strcmp(e.argument, "images") && e.index >= 0 && (size_t)e.index < n)
+            cli_error(CLI_FAIL, "%s (%s)", e.message, files[e.index]);
         else
-            cli_error(CLI_FAIL, "%s", msg);
+            cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
     out.nbytes = (size_t)(out.shape[0] * out.shape[1] * out.shape[2] * out.shape[3]) *

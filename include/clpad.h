@@ -112,6 +112,29 @@ CLPAD_API const char *clpad_status_string(clpad_status status);
  * on this thread.
  */
 CLPAD_API const char *clpad_last_error(void);
+/** The last failed clpad call of the calling thread, with its structure. */
+typedef struct clpad_error_info {
+    size_t size;          /* sizeof(clpad_error_info): set by the caller */
+    clpad_status status;  /* its status; CLPAD_OK when none failed yet */
+    /** The argument it names as the offending one ("pads_end", "images",
+     *  "tensors", "options->modes", "block_shape", "config"), or "" when
+     *  the error is not one argument's (a device failure). */
+    char argument[32];
+    /** The failing item of that argument: the image, tensor or axis index
+     *  (images[3]: 3); -1 when the argument as a whole is at fault. */
+    int64_t index;
+    const char *message;  /* clpad_last_error() */
+} clpad_error_info;
+
+/**
+ * Fill *info (its `size` set by the caller; fields past it are left out)
+ * with the calling thread's last error, as clpad_last_error() says it, so
+ * that a caller can name the file of images[3] without reading the
+ * message. Valid until the next clpad call on this thread.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (info NULL, size smaller than the
+ * first version's); the thread's last error is left as it was.
+ */
+CLPAD_API clpad_status clpad_last_error_info(clpad_error_info *info);
 /** Name of an OpenCL error code, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54. */
 CLPAD_API const char *clpad_cl_error_name(cl_int err);
 /**

@@ -135,6 +135,47 @@ static void test_api_table(void **state)
                      CLPAD_ERR_INVALID_ARGUMENT);
 }
 
+/* The last error's structure: status, argument, item. */
+static void test_error_info(void **state)
+{
+    (void)state;
+    clpad_error_info e = {.size = sizeof e};
+    int64_t shape[2] = {3, 4}, pb[2] = {0, 1}, pe[2] = {0, 4}, out[2];
+    TU_ASSERT_STATUS(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_REFLECT, out),
+                     CLPAD_ERR_INVALID_PADS);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_ERR_INVALID_PADS);
+    assert_string_equal(e.argument, "pads_end");
+    assert_int_equal(e.index, 1);
+    assert_string_equal(e.message, clpad_last_error());
+    /* an item of a batch */
+    clpad_image im[3] = {{.height = 4, .width = 4, .channels = 3},
+                         {.height = 4, .width = 4, .channels = 3},
+                         {.height = 0, .width = 4, .channels = 3}};
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 8, 8);
+    int64_t os[4];
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 3, &o, os, NULL), CLPAD_ERR_INVALID_SHAPE);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "images");
+    assert_int_equal(e.index, 2);
+    /* an error of no one argument's item */
+    TU_ASSERT_STATUS(clpad_dtype_from_name("f33", &(clpad_dtype){0}), CLPAD_ERR_PARSE);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_ERR_PARSE);
+    assert_string_equal(e.argument, "");
+    assert_int_equal(e.index, -1);
+    /* a call that succeeds clears it */
+    TU_ASSERT_OK(clpad_pad_output_shape(2, shape, pb, pb, CLPAD_PAD_REFLECT, out));
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_OK);
+    assert_string_equal(e.message, "");
+    /* a first version's size is enough; less is refused */
+    clpad_error_info small = {.size = sizeof(size_t)};
+    TU_ASSERT_STATUS(clpad_last_error_info(&small), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_last_error_info(NULL), CLPAD_ERR_INVALID_ARGUMENT);
+}
+
 /* The operations the registry lists. */
 static void test_operation_names(void **state)
 {
@@ -154,7 +195,7 @@ int main(void)
         cmocka_unit_test(test_status_names),     cmocka_unit_test(test_cl_errors),
         cmocka_unit_test(test_version),          cmocka_unit_test(test_dtypes_and_modes),
         cmocka_unit_test(test_half_rounding),    cmocka_unit_test(test_api_table),
-        cmocka_unit_test(test_operation_names),
+        cmocka_unit_test(test_operation_names), cmocka_unit_test(test_error_info),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,7 @@ struct layout {
 #define T(type) {#type, NULL, 0, sizeof(type)},
 #define F(type, field) {#type, #field, offsetof(type, field), sizeof(((type *)0)->field)},
 static const struct layout layouts[] = {
+    T(clpad_error_info)
     T(clpad_pad_options)
     T(clpad_device_info)
     T(clpad_context_config)
@@ -68,6 +69,11 @@ static const struct layout layouts[] = {
     T(clpad_read_options)
     T(clpad_image_info)
     T(clpad_decoded_image)
+    F(clpad_error_info, size)
+    F(clpad_error_info, status)
+    F(clpad_error_info, argument)
+    F(clpad_error_info, index)
+    F(clpad_error_info, message)
     F(clpad_pad_options, size)
     F(clpad_pad_options, modes)
     F(clpad_pad_options, flags)

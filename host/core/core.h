@@ -19,6 +19,11 @@
 /* Record a one-line message for clpad_last_error() on this thread and return
  * `status`, so that error paths read `return clpad__fail(CLPAD_ERR_..., "...")`. */
 clpad_status clpad__fail(clpad_status status, const char *fmt, ...) CLPAD_PRINTF(2, 3);
+/* clpad__fail for an error of one argument, and of its item `index` (an
+ * image, a tensor, an axis; -1: the argument as a whole), which
+ * clpad_last_error_info reports besides the message. */
+clpad_status clpad__fail_at(clpad_status status, const char *argument, int64_t index,
+                            const char *fmt, ...) CLPAD_PRINTF(4, 5);
 /* Same for a failed OpenCL call: maps the error and names it in the message. */
 clpad_status clpad__fail_cl(cl_int err, const char *what);
 /* Clear the thread's message (called at the start of public calls). */

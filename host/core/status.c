@@ -6,8 +6,12 @@
 #include <strings.h>
 #include <time.h>
 
-/* The last error message of the calling thread (clpad_last_error). */
+/* The last error of the calling thread: its message (clpad_last_error) and
+ * its structure (clpad_last_error_info). */
 static _Thread_local char g_last_error[1024];
+static _Thread_local clpad_status g_status;
+static _Thread_local char g_argument[32];
+static _Thread_local int64_t g_index = -1;
 
 const char *clpad_status_name(clpad_status status)
 {
@@ -35,15 +39,62 @@ const char *clpad_status_string(clpad_status status)
 
 const char *clpad_last_error(void) { return g_last_error; }
 
-void clpad__clear_error(void) { g_last_error[0] = '\0'; }
+void clpad__clear_error(void)
+{
+    g_last_error[0] = '\0';
+    g_status = CLPAD_OK;
+    g_argument[0] = '\0';
+    g_index = -1;
+}
+
+/* Record a failure: its message from fmt, and its structure. */
+static clpad_status record(clpad_status status, const char *argument, int64_t index,
+                           const char *fmt, va_list ap) CLPAD_PRINTF(4, 0);
+static clpad_status record(clpad_status status, const char *argument, int64_t index,
+                           const char *fmt, va_list ap)
+{
+    char msg[sizeof g_last_error];
+    vsnprintf(msg, sizeof msg, fmt, ap); /* (fmt's arguments may be the last message) */
+    memcpy(g_last_error, msg, sizeof msg);
+    g_status = status;
+    snprintf(g_argument, sizeof g_argument, "%s", argument ? argument : "");
+    g_index = argument ? index : -1;
+    return status;
+}
 
 clpad_status clpad__fail(clpad_status status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(g_last_error, sizeof g_last_error, fmt, ap);
+    record(status, NULL, -1, fmt, ap);
     va_end(ap);
     return status;
+}
+
+clpad_status clpad__fail_at(clpad_status status, const char *argument, int64_t index,
+                            const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    record(status, argument, index, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+clpad_status clpad_last_error_info(clpad_error_info *info)
+{
+    if (!info)
+        return CLPAD_ERR_INVALID_ARGUMENT; /* (the thread's error stays as it was) */
+    size_t min = offsetof(clpad_error_info, message) + sizeof info->message;
+    if (info->size < min)
+        return CLPAD_ERR_INVALID_ARGUMENT;
+    clpad_error_info e = {.size = sizeof e, .status = g_status, .index = g_index,
+                          .message = g_last_error};
+    memcpy(e.argument, g_argument, sizeof e.argument);
+    size_t n = info->size < sizeof e ? info->size : sizeof e;
+    memcpy(info, &e, n);
+    info->size = n;
+    return CLPAD_OK;
 }
 
 clpad_status clpad__fail_cl(cl_int err, const char *what)

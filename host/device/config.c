@@ -16,7 +16,7 @@ static clpad_status keep(const char *field, const char *value, char *to, size_t 
         return CLPAD_OK;
     }
     if (strlen(value) >= size)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                            "context config: %s is %zu bytes long, longer than %zu", field,
                            strlen(value), size - 1);
     memcpy(to, value, strlen(value) + 1);
@@ -30,7 +30,7 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
     if (user) {
         size_t min = offsetof(clpad_context_config, flags) + sizeof user->flags;
         if (user->size < min)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                                "context config: size = %zu is smaller than the first version's "
                                "%zu bytes (fill it with clpad_context_config_init)",
                                user->size, min);
@@ -38,7 +38,7 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
         memcpy(&c, user, known);
         for (size_t k = sizeof c; k < user->size; k++)
             if (((const unsigned char *)user)[k])
-                return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                                    "context config: a non-zero byte at offset %zu, past the "
                                    "fields this library version knows (%zu bytes)",
                                    k, sizeof c);
@@ -46,17 +46,17 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
     }
     for (int k = 0; k < 4; k++)
         if (c.reserved[k])
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                                "context config: reserved[%d] must be 0", k);
     const unsigned known_flags = CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_CPU_ONLY |
                                  CLPAD_CONTEXT_VERBOSE | CLPAD_CONTEXT_DEVICE_ONLY;
     if (c.flags & ~known_flags)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                            "context config: unknown flag bits 0x%x in flags 0x%x (known: 0x%x, "
                            "the CLPAD_CONTEXT_* values)",
                            c.flags & ~known_flags, c.flags, known_flags);
     if (c.small_call_bytes < CLPAD_CONFIG_DEFAULT)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                            "context config: small_call_bytes = %lld must be >= 0 (or "
                            "CLPAD_CONFIG_DEFAULT)",
                            (long long)c.small_call_bytes);
@@ -70,7 +70,7 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
     for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
         if (ints[i].value < CLPAD_CONFIG_DEFAULT || ints[i].value > ints[i].max ||
             (ints[i].value == 0 && !strcmp(ints[i].name, "geometry")))
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
                                "context config: %s = %d is not one of its values (docs: "
                                "include/clpad.h, clpad_context_config)",
                                ints[i].name, ints[i].value);

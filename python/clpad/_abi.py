@@ -114,6 +114,13 @@ CONSTANTS = {
 
 # struct: (size, {field: (offset, size)})
 STRUCTS = {
+    'clpad_error_info': (64, {
+        'size': (0, 8),
+        'status': (8, 4),
+        'argument': (12, 32),
+        'index': (48, 8),
+        'message': (56, 8),
+    }),
     'clpad_pad_options': (80, {
         'size': (0, 8),
         'modes': (8, 32),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ctypes
 from typing import Optional
 
 from . import _lib
@@ -23,14 +24,20 @@ class ClpadError(Exception):
     """Base of clpad's errors.
 
     ``status`` is the clpad_status (a negative int), or None for an error found
-    on the Python side; ``status_name`` is its name (``"CLPAD_ERR_INVALID_PADS"``).
+    on the Python side; ``status_name`` is its name (``"CLPAD_ERR_INVALID_PADS"``);
+    ``argument`` the offending argument the library names (``"pads_end"``,
+    ``"images"``, ``"tensors"``), or None; ``index`` the failing item of that
+    argument (an axis, image or tensor index), or None.
     """
 
     def __init__(self, message: str, status: Optional[int] = None,
-                 status_name: Optional[str] = None) -> None:
+                 status_name: Optional[str] = None, argument: Optional[str] = None,
+                 index: Optional[int] = None) -> None:
         super().__init__(message)
         self.status = status
         self.status_name = status_name
+        self.argument = argument
+        self.index = index
 
 
 class ClpadValueError(ClpadError, ValueError):
@@ -53,12 +60,17 @@ def check(status: int) -> int:
     if status >= 0:
         return status
     lib = _lib.lib()
-    message = (lib.clpad_last_error() or b"").decode("utf-8", "replace")
+    info = _lib.ErrorInfo()
+    info.size = ctypes.sizeof(info)
+    lib.clpad_last_error_info(ctypes.byref(info))
+    message = (info.message or b"").decode("utf-8", "replace")
     name = (lib.clpad_status_name(status) or b"").decode()
     if not message:
         message = (lib.clpad_status_string(status) or b"").decode()
+    argument = info.argument.decode() or None
+    index = info.index if argument is not None and info.index >= 0 else None
     cls = ClpadValueError if status in _VALUE_ERRORS else ClpadRuntimeError
-    raise cls(message, status, name)
+    raise cls(message, status, name, argument, index)
 
 
 def value_error(message: str, status: Optional[int] = None) -> ClpadValueError:

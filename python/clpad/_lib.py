@@ -109,6 +109,14 @@ PadOptions = struct("clpad_pad_options", [
     ("flags", ctypes.c_uint),
 ], "clpad_pad_options (filled by clpad_pad_options_init).")
 
+ErrorInfo = struct("clpad_error_info", [
+    ("size", ctypes.c_size_t),
+    ("status", ctypes.c_int),
+    ("argument", ctypes.c_char * 32),
+    ("index", ctypes.c_int64),
+    ("message", ctypes.c_char_p),
+], "clpad_error_info.")
+
 ContextConfig = struct("clpad_context_config", [
     ("size", ctypes.c_size_t),
     ("device", ctypes.c_char_p),
@@ -130,6 +138,7 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_status_name": (_str, [_status]),
     "clpad_status_string": (_str, [_status]),
     "clpad_last_error": (_str, []),
+    "clpad_last_error_info": (_status, [ctypes.POINTER(ErrorInfo)]),
     "clpad_version_string": (_str, []),
     "clpad_version": (ctypes.c_uint, []),
     "clpad_dtype_size": (_size_t, [_int]),

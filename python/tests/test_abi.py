@@ -60,3 +60,15 @@ def test_module_is_generated_from_this_library():
     r = subprocess.run([sys.executable, GENERATOR, "--check", _lib.path(), _abi.__file__],
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_errors_carry_the_argument_and_item():
+    import numpy as np
+    with pytest.raises(clpad.ClpadValueError) as e:
+        clpad.pad_stack([np.zeros((3, 3), np.int32), np.zeros((1, 1), np.int32)],
+                        mode="reflect")
+    assert e.value.argument == "tensors" and e.value.index == 1, str(e.value)
+    assert e.value.status_name == "CLPAD_ERR_INVALID_PADS"
+    with pytest.raises(clpad.ClpadValueError) as e:
+        clpad.pad(np.zeros(4, np.float32), pads_begin=[1], pads_end=[9], mode="reflect")
+    assert e.value.argument == "pads_end" and e.value.index == 0, str(e.value)

@@ -179,7 +179,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
             uint64_t stride = im->row_stride ? (uint64_t)im->row_stride : row;
             uint64_t end = (uint64_t)(im->height - 1) * stride + row;
             if (im->offset > size || size - im->offset < end)
-                return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+                return clpad__fail_at(CLPAD_ERR_BUFFER_TOO_SMALL, "images", (int64_t)i,
                                    "images[%zu]: offset %zu + %llu bytes lies outside the input "
                                    "buffer of %zu bytes",
                                    i, im->offset, (unsigned long long)end, size);

@@ -192,13 +192,13 @@ static clpad_status check_border(const clpad_letterbox_options *o, size_t i, con
     if (pad <= 0)
         return CLPAD_OK;
     if (o->pad_mode == CLPAD_PAD_REFLECT && pad > D - 1)
-        return clpad__fail(CLPAD_ERR_INVALID_PADS,
+        return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "images", (int64_t)i,
                            "images[%zu]: %s = %lld exceeds the reflect limit %s - 1 = %lld "
                            "(reflect needs borders smaller than the resized image; use "
                            "symmetric, edge or wrap)",
                            i, side, (long long)pad, dim, (long long)(D - 1));
     if (o->pad_mode == CLPAD_PAD_SYMMETRIC && pad > D)
-        return clpad__fail(CLPAD_ERR_INVALID_PADS,
+        return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "images", (int64_t)i,
                            "images[%zu]: %s = %lld exceeds the symmetric limit %s = %lld "
                            "(use edge or wrap)",
                            i, side, (long long)pad, dim, (long long)D);
@@ -222,29 +222,29 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
         if (im->height < 1 || im->width < 1)
-            return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
                                "images[%zu]: an image of %lld x %lld pixels: height and width "
                                "must be >= 1",
                                i, (long long)im->height, (long long)im->width);
         if (im->channels != 1 && im->channels != 3 && im->channels != 4)
-            return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
                                "images[%zu]: %lld channels; images have 1, 3 or 4", i,
                                (long long)im->channels);
         if (im->channels != C)
-            return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
                                "images[%zu]: %lld channels, but images[0] has %lld (a batch has "
                                "one channel count)",
                                i, (long long)im->channels, (long long)C);
         int64_t row_bytes;
         if (!clpad__mul_i64(im->width, C, &row_bytes) || row_bytes > INT32_MAX ||
             im->height > INT32_MAX)
-            return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+            return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "images", (int64_t)i,
                                "images[%zu]: %lld x %lld x %lld: images need fewer than 2^31 "
                                "rows and bytes per row",
                                i, (long long)im->height, (long long)im->width, (long long)C);
         int64_t stride = im->row_stride ? im->row_stride : row_bytes;
         if (stride < row_bytes)
-            return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
                                "images[%zu]: row_stride %lld is less than width * channels = "
                                "%lld",
                                i, (long long)im->row_stride, (long long)row_bytes);
@@ -253,9 +253,9 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
             !clpad__add_i64(span, row_bytes, &span) || (uint64_t)span > SIZE_MAX ||
             !clpad__mul_i64(im->height, row_bytes, &bytes) ||
             __builtin_add_overflow(in_bytes, (uint64_t)bytes, &in_bytes))
-            return clpad__fail(CLPAD_ERR_OVERFLOW, "images[%zu]: its size overflows", i);
+            return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i, "images[%zu]: its size overflows", i);
         if (need_data && !im->data)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "images[%zu]: data is NULL", i);
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i, "images[%zu]: data is NULL", i);
         clpad_letterbox_transform t;
         clpad__lb_transform(im->height, im->width, o, &t);
         if ((st = check_border(o, i, "pad_top", t.pad_top, t.resized_height, "resized_height")) ||

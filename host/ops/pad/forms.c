@@ -170,12 +170,12 @@ clpad_status clpad_pad_axes_expand(int rank, int naxes, const int64_t *axes,
     for (int k = 0; k < naxes; k++) {
         int64_t a = axes[k];
         if (a < -rank || a >= rank)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "axes", k,
                                "axes[%d] = %lld is out of range for rank %d (%d..%d)", k,
                                (long long)a, rank, -rank, rank - 1);
         int i = (int)(a < 0 ? a + rank : a);
         if (from[i] >= 0)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "axes", k,
                                "axes[%d] = %lld repeats axis %d (axes[%d])", k, (long long)a, i,
                                from[i]);
         from[i] = k;
@@ -212,8 +212,8 @@ clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape, const int64_t
     for (int i = 0; i < rank; i++) {
         int64_t m = multiples[i], size, extra;
         if (m < 1)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "multiples[%d] = %lld must be >= 1",
-                               i, (long long)m);
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "multiples", i,
+                                  "multiples[%d] = %lld must be >= 1", i, (long long)m);
         if (shape[i] < 0)
             return clpad__fail(CLPAD_ERR_INVALID_SHAPE, "shape[%d] = %lld is negative", i,
                                (long long)shape[i]);

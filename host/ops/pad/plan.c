@@ -32,7 +32,7 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, bool stack, int
             return CLPAD_OK;
         }
         if (pad > D - 1 && D >= 1)
-            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+            return clpad__fail_at(CLPAD_ERR_INVALID_PADS, which, axis,
                                "%s[%d] = %lld exceeds the reflect limit shape[%d] - 1 = %lld "
                                "(%s)",
                                which, axis, (long long)pad, axis, (long long)(D - 1),
@@ -47,7 +47,7 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, bool stack, int
             return CLPAD_OK;
         }
         if (pad > D && D >= 1)
-            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+            return clpad__fail_at(CLPAD_ERR_INVALID_PADS, which, axis,
                                "%s[%d] = %lld exceeds the symmetric limit shape[%d] = %lld (%s)",
                                which, axis, (long long)pad, axis, (long long)D,
                                stack ? "pad-and-stack mirrors once: give a smaller shape, or "
@@ -59,7 +59,7 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, bool stack, int
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
     }
     if (D < 1)
-        return clpad__fail(CLPAD_ERR_INVALID_PADS,
+        return clpad__fail_at(CLPAD_ERR_INVALID_PADS, which, axis,
                            "%s[%d] = %lld: %s mode needs a non-empty axis, but shape[%d] = 0",
                            which, axis, (long long)pad, clpad_pad_mode_name(mode), axis);
     return CLPAD_OK;
@@ -96,7 +96,7 @@ static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad
                            out->flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY);
     for (int i = 0; i < rank && i < CLPAD_MAX_RANK; i++)
         if ((unsigned)out->modes[i] >= CLPAD_PAD_MODE_COUNT)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "options->modes", i,
                                "pad: options->modes[%d] = %d is not a clpad_pad_mode", i,
                                (int)out->modes[i]);
     return CLPAD_OK;
@@ -144,14 +144,14 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
         /* The input coordinates c = o - pads_begin of the output run from
          * -pads_begin to shape + pads_end - 1: they must fit in int64 too. */
         if (pads_begin[i] == INT64_MIN || !clpad__add_i64(shape[i], pads_end[i], &last))
-            return clpad__fail(CLPAD_ERR_OVERFLOW,
+            return clpad__fail_at(CLPAD_ERR_OVERFLOW, "pads_begin", i,
                                "pads_begin[%d] = %lld, pads_end[%d] = %lld: the input "
                                "coordinates -pads_begin .. shape[%d] + pads_end - 1 overflow "
                                "int64",
                                i, (long long)pads_begin[i], i, (long long)pads_end[i], i);
         if (!clpad__add_i64(pads_begin[i], shape[i], &sum) ||
             !clpad__add_i64(sum, pads_end[i], &sum))
-            return clpad__fail(CLPAD_ERR_OVERFLOW,
+            return clpad__fail_at(CLPAD_ERR_OVERFLOW, "pads_begin", i,
                                "pads_begin[%d] + shape[%d] + pads_end[%d] = %lld + %lld + %lld "
                                "overflows int64",
                                i, i, i, (long long)pads_begin[i], (long long)shape[i],

@@ -119,12 +119,12 @@ clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int 
         size_t bytes;
         clpad__count(rank, shapes + i * (size_t)rank, p.esize, NULL, &bytes);
         if (input_offsets[i] % p.esize)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "tensors", (int64_t)i,
                                "tensors[%zu]: offset %zu is not a multiple of the element size "
                                "%zu",
                                i, input_offsets[i], p.esize);
         if (bytes > 0 && (input_offsets[i] > size || size - input_offsets[i] < bytes))
-            return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+            return clpad__fail_at(CLPAD_ERR_BUFFER_TOO_SMALL, "tensors", (int64_t)i,
                                "tensors[%zu]: offset %zu + %zu bytes lies outside the input "
                                "buffer of %zu bytes",
                                i, input_offsets[i], bytes, size);

@@ -43,7 +43,7 @@ clpad_status clpad__ps_check(int rank, size_t n, const int64_t *shapes, const in
         for (int k = 0; k < rank; k++) {
             int64_t d = shapes[i * (size_t)rank + (size_t)k];
             if (d < 0)
-                return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+                return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "tensors", (int64_t)i,
                                    "tensors[%zu]: shape[%d] = %lld is negative", i, k,
                                    (long long)d);
             if (!shape && d > p->S[k])
@@ -77,10 +77,10 @@ clpad_status clpad__ps_check_tensor(const ps_plan *p, size_t i, const int64_t *D
     if (st) {
         char msg[900];
         snprintf(msg, sizeof msg, "%s", clpad_last_error());
-        return clpad__fail(st, "tensors[%zu]: %s", i, msg);
+        return clpad__fail_at(st, "tensors", (int64_t)i, "tensors[%zu]: %s", i, msg);
     }
     if (!clpad__count(p->rank, D, esize, NULL, bytes))
-        return clpad__fail(CLPAD_ERR_OVERFLOW, "tensors[%zu]: its size overflows", i);
+        return clpad__fail_at(CLPAD_ERR_OVERFLOW, "tensors", (int64_t)i, "tensors[%zu]: its size overflows", i);
     return CLPAD_OK;
 }
 
@@ -147,7 +147,7 @@ clpad_status clpad__ps_check_host(const ps_plan *p, const int64_t *shapes,
         int64_t el;
         clpad__count(p->rank, shapes + i * (size_t)p->rank, 1, &el, NULL);
         if (el > 0 && (!inputs || !inputs[i]))
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "tensors[%zu]: input is NULL", i);
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "tensors", (int64_t)i, "tensors[%zu]: input is NULL", i);
     }
     if (p->out_bytes > 0 && !output)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: output is NULL");

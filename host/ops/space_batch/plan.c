@@ -21,21 +21,23 @@ clpad_status clpad__sb_check(enum sb_op op, size_t esize, int rank, const int64_
                            !block ? "block_shape" : !begin ? bn : en);
     for (int i = 0; i < rank; i++) {
         if (i == 0 && block[0] != 1)
-            return clpad__fail(CLPAD_ERR_INVALID_PADS,
+            return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "block_shape", 0,
                                "%s: block_shape[0] = %lld must be 1 (the batch axis is not "
                                "blocked)",
                                on, (long long)block[0]);
         if (block[i] < 1)
-            return clpad__fail(CLPAD_ERR_INVALID_PADS, "%s: block_shape[%d] = %lld must be >= 1",
+            return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "block_shape", i,
+                                  "%s: block_shape[%d] = %lld must be >= 1",
                                on, i, (long long)block[i]);
         const int64_t *arr[2] = {begin, end};
         const char *names[2] = {bn, en};
         for (int s = 0; s < 2; s++) {
             if (arr[s][i] < 0)
-                return clpad__fail(CLPAD_ERR_INVALID_PADS, "%s: %s[%d] = %lld is negative", on,
+                return clpad__fail_at(CLPAD_ERR_INVALID_PADS, names[s], i,
+                                      "%s: %s[%d] = %lld is negative", on,
                                    names[s], i, (long long)arr[s][i]);
             if (i == 0 && arr[s][0] != 0)
-                return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                return clpad__fail_at(CLPAD_ERR_INVALID_PADS, names[s], 0,
                                    "%s: %s[0] = %lld must be 0 (the batch axis is not %s)", on,
                                    names[s], (long long)arr[s][0], verb);
         }
@@ -66,7 +68,7 @@ clpad_status clpad__sb_check(enum sb_op op, size_t esize, int rank, const int64_
                                    on, i, i, i, (long long)shape[i], (long long)begin[i],
                                    (long long)end[i]);
             if (P % block[i])
-                return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "block_shape", i,
                                    "%s: block_shape[%d] = %lld does not divide shape[%d] + "
                                    "pads_begin[%d] + pads_end[%d] = %lld + %lld + %lld = %lld",
                                    on, i, (long long)block[i], i, i, i, (long long)shape[i],
@@ -90,7 +92,7 @@ clpad_status clpad__sb_check(enum sb_op op, size_t esize, int rank, const int64_
                                    "%s: shape[%d] * block_shape[%d] = %lld * %lld overflows int64",
                                    on, i, i, (long long)shape[i], (long long)block[i]);
             if (begin[i] > full || end[i] > full - begin[i])
-                return clpad__fail(CLPAD_ERR_INVALID_PADS,
+                return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "crops_begin", i,
                                    "%s: crops_begin[%d] + crops_end[%d] = %lld + %lld exceeds "
                                    "shape[%d] * block_shape[%d] = %lld * %lld = %lld",
                                    on, i, i, (long long)begin[i], (long long)end[i], i, i,
