@@ -429,6 +429,55 @@ CLPAD_API clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape,
                                              clpad_placement placement, int64_t *pads_begin,
                                              int64_t *pads_end);
 
+/**
+ * A Pad in the forms the command line and the Python package take
+ * (docs/modes.md): pads for some axes or every axis, one mode or one per
+ * axis (clpad_pad_mode_parse's, with their flags), a large-pads policy, and
+ * sizes rounded up to multiples. clpad_pad_form_resolve composes it into
+ * the pads and options of a Pad call, so that every front end composes the
+ * forms the same way. Fill it with clpad_pad_form_init(), then set fields.
+ */
+typedef struct clpad_pad_form {
+    size_t size;                  /* sizeof(clpad_pad_form) (set by init) */
+    int naxes;                    /* -1 (init): every axis is named, in order; else
+                                     the number of axes `axes` names */
+    const int64_t *axes;          /* ONNX Pad-18's axes: naxes entries in -rank..rank-1 */
+    const int64_t *pads_begin;    /* one per named axis (any sign); NULL: 0 */
+    const int64_t *pads_end;      /* the same after the data */
+    int nmodes;                   /* 0: constant; 1: that mode on every axis; else one
+                                     per named axis (the others take modes[0]) */
+    const clpad_pad_mode *modes;
+    unsigned mode_flags;          /* the OR of clpad_pad_mode_parse's flags of the modes */
+    int large_pads;               /* CLPAD_CONFIG_DEFAULT (init): as mode_flags say; else
+                                     the flags of clpad_pad_large_pads_parse, which
+                                     replace their CLPAD_PAD_LARGE_NUMPY */
+    int nmultiples;               /* 0: none; 1: every named axis; else one per named axis */
+    const int64_t *multiples;     /* each >= 1; applied after the pads */
+    clpad_placement placement;    /* of the multiples' added elements (init: END) */
+    uint64_t reserved[4];         /* must be 0 */
+} clpad_pad_form;
+
+/** No axes listed (every axis), no pads, constant mode, no multiples, size
+ *  set. `form` must not be NULL. */
+CLPAD_API void clpad_pad_form_init(clpad_pad_form *form);
+
+/**
+ * Compose a form for a tensor of `rank` axes and `shape`: pads_begin[rank]
+ * and pads_end[rank] (the named axes' pads in place, 0 elsewhere, then grown
+ * to the multiples: clpad_pad_axes_expand, clpad_pad_to_multiple) and
+ * *options (every axis modes[0], the named axes their own mode, the flags).
+ * The Pad's own rules are checked by the pad call. Written only on success.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, each naming the form's field in
+ * clpad_last_error_info's argument ("modes": a count other than 0, 1 or
+ * the named axes'; "multiples": likewise, or a value < 1, its index given;
+ * "axes": out of range or repeated, its index given; "large_pads", "form"),
+ * CLPAD_ERR_INVALID_SHAPE, CLPAD_ERR_OVERFLOW.
+ */
+CLPAD_API clpad_status clpad_pad_form_resolve(int rank, const int64_t *shape,
+                                              const clpad_pad_form *form,
+                                              int64_t *pads_begin, int64_t *pads_end,
+                                              clpad_pad_options *options);
+
 /* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace (docs/spec.md)                               */
 /* ------------------------------------------------------------------------- */

@@ -109,6 +109,21 @@ PadOptions = struct("clpad_pad_options", [
     ("flags", ctypes.c_uint),
 ], "clpad_pad_options (filled by clpad_pad_options_init).")
 
+PadForm = struct("clpad_pad_form", [
+    ("size", ctypes.c_size_t),
+    ("naxes", ctypes.c_int),
+    ("axes", c_int64_p),
+    ("pads_begin", c_int64_p),
+    ("pads_end", c_int64_p),
+    ("nmodes", ctypes.c_int),
+    ("modes", ctypes.POINTER(ctypes.c_int)),
+    ("mode_flags", ctypes.c_uint),
+    ("large_pads", ctypes.c_int),
+    ("nmultiples", ctypes.c_int),
+    ("multiples", c_int64_p),
+    ("placement", ctypes.c_int),
+], "clpad_pad_form (filled by clpad_pad_form_init).")
+
 ErrorInfo = struct("clpad_error_info", [
     ("size", ctypes.c_size_t),
     ("status", ctypes.c_int),
@@ -153,6 +168,9 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_output_shape_ex": (
         _status, [_int, _i64p, _i64p, _i64p, ctypes.POINTER(PadOptions), _i64p]),
     "clpad_pad_axes_expand": (_status, [_int, _int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_pad_form_init": (None, [ctypes.POINTER(PadForm)]),
+    "clpad_pad_form_resolve": (
+        _status, [_int, _i64p, ctypes.POINTER(PadForm), _i64p, _i64p, ctypes.POINTER(PadOptions)]),
     "clpad_pad_to_multiple": (_status, [_int, _i64p, _i64p, _int, _i64p, _i64p]),
     "clpad_pad_ex": (
         _status,

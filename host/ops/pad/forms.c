@@ -239,3 +239,117 @@ clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape, const int64_t
     }
     return CLPAD_OK;
 }
+
+/* ---- The forms together -------------------------------------------------- */
+
+void clpad_pad_form_init(clpad_pad_form *form)
+{
+    if (!form)
+        return;
+    memset(form, 0, sizeof *form);
+    form->size = sizeof *form;
+    form->naxes = -1;
+    form->large_pads = CLPAD_CONFIG_DEFAULT;
+    form->placement = CLPAD_PLACE_END;
+}
+
+clpad_status clpad_pad_form_resolve(int rank, const int64_t *shape, const clpad_pad_form *form,
+                                    int64_t *pads_begin, int64_t *pads_end,
+                                    clpad_pad_options *options)
+{
+    clpad__clear_error();
+    if (!form || !options)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad form: %s is NULL",
+                           form ? "options" : "form");
+    size_t min = offsetof(clpad_pad_form, placement) + sizeof form->placement;
+    if (form->size < min)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "form", -1,
+                              "pad form: size = %zu is smaller than the first version's %zu "
+                              "bytes (fill it with clpad_pad_form_init)",
+                              form->size, min);
+    clpad_pad_form f;
+    memset(&f, 0, sizeof f);
+    memcpy(&f, form, form->size < sizeof f ? form->size : sizeof f);
+    for (size_t k = sizeof f; k < form->size; k++)
+        if (((const unsigned char *)form)[k])
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "form", -1,
+                                  "pad form: a non-zero byte at offset %zu, past the fields "
+                                  "this library version knows (%zu bytes)",
+                                  k, sizeof f);
+    for (int k = 0; k < 4; k++)
+        if (f.reserved[k])
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "form", -1,
+                                  "pad form: reserved[%d] must be 0", k);
+    if (rank < 0 || rank > CLPAD_MAX_RANK)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad form: rank = %d must be in 0..%d",
+                           rank, CLPAD_MAX_RANK);
+    if (rank > 0 && (!shape || !pads_begin || !pads_end))
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad form: %s is NULL",
+                           !shape ? "shape" : !pads_begin ? "pads_begin" : "pads_end");
+    /* The named axes: f.axes, or every axis. */
+    int64_t every[CLPAD_MAX_RANK];
+    for (int i = 0; i < rank; i++)
+        every[i] = i;
+    int named = f.naxes < 0 ? rank : f.naxes;
+    const int64_t *axes = f.naxes < 0 ? every : f.axes;
+    if (named > rank || (named > 0 && !axes))
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "axes", -1,
+                              "%d axes named for rank %d (each axis at most once)", named, rank);
+    if (f.nmodes < 0 || (f.nmodes > 1 && f.nmodes != named) || (f.nmodes > 0 && !f.modes))
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "modes", -1,
+                              "%d modes for %d padded axes: give one mode, or one per axis",
+                              f.nmodes, named);
+    if (f.nmultiples < 0 || (f.nmultiples > 1 && f.nmultiples != named) ||
+        (f.nmultiples > 0 && !f.multiples))
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "multiples", -1,
+                              "%d values for %d padded axes: give one, or one per axis",
+                              f.nmultiples, named);
+    for (int k = 0; k < f.nmultiples; k++)
+        if (f.multiples[k] < 1)
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "multiples", k,
+                                  "value %d is %lld; each must be >= 1 (1 leaves an axis alone)",
+                                  k, (long long)f.multiples[k]);
+    for (int k = 0; k < f.nmodes; k++)
+        if ((unsigned)f.modes[k] >= CLPAD_PAD_MODE_COUNT)
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "modes", k,
+                                  "modes[%d] = %d is not a clpad_pad_mode", k, (int)f.modes[k]);
+    if (f.large_pads != CLPAD_CONFIG_DEFAULT && (f.large_pads & ~(int)CLPAD_PAD_LARGE_NUMPY))
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "large_pads", -1,
+                              "large_pads = %d is not a flags value of "
+                              "clpad_pad_large_pads_parse",
+                              f.large_pads);
+    /* The pads of the named axes, in place on the tensor's axes. */
+    int64_t zeros[CLPAD_MAX_RANK] = {0};
+    int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
+    clpad_status st = clpad_pad_axes_expand(rank, named, axes,
+                                            f.pads_begin ? f.pads_begin : zeros,
+                                            f.pads_end ? f.pads_end : zeros, pb, pe);
+    if (st)
+        return st;
+    /* The modes: the first for every axis, or one per named axis; the
+     * framework's flags, then the large-pads policy over them. */
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, f.nmodes > 0 ? f.modes[0] : CLPAD_PAD_CONSTANT);
+    int64_t mult[CLPAD_MAX_RANK];
+    for (int i = 0; i < rank; i++)
+        mult[i] = 1;
+    for (int k = 0; k < named; k++) {
+        int i = (int)(axes[k] < 0 ? axes[k] + rank : axes[k]); /* checked by the expand */
+        if (f.nmodes > 1)
+            o.modes[i] = f.modes[k];
+        if (f.nmultiples > 0)
+            mult[i] = f.multiples[f.nmultiples == 1 ? 0 : k];
+    }
+    o.flags = f.mode_flags;
+    if (f.large_pads != CLPAD_CONFIG_DEFAULT)
+        o.flags = (o.flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY) | (unsigned)f.large_pads;
+    if (f.nmultiples > 0 &&
+        (st = clpad_pad_to_multiple(rank, shape, mult, f.placement, pb, pe)))
+        return st;
+    if (rank > 0) {
+        memcpy(pads_begin, pb, (size_t)rank * sizeof *pb);
+        memcpy(pads_end, pe, (size_t)rank * sizeof *pe);
+    }
+    *options = o;
+    return CLPAD_OK;
+}
