@@ -129,9 +129,17 @@ int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, si
     /* Two names of one file: what each output names, against the outputs
      * before it and every input. */
     tio_file_id *ids = calloc(n_outputs ? n_outputs : 1, sizeof *ids);
-    if (!ids)
+    /* what each input names, found once (a folder may hold thousands) */
+    tio_file_id *in = calloc(n ? n : 1, sizeof *in);
+    if (!ids || !in) {
+        free(ids);
+        free(in);
         return cli_error(CLI_FAIL, "out of memory");
+    }
     int rc = CLI_OK;
+    for (size_t k = 0; k < n && rc == CLI_OK; k++)
+        if (tio_file_id_of(inputs[k], &in[k], err, sizeof err))
+            rc = cli_error(CLI_FAIL, "%s", err);
     for (size_t i = 0; i < n_outputs && rc == CLI_OK; i++) {
         const cli_output *o = &outputs[i];
         if (!o->path)
@@ -146,23 +154,19 @@ int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, si
                                "%s '%s' and %s '%s' are the same file; each output needs a "
                                "file of its own",
                                o->label, o->path, outputs[k].label, outputs[k].path);
-        for (size_t k = 0; k < n && rc == CLI_OK; k++) {
-            tio_file_id in;
-            if (tio_file_id_of(inputs[k], &in, err, sizeof err)) {
-                rc = cli_error(CLI_FAIL, "%s", err);
-                break;
-            }
-            if (tio_file_id_equal(&ids[i], &in))
+        for (size_t k = 0; k < n && rc == CLI_OK; k++)
+            if (tio_file_id_equal(&ids[i], &in[k]))
                 rc = cli_error(CLI_USAGE,
                                "%s '%s' is the input '%s' (the same file); clpad never writes "
                                "over an input: name another output",
                                o->label, o->path, inputs[k]);
-            tio_file_id_free(&in);
-        }
     }
     for (size_t i = 0; i < n_outputs; i++)
         tio_file_id_free(&ids[i]);
+    for (size_t k = 0; k < n; k++)
+        tio_file_id_free(&in[k]);
     free(ids);
+    free(in);
     return rc;
 }
 

@@ -1,10 +1,11 @@
-/* `clpad letterbox`: a batch of images into one detector-ready tensor
- * (docs/letterbox.md), with each image's transform as JSON and a contact
- * sheet of the batch as PNG; optionally verified against the CPU reference.
- * Image files are read by the library's image reading (clpad_image.h,
- * cv2.imread's rules), .npy files by the CLI's loader (tensor_io.h). */
+/* `clpad letterbox`: image files, folders, patterns and @lists into one
+ * detector-ready tensor (docs/letterbox.md) through the library's stream
+ * (clpad_stream.h: decoder threads, batches written as they complete), with
+ * each image's transform as JSON and a contact sheet as PNG; optionally
+ * verified against the CPU reference. Image files are read by the library
+ * (cv2.imread's rules), .npy files by the CLI's loader (tensor_io.h). */
 #include "cli.h"
-#include "clpad_image.h"
+#include "clpad_stream.h"
 #include "tensor_io.h"
 
 #include <cjson/cJSON.h>
@@ -17,30 +18,41 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <unistr.h>
 
 static void letterbox_usage(FILE *f)
 {
     fprintf(f,
-            "usage: clpad letterbox --size H,W [--interp bilinear|nearest] [--placement\n"
-            "                       center|top-left] [--no-scaleup] [--mode MODE]\n"
+            "usage: clpad letterbox --size H,W [--preset NAME] [--interp bilinear|nearest]\n"
+            "                       [--placement center|top-left] [--no-scaleup] [--mode MODE]\n"
             "                       [--value V[,V,...]] [--bgr] [--scale S] [--mean M[,M,...]]\n"
             "                       [--std S[,S,...]] [--dtype f32|f16|u8] [--layout nchw|nhwc]\n"
-            "                       [--transforms OUT.json] [--preview SHEET.png]\n"
-            "                       [--channels keep|1|3|4] [--max-pixels N]\n"
+            "                       [--batch B] [--transforms OUT.json] [--preview SHEET.png]\n"
+            "                       [--channels keep|1|3|4] [--max-pixels N] [--workers N]\n"
+            "                       [--decode-scale off|auto] [--on-error fail|skip]\n"
             "                       [--device SPEC | --cpu] [--verify] [--quiet]\n"
             "                       IMAGE... OUTPUT.npy\n"
             "\n"
             "Letterbox every IMAGE into an H x W slot and write the batch as one tensor\n"
-            "[N, C, H, W] (or [N, H, W, C]) in one kernel launch: keep-aspect resize by\n"
-            "r = min(H/h, W/w) to round(w*r) x round(h*r) (OpenCV's INTER_LINEAR arithmetic),\n"
-            "placed in the slot, the border filled, each sample v of channel c stored as\n"
+            "[N, C, H, W] (or [N, H, W, C]): keep-aspect resize by r = min(H/h, W/w) to\n"
+            "round(w*r) x round(h*r) (OpenCV's INTER_LINEAR arithmetic), placed in the slot,\n"
+            "the border filled, each sample v of channel c stored as\n"
             "(v * scale - mean[c]) / std[c]. The defaults are Ultralytics' LetterBox as YOLO\n"
-            "models take it, except the 1/255 (add --scale 1/255). docs/letterbox.md states\n"
-            "every rule exactly.\n"
+            "models take it, except the 1/255 (add --preset ultralytics, or --std 255).\n"
+            "Images are decoded on every core while the previous batch is letterboxed, and\n"
+            "the output is written as batches complete. docs/letterbox.md states every\n"
+            "rule exactly.\n"
             "\n"
             "  -s, --size H,W         the slot of every image (required)\n"
+            "      --preset NAME      a named set of the options below; options given too\n"
+            "                         override it. Presets:\n");
+    const char *desc;
+    for (size_t i = 0; clpad_letterbox_preset_name(i, &desc); i++)
+        fprintf(f, "                           %s: %s\n", clpad_letterbox_preset_name(i, NULL),
+                desc);
+    fprintf(f,
             "      --interp I         bilinear (default; OpenCV INTER_LINEAR) or nearest\n"
             "      --placement P      center (default; the odd pixel to the bottom/right)\n"
             "                         or top-left\n"
@@ -58,12 +70,17 @@ static void letterbox_usage(FILE *f)
             "                         A/B in double precision rounded to single (default 1)\n"
             "      --mean M[,M,..]    subtracted, per output channel (after --bgr) or one for\n"
             "                         all (default 0)\n"
-            "      --std S[,S,..]     divisor, per output channel or one for all (default 1)\n"
+            "      --std S[,S,..]     divisor, per output channel or one for all (default 1;\n"
+            "                         --std 255 is x / 255 exactly)\n"
             "      --dtype T          f32 (default), f16 or u8 (rounded, saturated)\n"
             "      --layout L         nchw (default) or nhwc\n"
-            "      --transforms FILE  write each image's scale, pad_top, pad_left,\n"
-            "                         resized_h, resized_w as JSON (box back to the image:\n"
-            "                         x_src = (x - pad_left) / scale); valid UTF-8 whatever\n"
+            "      --batch B          write one file per batch of B images, OUTPUT-00000.npy,\n"
+            "                         OUTPUT-00001.npy, ... (the number zero-padded to 5\n"
+            "                         digits, or more when needed); without it, one OUTPUT\n"
+            "      --transforms FILE  write each image's file, source size, scale, pad_top,\n"
+            "                         pad_left, resized_h, resized_w as JSON (box back to\n"
+            "                         the image: x_src = (x - pad_left) / scale), and the\n"
+            "                         skipped files with their reason; valid UTF-8 whatever\n"
             "                         the file names (a name that is not UTF-8 also comes\n"
             "                         as \"file_bytes\", its bytes in hex: docs/letterbox.md)\n"
             "      --preview FILE     write a contact sheet of the batch as PNG: every image\n"
@@ -77,20 +94,30 @@ static void letterbox_usage(FILE *f)
             "                         files must agree)\n"
             "      --max-pixels N     refuse an image of more than N pixels (default\n"
             "                         178956970, Pillow's decompression-bomb limit)\n"
+            "      --workers N        decoder threads (default 0: one per core)\n"
+            "      --decode-scale S   off (default: the exact result) or auto: a JPEG is\n"
+            "                         decoded at 1/2, 1/4 or 1/8 of its size when that is\n"
+            "                         still at least its resized size (faster; not exact)\n"
+            "      --on-error E       fail (default): a file that cannot be read ends the\n"
+            "                         run, naming it, and nothing is written; skip: it is\n"
+            "                         left out and listed with its reason in --transforms\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
             "                         then the CPU reference, and compare byte for byte\n"
-            "  -q, --quiet            print nothing but errors\n"
+            "  -q, --quiet            print nothing but errors (and no progress line)\n"
             "  -h, --help             show this help\n"
             "\n"
-            "IMAGE: %s.\n"
-            "An image file is read by --channels, its EXIF orientation applied\n"
-            "(docs/letterbox.md, \"Reading images\"); a .npy as u8 HxW or HxWxC as it is;\n"
-            "every input must end up with the same channel count. OUTPUT: .npy.\n"
-            "OUTPUT, --transforms and --preview are written only when the whole batch\n"
-            "succeeded, as one set: each to a temporary file beside it, then all renamed in\n"
-            "one step. SIGINT, SIGTERM or SIGHUP leave the previous files or the new set,\n"
+            "IMAGE: a file (%s), a directory (every image file below it,\n"
+            "sorted by path; names starting with '.' left out), a pattern (\"photos/*.jpg\",\n"
+            "quoted: glob(3), sorted) or @LIST (a file of paths, one per line, relative to\n"
+            "its directory). An image file is read by --channels, its EXIF orientation\n"
+            "applied (docs/letterbox.md, \"Reading images\"); a .npy as u8 HxW or HxWxC as\n"
+            "it is; every input must end up with the same channel count. OUTPUT: .npy.\n"
+            "On a terminal a progress line shows images, images/s and the time left.\n"
+            "The outputs are written only when the whole batch succeeded, as one set: each\n"
+            "to a temporary file beside it as batches complete, then all renamed in one\n"
+            "step. SIGINT, SIGTERM or SIGHUP leave the previous files or the new set,\n"
             "never a mix and no temporary (during the renames the signal waits for them).\n"
             "No output may be an IMAGE or another output (the same file, through links\n"
             "too): a usage error.\n"
@@ -139,44 +166,43 @@ static bool parse_scale(const char *text, float *out)
     return parse_floats(text, "--scale", out, 1, &n);
 }
 
-/* One input: a .npy by the CLI's loader, an image file by the library's
- * image reading with `ro` (u8 HxWxC). 0, or 1 with the message printed. */
-static int load_input(const char *path, const clpad_read_options *ro, tio_tensor *t)
+/* The stream's reader: a .npy by the CLI's loader (u8 HxW or HxWxC, as it
+ * is), anything else by the library (clpad_image_read, cv2.imread's rules;
+ * the stream has set any decode scaling in `o`). */
+static clpad_status cli_read(void *user, const char *path, size_t index,
+                             const clpad_read_options *o, clpad_decoded_image *out, char *msg,
+                             size_t msg_size)
 {
-    char err[512];
+    (void)user;
+    (void)index;
     const char *fmt = tio_format(path);
-    if (fmt && !strcmp(fmt, "npy")) {
-        if (tio_load(path, t, err, sizeof err))
-            return cli_error(CLI_FAIL, "%s", err), 1;
-        return 0;
+    if (!fmt || strcmp(fmt, "npy"))
+        return clpad_image_read(path, o, out);
+    tio_tensor t;
+    if (tio_load(path, &t, msg, msg_size))
+        return CLPAD_ERR_BAD_INPUT;
+    if (t.dtype != CLPAD_U8 || t.rank < 2 || t.rank > 3 || t.shape[0] < 1 || t.shape[1] < 1 ||
+        (t.rank == 3 && (t.shape[2] < 1 || t.shape[2] > 4))) {
+        snprintf(msg, msg_size, "%s: a %s tensor of rank %d is not an image (u8 HxW or HxWxC)",
+                 path, clpad_dtype_name(t.dtype), t.rank);
+        tio_free(&t);
+        return CLPAD_ERR_INVALID_SHAPE;
     }
-    if (tio_check_load_path(path, err, sizeof err))
-        return cli_error(CLI_FAIL, "%s", err), 1;
-    clpad_decoded_image img = {.size = sizeof img};
-    if (clpad_image_read(path, ro, &img))
-        return cli_error(CLI_FAIL, "%s", clpad_last_error()), 1;
-    *t = (tio_tensor){.dtype = img.dtype, .rank = 3, .shape = {img.height, img.width,
-                                                               img.channels},
-                      .data = img.data, .is_image = true,
-                      .nbytes = (size_t)(img.height * img.width * img.channels)};
-    return 0;
+    *out = (clpad_decoded_image){.size = sizeof *out, .data = t.data, .dtype = CLPAD_U8,
+                                 .height = t.shape[0], .width = t.shape[1],
+                                 .channels = t.rank == 3 ? t.shape[2] : 1,
+                                 .source_height = t.shape[0], .source_width = t.shape[1],
+                                 .scale_num = 8, .orientation = 1, .format = "npy"};
+    return CLPAD_OK;
 }
 
-/* The letterbox call, for cli_run_op. */
-typedef struct lb_op {
-    const clpad_image *images;
-    size_t n;
-    const clpad_letterbox_options *o;
-    clpad_letterbox_transform *t;
-} lb_op;
-
-static clpad_status run_letterbox(clpad_context *ctx, const void *op, void *out, size_t out_bytes,
-                                  clpad_run_info *info)
+/* Frees what cli_read returned (both are malloc'd pixels). */
+static void cli_release(void *user, clpad_decoded_image *img)
 {
-    const lb_op *l = op;
-    return clpad_letterbox(ctx, l->images, l->n, l->o, out, out_bytes, l->t, info);
+    (void)user;
+    free(img->data);
+    img->data = NULL;
 }
-
 /* A file name in the JSON, which must stay valid UTF-8 whatever the name's
  * bytes: "file" holds the name as text, each byte that is not part of a
  * UTF-8 sequence (RFC 3629: libunistring's u8_mbtoucr) replaced by U+FFFD;
@@ -216,45 +242,65 @@ static bool add_file_name(cJSON *e, const char *name)
     return ok;
 }
 
-/* The --transforms JSON (docs/letterbox.md), with a final newline, into
- * *json (malloc'd, *len bytes). */
-static int make_transforms(const char *path, char **files, const clpad_image *im, size_t n,
-                           const clpad_letterbox_options *o, const clpad_letterbox_transform *t,
-                           char **json, size_t *len)
+/* The --transforms JSON (docs/letterbox.md), built as batches complete. */
+typedef struct transforms_doc {
+    cJSON *root, *images, *skipped;
+    bool ok;
+} transforms_doc;
+
+static void doc_start(transforms_doc *d, const clpad_letterbox_options *o)
 {
-    *json = NULL;
-    cJSON *root = cJSON_CreateObject();
-    bool ok = root != NULL;
-    cJSON *size = ok ? cJSON_AddArrayToObject(root, "size") : NULL;
+    d->root = cJSON_CreateObject();
+    d->ok = d->root != NULL;
+    cJSON *size = d->ok ? cJSON_AddArrayToObject(d->root, "size") : NULL;
     if (size) {
         cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_height));
         cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_width));
     }
-    if (root) {
-        cJSON_AddStringToObject(root, "layout", clpad_layout_name(o->layout));
-        cJSON_AddStringToObject(root, "dtype", clpad_dtype_name(o->dtype));
+    if (d->ok) {
+        cJSON_AddStringToObject(d->root, "layout", clpad_layout_name(o->layout));
+        cJSON_AddStringToObject(d->root, "dtype", clpad_dtype_name(o->dtype));
     }
-    cJSON *arr = root ? cJSON_AddArrayToObject(root, "images") : NULL;
-    ok = arr != NULL;
-    for (size_t i = 0; i < n && ok; i++) {
-        cJSON *e = cJSON_CreateObject();
-        ok = e && cJSON_AddItemToArray(arr, e) && add_file_name(e, files[i]);
-        if (!ok)
-            break;
-        cJSON_AddNumberToObject(e, "height", (double)im[i].height);
-        cJSON_AddNumberToObject(e, "width", (double)im[i].width);
-        /* 17 significant digits: the double itself (cJSON's own printing
-         * may stop at 15 when they compare equal within its epsilon) */
-        char num[40];
-        snprintf(num, sizeof num, "%.17g", t[i].scale);
-        cJSON_AddRawToObject(e, "scale", num);
-        cJSON_AddNumberToObject(e, "pad_top", (double)t[i].pad_top);
-        cJSON_AddNumberToObject(e, "pad_left", (double)t[i].pad_left);
-        cJSON_AddNumberToObject(e, "resized_h", (double)t[i].resized_height);
-        cJSON_AddNumberToObject(e, "resized_w", (double)t[i].resized_width);
-    }
-    char *text = ok ? cJSON_Print(root) : NULL;
-    cJSON_Delete(root);
+    d->images = d->ok ? cJSON_AddArrayToObject(d->root, "images") : NULL;
+    d->skipped = d->ok ? cJSON_AddArrayToObject(d->root, "skipped") : NULL;
+    d->ok = d->images && d->skipped;
+}
+
+static void doc_add(transforms_doc *d, const char *file, const clpad_stream_image *im)
+{
+    cJSON *e = d->ok ? cJSON_CreateObject() : NULL;
+    d->ok = e && cJSON_AddItemToArray(d->images, e) && add_file_name(e, file);
+    if (!d->ok)
+        return;
+    const clpad_letterbox_transform *t = &im->transform;
+    cJSON_AddNumberToObject(e, "height", (double)im->source_height);
+    cJSON_AddNumberToObject(e, "width", (double)im->source_width);
+    /* 17 significant digits: the double itself (cJSON's own printing may
+     * stop at 15 when they compare equal within its epsilon) */
+    char num[40];
+    snprintf(num, sizeof num, "%.17g", t->scale);
+    cJSON_AddRawToObject(e, "scale", num);
+    cJSON_AddNumberToObject(e, "pad_top", (double)t->pad_top);
+    cJSON_AddNumberToObject(e, "pad_left", (double)t->pad_left);
+    cJSON_AddNumberToObject(e, "resized_h", (double)t->resized_height);
+    cJSON_AddNumberToObject(e, "resized_w", (double)t->resized_width);
+    if (im->scale_num != 8)
+        cJSON_AddNumberToObject(e, "decode_scale", im->scale_num / 8.0);
+}
+
+static void doc_skip(transforms_doc *d, const char *file, const clpad_stream_skip *k)
+{
+    cJSON *e = d->ok ? cJSON_CreateObject() : NULL;
+    d->ok = e && cJSON_AddItemToArray(d->skipped, e) && add_file_name(e, file) &&
+            cJSON_AddStringToObject(e, "status", clpad_status_name(k->status)) &&
+            cJSON_AddStringToObject(e, "error", k->message);
+}
+
+/* The document with a final newline into *json (malloc'd, *len bytes). */
+static int doc_finish(transforms_doc *d, const char *path, char **json, size_t *len)
+{
+    *json = NULL;
+    char *text = d->ok ? cJSON_Print(d->root) : NULL;
     size_t tl = text ? strlen(text) : 0;
     *json = text ? malloc(tl + 2) : NULL;
     if (*json) {
@@ -269,65 +315,152 @@ static int make_transforms(const char *path, char **files, const clpad_image *im
     return CLI_OK;
 }
 
-/* The contact sheet: the batch letterboxed as u8 NHWC with the geometry and
+/* The contact sheet: the images letterboxed as u8 NHWC with the geometry and
  * border of the run (no normalisation, no channel swap), the slots in a
- * grid of about square shape with 4-pixel gaps, subsampled by an integer
- * factor so that the sheet stays within 4096 pixels on a side. */
-static int make_preview(const clpad_image *im, size_t n, const clpad_letterbox_options *run,
-                        clpad_context *ctx, tio_tensor *sheet)
+ * grid of about square shape (for every input: a skipped file leaves its
+ * slot dark) with 4-pixel gaps, subsampled by an integer factor so that the
+ * sheet stays within 4096 pixels on a side; filled batch by batch. */
+typedef struct preview {
+    clpad_letterbox_options o;
+    tio_tensor sheet;
+    int64_t cols, k, th, tw, gap;
+    size_t next; /* slots filled */
+    unsigned char *slot;
+} preview;
+
+static int preview_start(preview *p, const clpad_letterbox_options *run, size_t n, int64_t C)
 {
-    clpad_letterbox_options o = *run;
-    o.dtype = CLPAD_U8;
-    o.layout = CLPAD_LAYOUT_NHWC;
-    o.swap_rb = 0;
-    o.scale = 1.0f;
+    p->o = *run;
+    p->o.dtype = CLPAD_U8;
+    p->o.layout = CLPAD_LAYOUT_NHWC;
+    p->o.swap_rb = 0;
+    p->o.scale = 1.0f;
     for (int c = 0; c < CLPAD_LETTERBOX_MAX_CHANNELS; c++)
-        o.mean[c] = 0.0f, o.std[c] = 1.0f;
-    int64_t C = im[0].channels, H = o.out_height, W = o.out_width;
-    size_t slot = (size_t)(H * W * C);
-    unsigned char *batch = malloc(slot * n);
-    if (!batch)
+        p->o.mean[c] = 0.0f, p->o.std[c] = 1.0f;
+    int64_t H = p->o.out_height, W = p->o.out_width;
+    p->cols = 1;
+    while (p->cols * p->cols < (int64_t)n)
+        p->cols++;
+    int64_t rows = ((int64_t)n + p->cols - 1) / p->cols;
+    p->gap = 4;
+    p->k = 1; /* subsampling */
+    while ((p->cols * (W / p->k + p->gap) + p->gap > 4096 ||
+            rows * (H / p->k + p->gap) + p->gap > 4096) &&
+           (W / p->k > 1 || H / p->k > 1))
+        p->k++;
+    p->th = (H + p->k - 1) / p->k;
+    p->tw = (W + p->k - 1) / p->k;
+    tio_tensor *s = &p->sheet;
+    *s = (tio_tensor){.dtype = CLPAD_U8, .rank = 3, .is_image = true};
+    s->shape[0] = rows * (p->th + p->gap) + p->gap;
+    s->shape[1] = p->cols * (p->tw + p->gap) + p->gap;
+    s->shape[2] = C;
+    s->nbytes = (size_t)(s->shape[0] * s->shape[1] * C);
+    s->data = malloc(s->nbytes);
+    p->slot = malloc((size_t)(H * W * C));
+    if (!s->data || !p->slot)
         return cli_error(CLI_FAIL, "--preview: out of memory");
-    if (clpad_letterbox(ctx, im, n, &o, batch, slot * n, NULL, NULL)) {
-        free(batch);
-        return cli_error(CLI_FAIL, "--preview: %s", clpad_last_error());
-    }
-    int64_t cols = 1;
-    while (cols * cols < (int64_t)n)
-        cols++;
-    int64_t rows = ((int64_t)n + cols - 1) / cols, gap = 4;
-    int64_t k = 1; /* subsampling */
-    while ((cols * (W / k + gap) + gap > 4096 || rows * (H / k + gap) + gap > 4096) &&
-           (W / k > 1 || H / k > 1))
-        k++;
-    int64_t th = (H + k - 1) / k, tw = (W + k - 1) / k;
-    *sheet = (tio_tensor){.dtype = CLPAD_U8, .rank = 3, .is_image = true};
-    sheet->shape[0] = rows * (th + gap) + gap;
-    sheet->shape[1] = cols * (tw + gap) + gap;
-    sheet->shape[2] = C;
-    sheet->nbytes = (size_t)(sheet->shape[0] * sheet->shape[1] * C);
-    sheet->data = malloc(sheet->nbytes);
-    if (!sheet->data) {
-        free(batch);
-        return cli_error(CLI_FAIL, "--preview: out of memory");
-    }
-    memset(sheet->data, 40, sheet->nbytes); /* dark gaps */
-    unsigned char *s = sheet->data;
-    for (size_t i = 0; i < n; i++) {
-        int64_t r0 = gap + (int64_t)i / cols * (th + gap), c0 = gap + (int64_t)i % cols * (tw + gap);
-        for (int64_t y = 0; y < th; y++)
-            for (int64_t x = 0; x < tw; x++)
-                memcpy(s + ((r0 + y) * sheet->shape[1] + c0 + x) * C,
-                       batch + i * slot + ((y * k) * W + x * k) * C, (size_t)C);
-    }
-    free(batch);
+    memset(s->data, 40, s->nbytes); /* dark gaps */
     return CLI_OK;
+}
+
+static int preview_add(preview *p, const clpad_image *im, size_t count)
+{
+    tio_tensor *s = &p->sheet;
+    int64_t C = s->shape[2], W = p->o.out_width;
+    size_t bytes = (size_t)(p->o.out_height * W * C);
+    unsigned char *d = s->data;
+    for (size_t i = 0; i < count; i++, p->next++) {
+        if (clpad_letterbox_cpu(&im[i], 1, &p->o, p->slot, bytes, NULL))
+            return cli_error(CLI_FAIL, "--preview: %s", clpad_last_error());
+        int64_t r0 = p->gap + (int64_t)p->next / p->cols * (p->th + p->gap),
+                c0 = p->gap + (int64_t)p->next % p->cols * (p->tw + p->gap);
+        for (int64_t y = 0; y < p->th; y++)
+            for (int64_t x = 0; x < p->tw; x++)
+                memcpy(d + ((r0 + y) * s->shape[1] + c0 + x) * C,
+                       p->slot + ((y * p->k) * W + x * p->k) * C, (size_t)C);
+    }
+    return CLI_OK;
+}
+
+/* The progress line on a terminal: images, images/s, time left; at most
+ * five updates a second; cleared at the end. */
+typedef struct progress {
+    bool on;
+    uint64_t t0, last;
+    size_t n;
+} progress;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void progress_show(progress *p, size_t done, bool force)
+{
+    if (!p->on)
+        return;
+    uint64_t t = now_ns();
+    if (!force && t - p->last < 200000000u)
+        return;
+    p->last = t;
+    double s = (double)(t - p->t0) / 1e9, rate = s > 0 ? (double)done / s : 0;
+    char eta[32] = "?";
+    if (rate > 0)
+        snprintf(eta, sizeof eta, "%.0f s", (double)(p->n - done) / rate);
+    fprintf(stderr, "\rclpad: %zu/%zu images, %.0f images/s, %s left   ", done, p->n, rate,
+            eta);
+    fflush(stderr);
+}
+
+static void progress_clear(progress *p)
+{
+    if (p->on)
+        fprintf(stderr, "\r%*s\r", 72, "");
+}
+
+/* OUTPUT-NNNNN.npy for batch b (--batch), malloc'd. */
+static char *batch_name(const char *out, size_t b, int digits)
+{
+    size_t len = strlen(out);
+    size_t stem = len > 4 && !strcasecmp(out + len - 4, ".npy") ? len - 4 : len;
+    char num[32];
+    int nd = snprintf(num, sizeof num, "%zu", b);
+    char *name = malloc(stem + 32 + 6);
+    if (name) {
+        memcpy(name, out, stem);
+        size_t at = stem;
+        name[at++] = '-';
+        for (int k = nd; k < digits && k < 30; k++)
+            name[at++] = '0';
+        snprintf(name + at, 32 + 6 - (at - stem), "%s.npy", num);
+    }
+    return name;
+}
+
+/* The arguments that name one file (not @lists, directories or patterns),
+ * for the checks made before anything is expanded. */
+static size_t plain_args(char **args, size_t n, char **plain)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        bool exists = stat(args[i], &st) == 0;
+        if (args[i][0] == '@' || (exists && S_ISDIR(st.st_mode)) ||
+            (!exists && strpbrk(args[i], "*?[")))
+            continue;
+        plain[m++] = args[i];
+    }
+    return m;
 }
 
 int cmd_letterbox(int argc, char **argv)
 {
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
-           O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS };
+           O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS, O_PRESET,
+           O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR };
     static const struct option opts[] = {
         {"size", required_argument, NULL, 's'},       {"interp", required_argument, NULL, O_INTERP},
         {"placement", required_argument, NULL, O_PLACE}, {"no-scaleup", no_argument, NULL, O_NOUP},
@@ -341,21 +474,37 @@ int cmd_letterbox(int argc, char **argv)
         {"verify", no_argument, NULL, O_VERIFY},      {"quiet", no_argument, NULL, 'q'},
         {"channels", required_argument, NULL, O_CHANNELS},
         {"max-pixels", required_argument, NULL, O_MAX_PIXELS},
+        {"preset", required_argument, NULL, O_PRESET},
+        {"batch", required_argument, NULL, O_BATCH},
+        {"workers", required_argument, NULL, O_WORKERS},
+        {"decode-scale", required_argument, NULL, O_DECODE_SCALE},
+        {"on-error", required_argument, NULL, O_ON_ERROR},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
+    static const char shortopts[] = ":s:m:v:d:qh";
     clpad_letterbox_options o;
     clpad_letterbox_options_init(&o, 0, 0);
-    clpad_read_options ro;
-    clpad_read_options_init(&ro);
+    /* first the preset, whatever its place: the options given override it */
+    const char *preset = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1)
+        if (c == O_PRESET)
+            preset = optarg;
+    if (preset && clpad_letterbox_preset(preset, &o))
+        return cli_error(CLI_USAGE, "--preset: %s", clpad_last_error());
+    clpad_stream_options so;
+    clpad_stream_options_init(&so);
+    bool channels_given = false;
     int64_t size[2];
     int nsize = 0, nvalue = 0, nmean = 0, nstd = 0;
     int64_t values[CLPAD_LETTERBOX_MAX_CHANNELS];
     float mean[CLPAD_LETTERBOX_MAX_CHANNELS], stdv[CLPAD_LETTERBOX_MAX_CHANNELS];
-    const char *device = NULL, *transforms = NULL, *preview = NULL;
+    const char *device = NULL, *transforms = NULL, *preview_path = NULL;
     bool cpu = false, verify = false, quiet = false;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":s:m:v:d:qh", opts, NULL)) != -1) {
+    size_t file_batch = 0;
+    optind = 0; /* GNU getopt: start again from scratch */
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (!cli_parse_i64_list(optarg, "--size", size, 2, &nsize))
@@ -410,15 +559,16 @@ int cmd_letterbox(int argc, char **argv)
                 return cli_error(CLI_USAGE, "--layout: %s", clpad_last_error());
             break;
         case O_TRANSFORMS: transforms = optarg; break;
-        case O_PREVIEW: preview = optarg; break;
+        case O_PREVIEW: preview_path = optarg; break;
         case 'd': device = optarg; break;
         case O_CPU: cpu = true; break;
         case O_VERIFY: verify = true; break;
         case O_CHANNELS:
+            channels_given = true;
             if (!strcmp(optarg, "keep"))
-                ro.channels = CLPAD_CHANNELS_KEEP;
+                so.read.channels = CLPAD_CHANNELS_KEEP;
             else if (!strcmp(optarg, "1") || !strcmp(optarg, "3") || !strcmp(optarg, "4"))
-                ro.channels = optarg[0] - '0';
+                so.read.channels = optarg[0] - '0';
             else
                 return cli_error(CLI_USAGE, "--channels: '%s' is not keep, 1, 3 or 4", optarg);
             break;
@@ -429,9 +579,42 @@ int cmd_letterbox(int argc, char **argv)
                 return CLI_USAGE;
             if (nv != 1 || v[0] < 1)
                 return cli_error(CLI_USAGE, "--max-pixels: '%s' is not a number >= 1", optarg);
-            ro.max_pixels = (uint64_t)v[0];
+            so.read.max_pixels = (uint64_t)v[0];
             break;
         }
+        case O_PRESET: break; /* applied first */
+        case O_BATCH:
+        case O_WORKERS: {
+            const char *name = c == O_BATCH ? "--batch" : "--workers";
+            int64_t v[1];
+            int nv = 0;
+            if (!cli_parse_i64_list(optarg, name, v, 1, &nv))
+                return CLI_USAGE;
+            if (nv != 1 || v[0] < (c == O_BATCH ? 1 : 0) || v[0] > (c == O_BATCH ? 1 << 24 : 64))
+                return cli_error(CLI_USAGE, "%s: '%s' is not a number from %d to %d", name,
+                                 optarg, c == O_BATCH ? 1 : 0, c == O_BATCH ? 1 << 24 : 64);
+            if (c == O_BATCH)
+                file_batch = (size_t)v[0];
+            else
+                so.workers = (int)v[0];
+            break;
+        }
+        case O_DECODE_SCALE:
+            if (!strcmp(optarg, "off"))
+                so.decode_scale = CLPAD_DECODE_SCALE_OFF;
+            else if (!strcmp(optarg, "auto"))
+                so.decode_scale = CLPAD_DECODE_SCALE_AUTO;
+            else
+                return cli_error(CLI_USAGE, "--decode-scale: '%s' is not off or auto", optarg);
+            break;
+        case O_ON_ERROR:
+            if (!strcmp(optarg, "fail"))
+                so.on_error = CLPAD_ON_ERROR_FAIL;
+            else if (!strcmp(optarg, "skip"))
+                so.on_error = CLPAD_ON_ERROR_SKIP;
+            else
+                return cli_error(CLI_USAGE, "--on-error: '%s' is not fail or skip", optarg);
+            break;
         case 'q': quiet = true; break;
         case 'h': letterbox_usage(stdout); return CLI_OK;
         case ':':
@@ -453,8 +636,8 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "letterbox: --cpu and --device exclude each other");
     o.out_height = size[0];
     o.out_width = size[1];
-    size_t n = (size_t)(argc - optind - 1);
-    char **files = argv + optind;
+    size_t nargs = (size_t)(argc - optind - 1);
+    char **args = argv + optind;
     const char *out_path = argv[argc - 1];
     const char *fmt = tio_format(out_path);
     if (!fmt || strcmp(fmt, "npy"))
@@ -462,47 +645,20 @@ int cmd_letterbox(int argc, char **argv)
     if (transforms && (strlen(transforms) < 5 ||
                        strcasecmp(transforms + strlen(transforms) - 5, ".json")))
         return cli_error(CLI_USAGE, "--transforms '%s': expected a .json file", transforms);
-    if (preview && (!tio_format(preview) || strcmp(tio_format(preview), "png")))
-        return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview);
-    const cli_output outputs[] = {
-        {"OUTPUT", out_path}, {"--transforms", transforms}, {"--preview", preview}};
-    int prc = cli_check_paths(files, n, outputs, 3);
-    if (prc != CLI_OK)
-        return prc;
-
-    tio_tensor *in = calloc(n, sizeof *in);
-    clpad_image *im = calloc(n, sizeof *im);
-    clpad_letterbox_transform *t = calloc(n, sizeof *t);
-    tio_tensor out = {0}, sheet = {0};
-    char *json = NULL;
-    size_t json_len = 0;
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
-    int rc = CLI_FAIL;
-    if (!in || !im || !t) {
-        cli_error(CLI_FAIL, "out of memory for %zu images", n);
-        goto done;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (load_input(files[i], &ro, &in[i]))
-            goto done;
-        tio_tensor *x = &in[i];
-        if (x->dtype != CLPAD_U8 || x->rank < 2 || x->rank > 3) {
-            cli_error(CLI_FAIL, "%s (images[%zu]): a %s tensor of rank %d is not an image "
-                                "(u8 HxW or HxWxC)",
-                      files[i], i, clpad_dtype_name(x->dtype), x->rank);
-            goto done;
-        }
-        im[i] = (clpad_image){.data = x->data, .height = x->shape[0], .width = x->shape[1],
-                              .channels = x->rank == 3 ? x->shape[2] : 1};
-    }
-    int64_t C = im[0].channels;
-    for (size_t i = 1; i < n; i++)
-        if (im[i].channels != C) {
-            cli_error(CLI_FAIL, "%s has %lld channels but %s has %lld: a batch has one channel "
-                                "count (image files are read with --channels; a .npy as it is)",
-                      files[i], (long long)im[i].channels, files[0], (long long)C);
-            goto done;
-        }
+    if (preview_path && (!tio_format(preview_path) || strcmp(tio_format(preview_path), "png")))
+        return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview_path);
+    /* the outputs against each other and the arguments that name files,
+     * before anything is expanded or read */
+    char **plain = calloc(nargs, sizeof *plain);
+    if (!plain)
+        return cli_error(CLI_FAIL, "out of memory");
+    cli_output outputs[3] = {{"OUTPUT", file_batch ? NULL : out_path},
+                             {"--transforms", transforms},
+                             {"--preview", preview_path}};
+    int rc = cli_check_paths(plain, plain_args(args, nargs, plain), outputs, 3);
+    free(plain);
+    if (rc != CLI_OK)
+        return rc;
     /* one value for every channel, or one per channel */
     for (int k = 0; k < CLPAD_LETTERBOX_MAX_CHANNELS; k++) {
         if (nvalue)
@@ -512,63 +668,282 @@ int cmd_letterbox(int argc, char **argv)
         if (nstd)
             o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
     }
+
+    clpad_path_list *list = NULL;
+    if (clpad_path_list_expand((const char *const *)args, nargs, 0, &list))
+        return cli_error(CLI_FAIL, "%s", clpad_last_error());
+    size_t n = clpad_path_list_count(list);
+    char **files = (char **)clpad_path_list_paths(list);
+    size_t nbatch_files = file_batch ? (n + file_batch - 1) / file_batch : 0;
+    int digits = 5;
+    for (size_t b = nbatch_files; b >= 100000; b /= 10)
+        digits++;
+    char **batch_names = calloc(nbatch_files ? nbatch_files : 1, sizeof *batch_names);
+    cli_output *all_out = calloc(nbatch_files + 3, sizeof *all_out);
+    clpad_letterbox_stream *stream = NULL;
+    tio_output_set *set = NULL;
+    tio_npy_writer *writer = NULL;
+    transforms_doc doc = {0};
+    preview pv = {0};
+    unsigned char *out = NULL, *ref = NULL;
+    char *json = NULL;
+    size_t json_len = 0;
+    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
+    progress prog = {.on = !quiet && isatty(2), .n = n};
+    char err[512];
+    rc = CLI_FAIL;
+    if (!batch_names || !all_out) {
+        cli_error(CLI_FAIL, "out of memory for %zu images", n);
+        goto done;
+    }
+    if (n == 0) {
+        cli_error(CLI_FAIL, "no image files in %s%s", args[0], nargs > 1 ? " ..." : "");
+        goto done;
+    }
+    for (size_t b = 0; b < nbatch_files; b++) {
+        if (!(batch_names[b] = batch_name(out_path, b, digits))) {
+            cli_error(CLI_FAIL, "out of memory");
+            goto done;
+        }
+        all_out[3 + b] = (cli_output){"OUTPUT", batch_names[b]};
+    }
+    memcpy(all_out, outputs, sizeof outputs);
+    if ((rc = cli_check_paths(files, n, all_out, nbatch_files + 3)) != CLI_OK)
+        goto done;
+    rc = CLI_FAIL;
+    /* .npy inputs alone keep their own channels unless --channels is given */
+    bool all_npy = true;
+    for (size_t i = 0; i < n && all_npy; i++)
+        all_npy = tio_format(files[i]) && !strcmp(tio_format(files[i]), "npy");
+    if (all_npy && !channels_given)
+        so.read.channels = CLPAD_CHANNELS_KEEP;
+
+    unsigned flags = cpu ? CLPAD_CONTEXT_CPU_ONLY : (quiet ? 0 : CLPAD_CONTEXT_VERBOSE);
+    /* --verify checks the device: the kernel runs even where one image
+     * would take the CPU path */
+    if (verify && !cpu)
+        flags |= CLPAD_CONTEXT_DEVICE_ONLY;
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = device;
+    config.flags = flags;
+    if (clpad_context_create(&config, &run.ctx)) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    so.batch = file_batch ? file_batch : 32;
+    so.keep_pixels = verify || preview_path;
+    so.read_fn = cli_read;
+    so.release_fn = cli_release;
+    uint64_t t0 = now_ns();
+    prog.t0 = t0;
+    if (clpad_letterbox_stream_open(run.ctx, (const char *const *)files, n, &o, &so, &stream)) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    int64_t shape[4];
+    size_t bytes;
+    if (clpad_letterbox_stream_batch_shape(stream, shape, &bytes)) {
+        cli_error(CLI_FAIL, "%s", clpad_last_error());
+        goto done;
+    }
+    int64_t C = o.layout == CLPAD_LAYOUT_NCHW ? shape[1] : shape[3];
     if ((nvalue > 1 && nvalue != C) || (nmean > 1 && nmean != C) || (nstd > 1 && nstd != C)) {
         rc = cli_error(CLI_USAGE, "--value, --mean and --std take one value or one per channel; "
                                   "the images have %lld",
                        (long long)C);
         goto done;
     }
-    out.dtype = o.dtype;
-    out.rank = 4;
-    if (clpad_letterbox_plan(im, n, &o, out.shape, NULL)) {
-        /* name the file of images[i] too */
-        clpad_error_info e = {.size = sizeof e};
-        clpad_last_error_info(&e);
-        if (!strcmp(e.argument, "images") && e.index >= 0 && (size_t)e.index < n)
-            cli_error(CLI_FAIL, "%s (%s)", e.message, files[e.index]);
-        else
+    /* one .npy: each batch is letterboxed in place into the output's file,
+     * mapped (no copy; the file system's room taken first), or else into a
+     * buffer then written */
+    bool in_place = !file_batch;
+    out = in_place ? NULL : malloc(bytes);
+    ref = verify ? malloc(bytes) : NULL;
+    if ((!in_place && !out) || (verify && !ref)) {
+        cli_error(CLI_FAIL, "out of memory for a batch of %zu bytes", bytes);
+        goto done;
+    }
+    if (transforms) {
+        doc_start(&doc, &o);
+        if (!doc.ok) {
+            cli_error(CLI_FAIL, "%s: out of memory for the JSON", transforms);
+            goto done;
+        }
+    }
+    if (preview_path && preview_start(&pv, &o, n, C))
+        goto done;
+    /* the outputs' set opens after the device (drivers install signal
+     * handlers when it opens: tio_output_set_open) */
+    if (tio_output_set_open(&set, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    if (!file_batch) {
+        int64_t full[4] = {(int64_t)n, shape[1], shape[2], shape[3]};
+        if (tio_output_set_begin_npy(set, out_path, o.dtype, 4, full, &writer, err,
+                                     sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+    }
+    size_t total = 0, skipped = 0, nfile = 0, slot = bytes / so.batch;
+    clpad_stream_batch b = {.size = sizeof b};
+    do {
+        unsigned char *dst = out;
+        if (in_place) {
+            void *room;
+            if (tio_npy_writer_map(writer, bytes, &room, err, sizeof err) == 0) {
+                dst = room;
+            } else { /* no room in place on this file system: a buffer, written */
+                in_place = false;
+                if (!(dst = out = malloc(bytes))) {
+                    cli_error(CLI_FAIL, "out of memory for a batch of %zu bytes", bytes);
+                    goto done;
+                }
+            }
+        }
+        if (clpad_letterbox_stream_next(stream, dst, bytes, &b)) {
+            progress_clear(&prog);
             cli_error(CLI_FAIL, "%s", clpad_last_error());
+            goto done;
+        }
+        for (size_t k = 0; k < b.skipped_count; k++) {
+            const clpad_stream_skip *e = &b.skipped[k];
+            if (!quiet) {
+                progress_clear(&prog);
+                fprintf(stderr, "clpad: skipped %s\n", e->message);
+            }
+            doc_skip(&doc, files[e->index], e);
+            skipped++;
+        }
+        if (b.count == 0) {
+            if (in_place && tio_npy_writer_unmap(writer, 0, err, sizeof err)) {
+                cli_error(CLI_FAIL, "%s", err);
+                goto done;
+            }
+            continue;
+        }
+        if (verify) {
+            if (clpad_letterbox_cpu(b.pixels, b.count, &o, ref, bytes, NULL)) {
+                cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
+                goto done;
+            }
+            if (memcmp(ref, dst, b.count * slot)) {
+                size_t first = 0, diff = 0;
+                for (size_t i = 0; i < b.count * slot; i++)
+                    if (ref[i] != dst[i] && !diff++)
+                        first = i;
+                progress_clear(&prog);
+                cli_error(CLI_FAIL,
+                          "verification failed: %zu of %zu bytes of images %zu..%zu differ from "
+                          "the CPU reference (first at byte %zu, in %s); OUTPUT not written",
+                          diff, b.count * slot, total, total + b.count - 1, first,
+                          files[b.images[first / slot].index]);
+                goto done;
+            }
+        }
+        if (preview_path && preview_add(&pv, b.pixels, b.count))
+            goto done;
+        for (size_t k = 0; k < b.count && transforms; k++)
+            doc_add(&doc, files[b.images[k].index], &b.images[k]);
+        int wrc;
+        if (in_place) {
+            wrc = tio_npy_writer_unmap(writer, b.count * slot, err, sizeof err);
+        } else if (writer) {
+            wrc = tio_npy_writer_write(writer, dst, b.count * slot, err, sizeof err);
+        } else {
+            tio_tensor t = {.dtype = o.dtype, .rank = 4,
+                            .shape = {(int64_t)b.count, shape[1], shape[2], shape[3]},
+                            .data = dst, .nbytes = b.count * slot};
+            wrc = tio_output_set_add(set, batch_names[nfile++], &t, NULL, err, sizeof err);
+        }
+        if (wrc) {
+            progress_clear(&prog);
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+        total += b.count;
+        progress_show(&prog, b.inputs_done, false);
+    } while (!b.end);
+    progress_show(&prog, n, true);
+    progress_clear(&prog);
+    if (total == 0) {
+        cli_error(CLI_FAIL, "no image could be read (%zu skipped); nothing written", skipped);
         goto done;
     }
-    out.nbytes = (size_t)(out.shape[0] * out.shape[1] * out.shape[2] * out.shape[3]) *
-                 clpad_dtype_size(o.dtype);
-    out.data = malloc(out.nbytes ? out.nbytes : 1);
-    if (!out.data) {
-        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+    if (writer) {
+        tio_npy_writer *w = writer;
+        writer = NULL;
+        if (tio_npy_writer_finish(w, (int64_t)total, true, err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+    }
+    if (transforms && (doc_finish(&doc, transforms, &json, &json_len) ||
+                       tio_output_set_add_bytes(set, transforms, json, json_len, err,
+                                                sizeof err))) {
+        if (json)
+            cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    lb_op op = {im, n, &o, t};
-    if (cli_run_op(&run, run_letterbox, &op, out.data, out.nbytes))
+    if (preview_path && tio_output_set_add(set, preview_path, &pv.sheet, NULL, err, sizeof err)) {
+        cli_error(CLI_FAIL, "%s", err);
         goto done;
-    /* Every output in memory first, then all written as one set. */
-    if (transforms && make_transforms(transforms, files, im, n, &o, t, &json, &json_len))
-        goto done;
-    if (preview && make_preview(im, n, &o, run.ctx, &sheet))
-        goto done;
-    const cli_file written[] = {{out_path, &out, NULL, 0},
-                                {transforms, NULL, json, json_len},
-                                {preview, &sheet, NULL, 0}};
-    if (cli_save_outputs(written, 3, 0))
-        goto done;
+    }
+    {
+        tio_output_set *s = set;
+        set = NULL;
+        if (tio_output_set_commit(s, err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+    }
+    uint64_t ns = now_ns() - t0;
     char s1[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %zu images, %lld channels, the first %lldx%lld (%s)", n,
-             (long long)C, (long long)im[0].height, (long long)im[0].width, files[0]);
-    cli_note(quiet, "output: %s %s %s, %s, %s border (%s)",
-             cli_shape_str(4, out.shape, s1, sizeof s1), clpad_dtype_name(o.dtype),
-             clpad_layout_name(o.layout), clpad_interp_name(o.interp),
-             clpad_pad_mode_name(o.pad_mode), out_path);
-    cli_report_timing(&run, out.nbytes);
+    cli_note(quiet, "input:  %zu images%s, %lld channels (%s%s)", total,
+             skipped ? " read" : "", (long long)C, files[0], n > 1 ? " ..." : "");
+    if (skipped)
+        cli_note(quiet, "skipped: %zu files that could not be read (listed%s)", skipped,
+                 transforms ? " in --transforms" : " above");
+    int64_t full[4] = {(int64_t)total, shape[1], shape[2], shape[3]};
+    if (file_batch)
+        cli_note(quiet, "output: %s %s %s, %s, %s border, in %zu files of %zu (%s ...)",
+                 cli_shape_str(4, full, s1, sizeof s1), clpad_dtype_name(o.dtype),
+                 clpad_layout_name(o.layout), clpad_interp_name(o.interp),
+                 clpad_pad_mode_name(o.pad_mode), nfile, file_batch, batch_names[0]);
+    else
+        cli_note(quiet, "output: %s %s %s, %s, %s border (%s)", cli_shape_str(4, full, s1, sizeof s1),
+                 clpad_dtype_name(o.dtype), clpad_layout_name(o.layout),
+                 clpad_interp_name(o.interp), clpad_pad_mode_name(o.pad_mode), out_path);
+    cli_note(quiet, "time: %.3f s from the first file read to the last output written, %.1f "
+                    "images/s",
+             (double)ns / 1e9, (double)total * 1e9 / (double)(ns ? ns : 1));
+    if (verify)
+        cli_note(quiet,
+                 "verify: identical to the CPU reference of the same decoded images, byte for "
+                 "byte%s",
+                 clpad_context_is_fallback(run.ctx) || cpu
+                     ? ", but no OpenCL kernel ran: the CPU path was checked against itself"
+                     : "");
     rc = CLI_OK;
 done:
+    if (writer)
+        tio_npy_writer_finish(writer, 0, false, err, sizeof err);
+    tio_output_set_abort(set);
+    clpad_letterbox_stream_close(stream);
     cli_run_free(&run);
-    for (size_t i = 0; in && i < n; i++)
-        tio_free(&in[i]);
-    free(in);
-    free(im);
-    free(t);
+    cJSON_Delete(doc.root);
+    tio_free(&pv.sheet);
+    free(pv.slot);
+    for (size_t k = 0; batch_names && k < nbatch_files; k++)
+        free(batch_names[k]);
+    free(batch_names);
+    free(all_out);
+    free(out);
+    free(ref);
     free(json);
-    tio_free(&out);
-    tio_free(&sheet);
+    clpad_path_list_free(list);
     return rc;
 }

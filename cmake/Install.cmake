@@ -6,7 +6,7 @@
 # installs (components in brackets, for `cmake --install --component`):
 #   lib/libclpad.so.0.1.0, libclpad.so.0                        [clpad_runtime]
 #   lib/libclpad.so, lib/libclpad.a, include/clpad.h, include/clpad_window.h,
-#   include/clpad_letterbox.h, include/clpad_image.h,
+#   include/clpad_letterbox.h, include/clpad_image.h, include/clpad_stream.h,
 #   lib/cmake/clpad/clpad{Config,ConfigVersion,Targets*}.cmake,
 #   lib/pkgconfig/clpad.pc, clpad-static.pc                       [clpad_development]
 #   bin/clpad (the CLI, when CLPAD_BUILD_CLI)                     [clpad_cli]
@@ -19,15 +19,25 @@
 #   cc app.c $(pkg-config --cflags --libs clpad-static)   # static
 
 # The Python wheel (pyproject.toml sets CLPAD_PYTHON_WHEEL; scikit-build-core
-# installs into the wheel's platlib directory) gets the shared library alone,
-# as clpad/libclpad.so.0 beside the package's Python files, which load it from
+# installs into the wheel's platlib directory) gets the shared library, as
+# clpad/libclpad.so.0 beside the package's Python files, which load it from
 # there: one file named by the SONAME (a wheel cannot hold the symlinks of a
 # versioned library), no headers, static library or CMake/pkg-config files.
+# Also the CLI, as clpad/_bin/clpad (the `clpad` console script and
+# `python -m clpad` exec it; it finds clpad/libclpad.so.0 by its rpath), and
+# docs/*.md as clpad/docs/ (the docstrings cite them). scripts/build_wheel.sh
+# then bundles the libraries these link (auditwheel repair).
 if(CLPAD_PYTHON_WHEEL)
   set_property(TARGET clpad PROPERTY VERSION)
   install(TARGETS clpad
     LIBRARY DESTINATION clpad NAMELINK_SKIP COMPONENT clpad_python
     RUNTIME DESTINATION clpad COMPONENT clpad_python)
+  if(TARGET clpad_cli)
+    set_target_properties(clpad_cli PROPERTIES INSTALL_RPATH "$ORIGIN/..")
+    install(TARGETS clpad_cli RUNTIME DESTINATION clpad/_bin COMPONENT clpad_python)
+  endif()
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION clpad/docs
+    COMPONENT clpad_python FILES_MATCHING PATTERN "*.md")
   return()
 endif()
 
@@ -90,13 +100,14 @@ install(TARGETS clpad clpad_static
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT clpad_runtime)
 
 # clpad.h includes clpad_window.h and clpad_letterbox.h; clpad_image.h (image
-# reading) includes clpad.h: all are the public API.
+# reading) includes clpad.h, clpad_stream.h (files to batches) clpad_image.h:
+# all are the public API.
 set(_clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad.h)
 if(EXISTS ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
   list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_window.h)
 endif()
 list(APPEND _clpad_public_headers ${PROJECT_SOURCE_DIR}/include/clpad_letterbox.h
-  ${PROJECT_SOURCE_DIR}/include/clpad_image.h)
+  ${PROJECT_SOURCE_DIR}/include/clpad_image.h ${PROJECT_SOURCE_DIR}/include/clpad_stream.h)
 install(FILES ${_clpad_public_headers}
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT clpad_development)
 

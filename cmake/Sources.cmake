@@ -32,6 +32,9 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/window/torch.c
   ${CLPAD_ROOT}/host/window/layout.c
   ${CLPAD_ROOT}/host/window/names.c
+  ${CLPAD_ROOT}/host/pipeline/paths.c
+  ${CLPAD_ROOT}/host/pipeline/presets.c
+  ${CLPAD_ROOT}/host/pipeline/stream.c
   ${CLPAD_ROOT}/io/image.c
   ${CLPAD_ROOT}/io/image_png.c
   ${CLPAD_ROOT}/io/image_jpeg.c

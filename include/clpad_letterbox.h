@@ -71,12 +71,23 @@ CLPAD_API clpad_status clpad_layout_from_name(const char *name, clpad_layout *la
  * image of a batch. Host-pointer calls read the image at `data` (and ignore
  * `offset`); clpad_enqueue_letterbox reads it at byte `offset` of its input
  * buffer (and ignores `data`).
+ *
+ * `geometry_height` x `geometry_width` (0 x 0: the pixel size, the usual
+ * case) is the size the letterbox geometry is computed from when it differs
+ * from the pixel size: an image decoded at a reduced scale (a JPEG's DCT
+ * scaling, clpad_read_options.min_height) stands for its full-size source.
+ * The ratio r, the resized size, the placement and the transform are then
+ * those of a geometry_height x geometry_width image (docs/letterbox.md, "Size
+ * and placement"), and the resize maps the height x width pixels onto that
+ * resized size (the resize's arithmetic with the pixel size as its source).
+ * Both are 0, or both >= 1.
  */
 typedef struct clpad_image {
     const void *data;
     size_t offset;
     int64_t height, width, channels;
     int64_t row_stride;
+    int64_t geometry_height, geometry_width;
 } clpad_image;
 
 /**
@@ -177,7 +188,11 @@ CLPAD_API clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
 /**
  * Letterbox a batch of host images on the context's device, one kernel
  * launch for the whole batch, and wait for the result: identical, byte for
- * byte, to clpad_letterbox_cpu. The rows of the images that the resize reads
+ * byte, to clpad_letterbox_cpu. A batch whose output, gathered rows or
+ * tables exceed the device's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE)
+ * runs as several launches, the images in order, as many per launch as fit
+ * (docs/letterbox.md, "One launch per batch"; clpad_context_launches()
+ * counts them). The rows of the images that the resize reads
  * are gathered into one buffer (zero-copy where the device shares host
  * memory), which the calling thread keeps for its next call (up to 256 MiB;
  * freed when the thread exits). On a fallback context, and for small calls
@@ -185,8 +200,9 @@ CLPAD_API clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
  * threads. `info` may be NULL; info->bytes_moved counts every image's bytes
  * and the output's.
  * Errors: those of clpad_letterbox_cpu, CLPAD_ERR_BUILD_FAILED,
- * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also for a batch beyond the device's
- * largest buffer: use clpad_letterbox_cpu), CLPAD_ERR_OPENCL.
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also for one image that does not fit
+ * in the device's largest buffer by itself: use clpad_letterbox_cpu),
+ * CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
                                        const clpad_letterbox_options *opts, void *output,
@@ -258,11 +274,15 @@ CLPAD_API clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n
  * Pad-and-stack host tensors on the context's device: the tensors are
  * gathered into one buffer (kept by the calling thread for its next call, up
  * to 256 MiB) and moved by one kernel launch; the result is identical to
- * clpad_pad_stack_cpu. On a fallback context, and for small calls on a CPU
- * device (see clpad_pad), it runs the CPU path. `info` may be NULL.
+ * clpad_pad_stack_cpu. A batch whose inputs, output or descriptors exceed
+ * the device's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) runs as several
+ * launches, the tensors in order, as many per launch as fit. On a fallback
+ * context, and for small calls on a CPU device (see clpad_pad), it runs the
+ * CPU path. `info` may be NULL.
  * Errors: those of clpad_pad_stack_cpu, CLPAD_ERR_BUILD_FAILED,
- * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also beyond the device's largest
- * buffer), CLPAD_ERR_OPENCL.
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES (also for one tensor that does not fit
+ * in the device's largest buffer by itself: use clpad_pad_stack_cpu),
+ * CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
                                        const int64_t *shapes, const void *const *inputs,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,6 +112,153 @@ int tio_output_set_add_bytes(tio_output_set *set, const char *path, const void *
         return 1;
     tio__af_write(&af, data, len);
     return tio__set_end(set, &af, true, err, errlen);
+}
+
+struct tio_npy_writer {
+    tio_output_set *set;
+    tio__atomic_file af;
+    char *path;
+    tio_tensor t;       /* dtype and shape; no data */
+    size_t header_len;
+    uint64_t written;   /* data bytes */
+    void *map;          /* tio_npy_writer_map's mapping, or NULL */
+    size_t map_len, map_delta;
+};
+
+int tio_output_set_begin_npy(tio_output_set *set, const char *path, clpad_dtype dtype, int rank,
+                             const int64_t *shape, tio_npy_writer **writer, char *err,
+                             size_t errlen)
+{
+    *writer = NULL;
+    if (rank < 1 || rank > CLPAD_MAX_RANK || !shape)
+        return tio__fail(err, errlen, "%s: a streamed .npy has rank 1..%d, not %d", path,
+                         CLPAD_MAX_RANK, rank);
+    const char *fmt = tio_format(path);
+    if (!fmt || strcmp(fmt, "npy"))
+        return tio__fail(err, errlen, "%s: a streamed output is a .npy file", path);
+    if (!tio__npy_descr_of(dtype))
+        return tio__fail(err, errlen, "%s: numpy has no dtype for %s", path,
+                         tio__dtype_name(dtype));
+    tio_npy_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->path = strdup(path))) {
+        free(w);
+        return tio__fail(err, errlen, "%s: out of memory", path);
+    }
+    w->set = set;
+    w->t.dtype = dtype;
+    w->t.rank = rank;
+    memcpy(w->t.shape, shape, (size_t)rank * sizeof *shape);
+    unsigned char hdr[512];
+    w->header_len = tio__npy_header(&w->t, hdr, sizeof hdr);
+    if (w->header_len == 0 || tio__set_begin(set, path, &w->af, err, errlen)) {
+        if (w->header_len == 0)
+            tio__fail(err, errlen, "%s: internal error: .npy header too long", path);
+        free(w->path);
+        free(w);
+        return 1;
+    }
+    tio__af_write(&w->af, hdr, w->header_len);
+    *writer = w;
+    return 0;
+}
+
+int tio_npy_writer_write(tio_npy_writer *w, const void *data, size_t len, char *err,
+                         size_t errlen)
+{
+    /* at the data's end, whatever the mappings did to the file's offset */
+    const unsigned char *p = data;
+    off_t at = (off_t)(w->header_len + w->written);
+    while (len > 0 && !w->af.werr) {
+        ssize_t n = pwrite(w->af.fd, p, len, at);
+        if (n < 0) {
+            if (errno != EINTR)
+                w->af.werr = errno;
+            continue;
+        }
+        p += n;
+        at += n;
+        len -= (size_t)n;
+        w->written += (uint64_t)n;
+    }
+    if (w->af.werr)
+        return tio__fail(err, errlen, "%s: write error: %s", w->path, strerror(w->af.werr));
+    return 0;
+}
+
+int tio_npy_writer_map(tio_npy_writer *w, size_t len, void **data, char *err, size_t errlen)
+{
+    *data = NULL;
+    if (w->map || len == 0 || w->af.werr)
+        return tio__fail(err, errlen, "%s: cannot map the output here", w->path);
+    uint64_t off = w->header_len + w->written;
+    long page = sysconf(_SC_PAGESIZE);
+    size_t delta = (size_t)(off % (uint64_t)(page > 0 ? page : 4096));
+    int e = posix_fallocate(w->af.fd, (off_t)off, (off_t)len);
+    if (e)
+        return tio__fail(err, errlen, "%s: cannot allocate %zu bytes: %s", w->path, len,
+                         strerror(e));
+    void *m = mmap(NULL, len + delta, PROT_READ | PROT_WRITE, MAP_SHARED, w->af.fd,
+                   (off_t)(off - delta));
+    if (m == MAP_FAILED)
+        return tio__fail(err, errlen, "%s: cannot map the output: %s", w->path,
+                         strerror(errno));
+    w->map = m;
+    w->map_len = len + delta;
+    w->map_delta = delta;
+    *data = (unsigned char *)m + delta;
+    return 0;
+}
+
+int tio_npy_writer_unmap(tio_npy_writer *w, size_t used, char *err, size_t errlen)
+{
+    if (!w->map)
+        return tio__fail(err, errlen, "%s: nothing mapped", w->path);
+    int rc = 0;
+    if (used > w->map_len - w->map_delta)
+        rc = tio__fail(err, errlen, "%s: %zu bytes used of a room of %zu", w->path, used,
+                       w->map_len - w->map_delta);
+    else
+        w->written += used;
+    munmap(w->map, w->map_len);
+    w->map = NULL;
+    return rc;
+}
+
+int tio_npy_writer_finish(tio_npy_writer *w, int64_t rows, bool ok, char *err, size_t errlen)
+{
+    int rc = ok ? 0 : 1;
+    if (w->map) {
+        munmap(w->map, w->map_len);
+        w->map = NULL;
+    }
+    /* the file ends with the data (a mapped room may have gone further) */
+    if (ok && !w->af.werr && ftruncate(w->af.fd, (off_t)(w->header_len + w->written)) != 0)
+        w->af.werr = errno;
+    size_t row_bytes = 0;
+    w->t.shape[0] = 1;
+    if (!rc && (rows < 0 || !tio__shape_bytes(w->t.rank, w->t.shape, clpad_dtype_size(w->t.dtype),
+                                              &row_bytes)))
+        rc = tio__fail(err, errlen, "%s: %lld rows: the size overflows", w->path,
+                       (long long)rows);
+    if (!rc && (uint64_t)row_bytes * (uint64_t)rows != w->written)
+        rc = tio__fail(err, errlen,
+                       "%s: internal error: %llu bytes of data written for %lld rows of %zu",
+                       w->path, (unsigned long long)w->written, (long long)rows, row_bytes);
+    if (!rc) {
+        /* the header again, with the rows: the same length (numpy's room for
+         * the first axis to grow in place) */
+        w->t.shape[0] = rows;
+        unsigned char hdr[512];
+        size_t hn = tio__npy_header(&w->t, hdr, sizeof hdr);
+        if (hn != w->header_len)
+            rc = tio__fail(err, errlen, "%s: internal error: the header changed length", w->path);
+        else if (!w->af.werr && pwrite(w->af.fd, hdr, hn, 0) != (ssize_t)hn)
+            w->af.werr = errno ? errno : EIO;
+    }
+    rc = tio__set_end(w->set, &w->af, rc == 0, err, errlen) || rc;
+    free(w->path);
+    free(w);
+    return rc;
 }
 
 int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,

@@ -143,6 +143,38 @@ int tio_output_set_add(tio_output_set *set, const char *path, const tio_tensor *
  * of the set. Returns 0, or 1 with err set. */
 int tio_output_set_add_bytes(tio_output_set *set, const char *path, const void *data,
                              size_t len, char *err, size_t errlen);
+/* A .npy output of the set written piece by piece, for a tensor too large
+ * to hold in memory: tio_output_set_begin_npy writes the header of a
+ * tensor of `dtype` and `shape` (rank 1..8) to the output's temporary;
+ * tio_npy_writer_write appends data (C order); tio_npy_writer_finish sets
+ * the first axis to `rows` in the header (numpy's header keeps room for it
+ * to grow in place), checks that exactly the data of that many rows was
+ * written, and closes the output as tio_output_set_add does (ok false: the
+ * caller failed, and the output's temporary is removed). Until the finish,
+ * no other output may be added to the set. Each returns 0, or 1 with err set
+ * (after a failed write or finish the output is gone from the set; finish
+ * frees the writer in every case). */
+typedef struct tio_npy_writer tio_npy_writer;
+int tio_output_set_begin_npy(tio_output_set *set, const char *path, clpad_dtype dtype, int rank,
+                             const int64_t *shape, tio_npy_writer **writer, char *err,
+                             size_t errlen);
+int tio_npy_writer_write(tio_npy_writer *writer, const void *data, size_t len, char *err,
+                         size_t errlen);
+int tio_npy_writer_finish(tio_npy_writer *writer, int64_t rows, bool ok, char *err,
+                          size_t errlen);
+/* Instead of tio_npy_writer_write: room for the next `len` bytes of data in
+ * place, in the output's temporary file mapped into memory (*data), to be
+ * filled by the caller and ended by tio_npy_writer_unmap, which takes its
+ * first `used` bytes as the next data (the rest of the room is dropped at
+ * the finish). The room is allocated on the file system first
+ * (posix_fallocate), so that a full disk is an error here and never a fault
+ * while the memory is written. Returns 0, or 1 with err set when the room
+ * cannot be had (a file system without fallocate, a full disk: then write
+ * the data with tio_npy_writer_write). */
+int tio_npy_writer_map(tio_npy_writer *writer, size_t len, void **data, char *err,
+                       size_t errlen);
+int tio_npy_writer_unmap(tio_npy_writer *writer, size_t used, char *err, size_t errlen);
+
 /* Rename every output of the set over its destination (see above) and free
  * the set. Returns 0, or 1 with err set (interrupted: nothing renamed; a
  * failed rename: the outputs before it renamed, named in err). */

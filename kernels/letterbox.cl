@@ -13,6 +13,11 @@
  *    the tests run both against the CPU reference.
  *  - CLPAD_LB_CHUNK: pixels whose samples a work-item computes before it
  *    writes them out (64 on CPUs, 4 on GPUs: private arrays).
+ *  - CLPAD_LB_BAND_CHUNK: 0, or (CPUs) the pixels per chunk of the band
+ *    form (lb_band), which the kernel runs when the host gives it
+ *    rows_per_item > 1: several consecutive output rows per work-item, each
+ *    source row's horizontal pass made once and kept while the rows below
+ *    read it.
  *
  * The resize is table-driven: the host computes each image's coefficients
  * (OpenCV's INTER_LINEAR / INTER_NEAREST set-up, with the border modes of
@@ -25,12 +30,15 @@
  * wide_rows}: the columns [x_begin, x_end) of the slot that are not
  * constant border, and the rows that may be read 4 bytes per pixel), then
  * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
- * cols[n * W + x] = {x0, x1, alpha0, alpha1} (byte offsets in a source row;
- * columns outside [x_begin, x_end) are border), then the value table. The
+ * each image's column table as four planes of W ints, x0[W], x1[W],
+ * alpha0[W], alpha1[W] (byte offsets in a source row; columns outside
+ * [x_begin, x_end) are border; planes, so that a vectorised loop loads the
+ * weights of neighbouring pixels with one load), then the value table. The
  * NDRange is 2-D (host/letterbox_cl.c, one local size per device style):
  * dimension 1 walks the output rows of the whole batch (image-major),
  * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
- * handling `items` of them (on CPUs, lx == 1: one contiguous stretch).
+ * handling `items` of them (on CPUs, lx == 1: one contiguous stretch; or,
+ * rows_per_item > 1, whole rows, that many per work-item).
  * Channels (1, 3, 4), the layout and the output's element size (1: u8, 2:
  * f16 bits, 4: f32 bits) arrive as arguments; each selects inlined copies
  * of the loops in which it is a constant (one program serves them all, so
@@ -50,6 +58,9 @@
 #endif
 #if !defined(CLPAD_LB_CHUNK) || CLPAD_LB_CHUNK < 1
 #error "letterbox.cl needs -DCLPAD_LB_CHUNK=N (N >= 1)"
+#endif
+#if !defined(CLPAD_LB_BAND_CHUNK) || CLPAD_LB_BAND_CHUNK < 0
+#error "letterbox.cl needs -DCLPAD_LB_BAND_CHUNK=N (N >= 0)"
 #endif
 
 /* Output pixels per "vector" of the launch geometry. */
@@ -120,13 +131,13 @@ CLPAD_INLINE int lb_combine(uint p00, uint p01, uint p10, uint p11, const int k,
  * further or has weight 0); else a byte at a time. */
 CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restrict r0,
                              __global const uchar *restrict r1, int b0, int b1,
-                             __global const int *restrict cs, long x, long n,
+                             __global const int *restrict cs, long cw, long x, long n,
                              int t[4][CLPAD_LB_CHUNK])
 {
     if (wide) {
         for (long k = 0; k < n; k++) {
-            long e = 4 * (x + k);
-            int x0 = cs[e], x1 = cs[e + 1], a0 = cs[e + 2], a1 = cs[e + 3];
+            long e = x + k;
+            int x0 = cs[e], x1 = cs[cw + e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
             uint p00 = lb_load4(r0 + x0), p10 = lb_load4(r1 + x0);
             uint p01 = C == 1 ? p00 >> 8 : lb_load4(r0 + x1);
             uint p11 = C == 1 ? p10 >> 8 : lb_load4(r1 + x1);
@@ -141,11 +152,42 @@ CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restr
     } else {
         for (int c = 0; c < C; c++) {
             for (long k = 0; k < n; k++) {
-                long e = 4 * (x + k);
-                int x0 = cs[e] + c, x1 = cs[e + 1] + c;
-                int h0 = clpad_lb_hpass(r0[x0], r0[x1], cs[e + 2], cs[e + 3]);
-                int h1 = clpad_lb_hpass(r1[x0], r1[x1], cs[e + 2], cs[e + 3]);
+                long e = x + k;
+                int x0 = cs[e] + c, x1 = cs[cw + e] + c, a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
+                int h0 = clpad_lb_hpass(r0[x0], r0[x1], a0, a1);
+                int h1 = clpad_lb_hpass(r1[x0], r1[x1], a0, a1);
                 t[c][k] = clpad_lb_vpass(h0, h1, b0, b1);
+            }
+        }
+    }
+}
+
+/* The horizontal pass of one source row r for pixels [x, x + n) of the
+ * slot: h[c][k] for source channel c of pixel x + k (wide: as lb_samples). */
+CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *restrict r,
+                               __global const int *restrict cs, long cw, long x, long n,
+                               int h[4][CLPAD_LB_BAND_CHUNK])
+{
+    if (wide) {
+        for (long k = 0; k < n; k++) {
+            long e = x + k;
+            int x0 = cs[e], x1 = cs[cw + e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
+            uint p0 = lb_load4(r + x0);
+            uint p1 = C == 1 ? p0 >> 8 : lb_load4(r + x1);
+            h[0][k] = clpad_lb_hpass(p0 & 255, p1 & 255, a0, a1);
+            if (C >= 3) {
+                h[1][k] = clpad_lb_hpass((p0 >> 8) & 255, (p1 >> 8) & 255, a0, a1);
+                h[2][k] = clpad_lb_hpass((p0 >> 16) & 255, (p1 >> 16) & 255, a0, a1);
+            }
+            if (C == 4)
+                h[3][k] = clpad_lb_hpass(p0 >> 24, p1 >> 24, a0, a1);
+        }
+    } else {
+        for (int c = 0; c < C; c++) {
+            for (long k = 0; k < n; k++) {
+                long e = x + k;
+                h[c][k] = clpad_lb_hpass(r[cs[e] + c], r[cs[cw + e] + c], cs[2 * cw + e],
+                                         cs[3 * cw + e]);
             }
         }
     }
@@ -172,6 +214,24 @@ CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restr
             o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                    \
     } while (0)
 #endif
+/* The same from the horizontal passes h0, h1 of the two source rows, the
+ * vertical pass (weights b0, b1) made on the way. */
+#ifdef CLPAD_LB_VALUES_TABLE
+#define LB_WRITE_V_AS(T, CONV)                                                \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        __global const T *restrict l = (__global const T *)l8;                \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = l[clpad_lb_vpass(h0[k], h1[k], b0, b1)];            \
+    } while (0)
+#else
+#define LB_WRITE_V_AS(T, CONV)                                                \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = CONV(lb_norm(clpad_lb_vpass(h0[k], h1[k], b0, b1), sc, mn, sd)); \
+    } while (0)
+#endif
 #define LB_FILL_AS(T)                                                         \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
@@ -192,6 +252,19 @@ CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restri
         LB_WRITE_AS(ushort, lb_f16);
     else
         LB_WRITE_AS(uchar, lb_u8);
+}
+
+CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *restrict o8,
+                             const int *restrict h0, const int *restrict h1, int b0, int b1,
+                             long n, __global const uchar *restrict l8, float sc, float mn,
+                             float sd)
+{
+    if (ob == 4)
+        LB_WRITE_V_AS(uint, as_uint);
+    else if (ob == 2)
+        LB_WRITE_V_AS(ushort, lb_f16);
+    else
+        LB_WRITE_V_AS(uchar, lb_u8);
 }
 
 /* Fill n elements of ob bytes, every step-th, with the bits v. */
@@ -225,7 +298,7 @@ CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restri
 /* Pixels [x0, x1) of a row, none of them border. */
 CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
                             __global const uchar *restrict r0, __global const uchar *restrict r1,
-                            int b0, int b1, __global const int *restrict cs,
+                            int b0, int b1, __global const int *restrict cs, long cw,
                             __global const uchar *restrict lut, const int *chan, float scale,
                             const float *mean, const float *std_, __global uchar *restrict d,
                             long plane, long x0, long x1)
@@ -233,7 +306,7 @@ CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
     int t[4][CLPAD_LB_CHUNK];
     for (long x = x0; x < x1; x += CLPAD_LB_CHUNK) {
         long n = min(x1 - x, (long)CLPAD_LB_CHUNK);
-        lb_samples(C, wide, r0, r1, b0, b1, cs, x, n, t);
+        lb_samples(C, wide, r0, r1, b0, b1, cs, cw, x, n, t);
         for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
             __global uchar *restrict o = d + LB_AT(c, x);
             __global const uchar *restrict l = lut + c * 256 * ob;
@@ -285,25 +358,107 @@ CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *
         }
         long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
-        lb_pixels(C, nhwc, ob, wide, r0, r1, ry.z, ry.w, cs, lut, chan, scale, mean, std_, d,
-                  plane, a, b);
+        lb_pixels(C, nhwc, ob, wide, r0, r1, ry.z, ry.w, cs, W, lut, chan, scale, mean, std_,
+                  d, plane, a, b);
         lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
     }
 }
+
+#if CLPAD_LB_BAND_CHUNK > 0
+/* One work-item of the CPU style's band form: output rows [row0, row1) of
+ * the batch, whole rows, in chunks of CLPAD_LB_BAND_CHUNK pixels. Neighbouring output rows
+ * of an image read the same source rows (an upscale reads each about twice):
+ * each chunk keeps the horizontal pass of the last two source rows it made
+ * (hb, tagged with image and row) and makes a row only when it is missing;
+ * the vertical pass then runs over contiguous arrays. */
+CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *restrict src,
+                          __global const int4 *restrict tab, long rows_at, long cols_at,
+                          long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
+                          uint4 fill4, float scale, float4 mean4, float4 std4, long row0,
+                          long row1)
+{
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
+    long plane = H * W;
+    int hb[2][4][CLPAD_LB_BAND_CHUNK];
+    for (long x = 0; x < W; x += CLPAD_LB_BAND_CHUNK) {
+        long xe = min(x + (long)CLPAD_LB_BAND_CHUNK, W);
+        long tag[2] = {-1, -1}; /* image * 2^32 + source row of hb[i] */
+        for (long row = row0; row < row1; row++) {
+            long n = row / H, y = row - n * H;
+            long4 desc = ((__global const long4 *)tab)[n];
+            int4 ry = tab[rows_at + row];
+            __global uchar *restrict d =
+                dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+            if (ry.x < 0) {
+                lb_fill(C, nhwc, ob, d, plane, x, xe, fill);
+                continue;
+            }
+            long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+            long a = clamp(x_begin, x, xe), b = clamp(x_end, a, xe);
+            lb_fill(C, nhwc, ob, d, plane, x, a, fill);
+            lb_fill(C, nhwc, ob, d, plane, b, xe, fill);
+            if (a >= b)
+                continue;
+            __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+            bool wide = max(ry.x, ry.y) < desc.w;
+            long want0 = (n << 32) | ry.x, want1 = (n << 32) | ry.y;
+            /* the slots of the two source rows, making those missing */
+            int i0 = tag[0] == want0 ? 0 : tag[1] == want0 ? 1 : -1;
+            if (i0 < 0) {
+                i0 = tag[0] == want1 ? 1 : 0; /* keep the other row if cached */
+                lb_hpass_row(C, wide, src + desc.x + (long)ry.x * desc.y, cs, W, a, b - a, hb[i0]);
+                tag[i0] = want0;
+            }
+            int i1 = tag[i0] == want1 ? i0 : tag[i0 ^ 1] == want1 ? (i0 ^ 1) : -1;
+            if (i1 < 0) {
+                i1 = i0 ^ 1;
+                lb_hpass_row(C, wide, src + desc.x + (long)ry.y * desc.y, cs, W, a, b - a, hb[i1]);
+                tag[i1] = want1;
+            }
+            for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
+                int sc = chan[c];
+                __global uchar *restrict o = d + LB_AT(c, a);
+                __global const uchar *restrict l = lut + c * 256 * ob;
+                if (nhwc)
+                    lb_write_v(ob, C, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
+                               mean[c], std_[c]);
+                else
+                    lb_write_v(ob, 1, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
+                               mean[c], std_[c]);
+            }
+        }
+    }
+}
+#endif
 
 __kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
                         long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
                         ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
                         int4 chan, uint4 fill, float scale, float4 mean, float4 std_,
-                        long n_rows, long items)
+                        long n_rows, long items, long rows_per_item)
 {
-    long row = get_global_id(1);
+    long row = get_global_id(1) * rows_per_item;
     if (row >= n_rows)
         return;
     __global uchar *restrict d = dst + dst_off; /* bytes, a multiple of out_bytes */
-#define LB_CASE(c)                                                                            \
+#define LB_ITEM(c)                                                                            \
     lb_item(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill,  \
             scale, mean, std_, row, items)
+#if CLPAD_LB_BAND_CHUNK > 0
+    long row1 = min(row + rows_per_item, n_rows);
+#define LB_CASE(c)                                                                            \
+    if (rows_per_item > 1)                                                                    \
+        lb_band(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan,    \
+                fill, scale, mean, std_, row, row1);                                          \
+    else                                                                                      \
+        LB_ITEM(c)
+#else
+#define LB_CASE(c) LB_ITEM(c)
+#endif
     switch (C) {
     case 1: LB_CASE(1); break;
     case 3: LB_CASE(3); break;
@@ -311,4 +466,5 @@ __kernel void letterbox(__global const uchar *restrict src, __global const int4 
     default: break;
     }
 #undef LB_CASE
+#undef LB_ITEM
 }

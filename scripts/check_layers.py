@@ -32,6 +32,8 @@ def room(src):
             return "host/device", 1
         if parts[1] == "window":
             return "host/window", 1
+        if parts[1] == "pipeline":  # the stream: on the public operations
+            return "host/pipeline", 4
         if parts[1] == "ops":
             if len(parts) == 3:  # host/ops/registry.c
                 return "host/ops", 3

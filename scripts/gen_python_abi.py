@@ -18,7 +18,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HEADERS = ["clpad.h", "clpad_window.h", "clpad_letterbox.h", "clpad_image.h"]
+HEADERS = ["clpad.h", "clpad_window.h", "clpad_letterbox.h", "clpad_image.h", "clpad_stream.h"]
 SKIP = {"CLPAD_API", "CLPAD_VERSION_STRING", "CLPAD_STRINGIFY", "CLPAD_STRINGIFY_",
         "CLPAD_X_ENUM"}
 

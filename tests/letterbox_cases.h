@@ -56,6 +56,14 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
         default: h = tu_range(rng, 1, max_side); w = tu_range(rng, 1, max_side); break;
         }
         lb_case_image(c, i, h, w, C, tu_range(rng, 0, 2) ? 0 : tu_range(rng, 1, 9), rng);
+        if (tu_range(rng, 0, 4) == 0) {
+            /* a decode-scaled image: the geometry of a source about 1, 2,
+             * 4 or 8 times larger (its size rounded up, as a DCT-scaled
+             * decode rounds it), the pixels those of the reduced image */
+            int64_t m = (int64_t)1 << tu_range(rng, 0, 3);
+            c->im[i].geometry_height = h * m - tu_range(rng, 0, m - 1);
+            c->im[i].geometry_width = w * m - tu_range(rng, 0, m - 1);
+        }
     }
     clpad_letterbox_options_init(&c->o, tu_range(rng, 1, max_out), tu_range(rng, 1, max_out));
     c->o.interp = (clpad_interp)tu_range(rng, 0, CLPAD_INTERP_COUNT - 1);
@@ -101,10 +109,15 @@ static inline const char *lb_case_str(const lb_case *c, char *buf, size_t len)
                                 c->o.pad_value[1], c->o.pad_value[2], c->o.pad_value[3],
                                 c->o.swap_rb, (double)c->o.scale, clpad_dtype_name(c->o.dtype),
                                 clpad_layout_name(c->o.layout));
-    for (size_t i = 0; i < c->n && u < len; i++)
+    for (size_t i = 0; i < c->n && u < len; i++) {
         u += (size_t)snprintf(buf + u, len - u, " %lldx%lldx%lld/%lld", (long long)c->im[i].height,
                               (long long)c->im[i].width, (long long)c->im[i].channels,
                               (long long)c->im[i].row_stride);
+        if (c->im[i].geometry_height && u < len)
+            u += (size_t)snprintf(buf + u, len - u, "(geometry %lldx%lld)",
+                                  (long long)c->im[i].geometry_height,
+                                  (long long)c->im[i].geometry_width);
+    }
     return buf;
 }
 

@@ -7,6 +7,7 @@
 #include "cli_harness.h"
 
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <png.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,252 @@ static void test_letterbox_errors(void **state)
     tio_free(&b);
 }
 
+
+/* Hidden files (temporaries: ".NAME.XXXXXX") left in the scratch directory. */
+static int hidden_files(void)
+{
+    DIR *d = opendir(ch_dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
+    }
+    return c ^ 0xffffffffu;
+}
+
+/* A PNG whose header declares w x h RGB pixels and that ends there. */
+static void write_png_header_only(const char *name, uint32_t w, uint32_t h)
+{
+    unsigned char b[8 + 25] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 0, 0, 0, 13,
+                               'I', 'H', 'D', 'R'};
+    for (int k = 0; k < 4; k++) {
+        b[16 + k] = (unsigned char)(w >> (24 - 8 * k));
+        b[20 + k] = (unsigned char)(h >> (24 - 8 * k));
+    }
+    b[24] = 8; /* depth */
+    b[25] = 2; /* RGB */
+    uint32_t crc = crc32_of(b + 12, 17);
+    for (int k = 0; k < 4; k++)
+        b[29 + k] = (unsigned char)(crc >> (24 - 8 * k));
+    FILE *f = fopen(ch_path(name), "wb");
+    assert_non_null(f);
+    fwrite(b, 1, sizeof b, f);
+    fclose(f);
+}
+
+/* Folders, patterns, @lists, --batch files, --on-error, presets: the
+ * streamed batch equals clpad_letterbox_cpu of the files in path order. */
+static void test_letterbox_folders(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xF01D;
+    assert_int_equal(mkdir(ch_path("photos"), 0755), 0);
+    assert_int_equal(mkdir(ch_path("photos/deep"), 0755), 0);
+    /* sorted by path: photos/a0.png, photos/a1.png, photos/deep/..., photos/z.png */
+    static const char *names[] = {"photos/a0.png", "photos/a1.png", "photos/deep/b0.png",
+                                  "photos/deep/b1.ppm", "photos/deep/b2.png", "photos/y.png",
+                                  "photos/z.png"};
+    enum { N = 7 };
+    tio_tensor img[N];
+    clpad_image im[N];
+    for (int i = 0; i < N; i++) {
+        int64_t shape[3] = {tu_range(&rng, 3, 40), tu_range(&rng, 3, 40), 3};
+        size_t bytes = (size_t)(shape[0] * shape[1] * 3);
+        unsigned char *px = malloc(bytes);
+        tu_fill(px, bytes, &rng);
+        ch_save(names[i], CLPAD_U8, 3, shape, px);
+        free(px);
+        ch_load(names[i], &img[i]);
+        im[i] = (clpad_image){.data = img[i].data, .height = shape[0], .width = shape[1],
+                              .channels = 3};
+    }
+    FILE *f = fopen(ch_path("photos/notes.txt"), "w");
+    fputs("not an image\n", f);
+    fclose(f);
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 24, 32);
+    for (int c = 0; c < 3; c++)
+        o.std[c] = 255.0f;
+    size_t slot = 3 * 24 * 32 * 4, bytes = N * slot;
+    unsigned char *want = malloc(bytes);
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, N, &o, want, bytes, NULL));
+    tio_tensor out = {0};
+    /* a folder, on the device and the CPU path, with the preset */
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 24,32 --preset ultralytics photos all.npy"), 0);
+    ch_load("all.npy", &out);
+    assert_int_equal(out.shape[0], N);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    assert_int_equal(ch_run(NULL, "letterbox -q --cpu --workers 3 --size 24,32 --std 255 "
+                                  "--transforms t.json photos/ cpu.npy"), 0);
+    ch_load("cpu.npy", &out);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    char text[16384], path[512];
+    snprintf(path, sizeof path, "%s/t.json", ch_dir);
+    ch_slurp(path, text, sizeof text);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    cJSON *arr = cJSON_GetObjectItem(root, "images");
+    assert_int_equal(cJSON_GetArraySize(arr), N);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 2), "file")->valuestring,
+                        "photos/deep/b0.png");
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(arr, 2), "height")->valueint,
+                     im[2].height);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "skipped")), 0);
+    cJSON_Delete(root);
+    /* a pattern (quoted: clpad expands it) and an @list, relative to its directory */
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 24,32 --std 255 'photos/*.png' g.npy"), 0);
+    ch_load("g.npy", &out);
+    assert_int_equal(out.shape[0], 4); /* a0 a1 y z */
+    assert_memory_equal(out.data, want, 2 * slot);
+    assert_memory_equal((unsigned char *)out.data + 2 * slot, want + 5 * slot, 2 * slot);
+    tio_free(&out);
+    f = fopen(ch_path("photos/list.txt"), "w");
+    fputs("# two\nz.png\ndeep/b1.ppm\n", f);
+    fclose(f);
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 24,32 --std 255 @photos/list.txt l.npy"), 0);
+    ch_load("l.npy", &out);
+    assert_int_equal(out.shape[0], 2);
+    assert_memory_equal(out.data, want + 6 * slot, slot);
+    assert_memory_equal((unsigned char *)out.data + slot, want + 3 * slot, slot);
+    tio_free(&out);
+    /* --batch: one file per batch, 3 + 3 + 1 */
+    assert_int_equal(ch_run(NULL, "letterbox -q --batch 3 --size 24,32 --std 255 photos b.npy"), 0);
+    static const char *parts[] = {"b-00000.npy", "b-00001.npy", "b-00002.npy"};
+    for (int k = 0; k < 3; k++) {
+        ch_load(parts[k], &out);
+        assert_int_equal(out.shape[0], k < 2 ? 3 : 1);
+        assert_memory_equal(out.data, want + (size_t)k * 3 * slot, out.nbytes);
+        tio_free(&out);
+    }
+    assert_false(ch_exists("b.npy"));
+    assert_false(ch_exists("b-00003.npy"));
+    /* no progress line where stderr is not a terminal */
+    assert_int_equal(ch_run(NULL, "letterbox --cpu --size 24,32 photos np.npy"), 0);
+    assert_null(strchr(ch_err, '\r'));
+    assert_non_null(strstr(ch_err, "images/s"));     /* the report line */
+    assert_null(strstr(ch_err, "left"));              /* no progress */
+    /* --help lists the presets */
+    assert_int_equal(ch_run(NULL, "letterbox --help"), 0);
+    assert_non_null(strstr(ch_out, "ultralytics: "));
+    /* usage errors */
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --preset yolo photos e.npy"), 2,
+                    "presets: ultralytics");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --on-error ignore photos e.npy"), 2,
+                    "--on-error");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --decode-scale half photos e.npy"), 2,
+                    "--decode-scale");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --workers -1 photos e.npy"), 2,
+                    "--workers");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --batch 0 photos e.npy"), 2, "--batch");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 'photos/*.gif' e.npy"), 1,
+                    "no file matches");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 @missing.txt e.npy"), 1, "missing.txt");
+    assert_false(ch_exists("e.npy"));
+    free(want);
+    for (int i = 0; i < N; i++)
+        tio_free(&img[i]);
+}
+
+/* A folder with a truncated, a corrupt and a huge-declared image: the first
+ * fails the run naming it and nothing is left; --on-error skip leaves them
+ * out and lists them. */
+static void test_letterbox_hostile_folder(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xBAD5;
+    assert_int_equal(mkdir(ch_path("mixed"), 0755), 0);
+    static const char *good[] = {"mixed/1.png", "mixed/3.png", "mixed/6.png"};
+    tio_tensor img[3];
+    clpad_image im[3];
+    for (int i = 0; i < 3; i++) {
+        int64_t shape[3] = {tu_range(&rng, 3, 30), tu_range(&rng, 3, 30), 3};
+        unsigned char px[30 * 30 * 3];
+        tu_fill(px, sizeof px, &rng);
+        ch_save(good[i], CLPAD_U8, 3, shape, px);
+        ch_load(good[i], &img[i]);
+        im[i] = (clpad_image){.data = img[i].data, .height = shape[0], .width = shape[1],
+                              .channels = 3};
+    }
+    int64_t shape[3] = {20, 20, 3};
+    unsigned char px[20 * 20 * 3];
+    tu_fill(px, sizeof px, &rng);
+    ch_save("mixed/2.png", CLPAD_U8, 3, shape, px);
+    assert_int_equal(truncate(ch_path("mixed/2.png"), 60), 0);       /* truncated */
+    FILE *f = fopen(ch_path("mixed/4.jpg"), "wb");                      /* corrupt */
+    fputs("\xff\xd8\xff\xe0 this is not a JPEG", f);
+    fclose(f);
+    write_png_header_only("mixed/5.png", 100000, 100000);               /* 10^10 pixels */
+    /* an output from before: it stays as it was */
+    ch_save("keep.npy", CLPAD_U8, 3, shape, px);
+    assert_int_equal(rename(ch_path("keep.npy"), ch_path("out.npy")), 0);
+    ch_expect_error(ch_run(NULL, "letterbox --size 16,16 --transforms h.json mixed out.npy"), 1,
+                    "mixed/2.png");
+    ch_expect_error(ch_run(NULL, "letterbox --size 16,16 mixed/1.png mixed/4.jpg out.npy"), 1,
+                    "mixed/4.jpg");
+    ch_expect_error(ch_run(NULL, "letterbox --size 16,16 mixed/5.png mixed/1.png out.npy"), 1,
+                    "mixed/5.png: the image is 100000 x 100000");
+    tio_tensor before = {0};
+    ch_load("out.npy", &before);
+    assert_int_equal(before.rank, 3); /* untouched */
+    tio_free(&before);
+    assert_false(ch_exists("h.json"));
+    assert_int_equal(hidden_files(), 0);
+    /* skip: the three good images, the three others listed with their reasons */
+    assert_int_equal(ch_run(NULL, "letterbox --cpu --size 16,16 --on-error skip --transforms "
+                                  "h.json mixed out.npy"),
+                     0);
+    assert_non_null(strstr(ch_err, "skipped mixed/2.png"));
+    assert_non_null(strstr(ch_err, "skipped mixed/4.jpg"));
+    assert_non_null(strstr(ch_err, "skipped mixed/5.png"));
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 16, 16);
+    size_t bytes = 3 * 3 * 16 * 16 * 4;
+    unsigned char *want = malloc(bytes);
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, 3, &o, want, bytes, NULL));
+    tio_tensor out = {0};
+    ch_load("out.npy", &out);
+    assert_int_equal(out.rank, 4);
+    assert_int_equal(out.shape[0], 3);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    char text[8192], path[512];
+    snprintf(path, sizeof path, "%s/h.json", ch_dir);
+    ch_slurp(path, text, sizeof text);
+    cJSON *root = cJSON_Parse(text);
+    assert_non_null(root);
+    cJSON *sk = cJSON_GetObjectItem(root, "skipped");
+    assert_int_equal(cJSON_GetArraySize(sk), 3);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 1), "file")->valuestring,
+                        "mixed/4.jpg");
+    assert_non_null(strstr(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 2), "error")->valuestring,
+                           "100000 x 100000"));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "images")), 3);
+    cJSON_Delete(root);
+    /* nothing readable at all: an error, nothing written */
+    ch_expect_error(ch_run(NULL, "letterbox -q --size 16,16 --on-error skip mixed/2.png "
+                                 "mixed/4.jpg none.npy"),
+                    1, "no image could be read (2 skipped)");
+    assert_false(ch_exists("none.npy"));
+    assert_int_equal(hidden_files(), 0);
+    free(want);
+    for (int i = 0; i < 3; i++)
+        tio_free(&img[i]);
+}
+
 static void test_pad_stack(void **state)
 {
     (void)state;
@@ -326,6 +573,8 @@ int main(void)
         cmocka_unit_test(test_letterbox),
         cmocka_unit_test(test_letterbox_mixed),
         cmocka_unit_test(test_letterbox_errors),
+        cmocka_unit_test(test_letterbox_folders),
+        cmocka_unit_test(test_letterbox_hostile_folder),
         cmocka_unit_test(test_pad_stack),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

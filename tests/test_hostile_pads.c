@@ -6,6 +6,7 @@
  * path byte for byte. Skips (exit 77) with no device. */
 #include "test_util.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
@@ -206,6 +207,270 @@ static void test_outputs_beyond_max_alloc(void **state)
     clpad_context_destroy(small);
 }
 
+/* A context whose largest buffer is `limit` bytes ($CLPAD_MAX_ALLOC), whose
+ * host calls always run the kernel. */
+static clpad_context *limited_context(const char *limit)
+{
+    setenv("CLPAD_MAX_ALLOC", limit, 1);
+    clpad_context *ctx = NULL;
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
+                                      &ctx));
+    unsetenv("CLPAD_MAX_ALLOC");
+    return ctx;
+}
+
+enum { LB_LIMIT = 32768 };
+
+/* Batches beyond the device's largest buffer run in pieces
+ * (docs/letterbox.md, "One launch per batch"): with the limit lowered to
+ * 32 KiB, random letterbox batches must equal the CPU reference byte for
+ * byte, in as many launches as the documented rule says: images in order,
+ * as many per launch as keep its output slices, the source rows it reads
+ * (+ 4 bytes) and its tables (32 + 16 * (H + W) bytes per image, plus the
+ * value table) each within the limit. The images are no larger than their
+ * slot, so that the resize reads every source row. An image that does not
+ * fit alone is refused with a message naming the CLI flag and the Python
+ * argument. */
+static void test_letterbox_beyond_max_alloc(void **state)
+{
+    (void)state;
+    clpad_context *small = limited_context("32768");
+    uint64_t rng = tu_seed() ^ 0x2545f4914f6cdd1dull;
+    static const int chans[] = {1, 3, 4};
+    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32};
+    static const clpad_pad_mode modes[] = {CLPAD_PAD_CONSTANT, CLPAD_PAD_EDGE, CLPAD_PAD_WRAP};
+    int split = 0, refused = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        int C = chans[tu_range(&rng, 0, 2)];
+        size_t n = (size_t)tu_range(&rng, 1, 24);
+        clpad_letterbox_options o;
+        clpad_letterbox_options_init(&o, tu_range(&rng, 4, 48), tu_range(&rng, 4, 48));
+        o.dtype = dtypes[tu_range(&rng, 0, 2)];
+        o.layout = tu_range(&rng, 0, 1) ? CLPAD_LAYOUT_NHWC : CLPAD_LAYOUT_NCHW;
+        o.pad_mode = modes[tu_range(&rng, 0, 2)];
+        o.interp = tu_range(&rng, 0, 3) ? CLPAD_INTERP_BILINEAR : CLPAD_INTERP_NEAREST;
+        o.swap_rb = (int)tu_range(&rng, 0, 1);
+        clpad_image im[24];
+        unsigned char *data[24];
+        for (size_t i = 0; i < n; i++) {
+            int64_t h = tu_range(&rng, 1, o.out_height), w = tu_range(&rng, 1, o.out_width);
+            int64_t stride = w * C + tu_range(&rng, 0, 1) * tu_range(&rng, 1, 9);
+            size_t bytes = (size_t)((h - 1) * stride + w * C);
+            data[i] = malloc(bytes);
+            tu_fill(data[i], bytes, &rng);
+            im[i] = (clpad_image){.data = data[i], .height = h, .width = w, .channels = C,
+                                  .row_stride = stride};
+        }
+        int64_t shape[4];
+        TU_ASSERT_OK(clpad_letterbox_plan(im, n, &o, shape, NULL));
+        size_t es = clpad_dtype_size(o.dtype);
+        size_t slice = (size_t)(C * o.out_height * o.out_width) * es;
+        size_t nout = n * slice;
+        /* the documented rule */
+        uint64_t want_launches = 0, fixed = ((uint64_t)C * 256 * es + 15) / 16 * 16,
+                 per_tab = 32 + 16 * (uint64_t)(o.out_height + o.out_width);
+        bool alone_too_big = false;
+        for (size_t i = 0; i < n;) {
+            uint64_t in = 4, out = 0, tab = fixed;
+            size_t k = 0;
+            while (i + k < n) {
+                uint64_t g = (uint64_t)(im[i + k].height * im[i + k].width * C);
+                if (in + g > LB_LIMIT || out + slice > LB_LIMIT || tab + per_tab > LB_LIMIT)
+                    break;
+                in += g, out += slice, tab += per_tab, k++;
+            }
+            if (k == 0) {
+                alone_too_big = true;
+                break;
+            }
+            want_launches++;
+            i += k;
+        }
+        unsigned char *want = malloc(nout), *got = malloc(nout);
+        TU_ASSERT_OK(clpad_letterbox_cpu(im, n, &o, want, nout, NULL));
+        memset(got, 0x5A, nout);
+        uint64_t before = clpad_context_launches(small);
+        clpad_status st = clpad_letterbox(small, im, n, &o, got, nout, NULL, NULL);
+        uint64_t launches = clpad_context_launches(small) - before;
+        if (alone_too_big) {
+            TU_ASSERT_STATUS(st, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+            refused++;
+        } else {
+            TU_ASSERT_OK(st);
+            if (memcmp(got, want, nout))
+                fail_msg("letterbox in pieces of %d bytes differs from the CPU reference: %zu "
+                         "images, C = %d, slot %lld x %lld, %s",
+                         LB_LIMIT, n, C, (long long)o.out_height, (long long)o.out_width,
+                         clpad_dtype_name(o.dtype));
+            if (launches != want_launches)
+                fail_msg("letterbox of %zu images (%zu output bytes) ran in %llu launches, the "
+                         "rule says %llu",
+                         n, nout, (unsigned long long)launches,
+                         (unsigned long long)want_launches);
+            split += want_launches > 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            free(data[i]);
+        free(want);
+        free(got);
+    }
+    printf("letterbox: %d of 60 batches ran in pieces, %d refused\n", split, refused);
+    assert_true(split >= 5);
+
+    /* A batch that fits is one launch. */
+    unsigned char px[8 * 8 * 3];
+    tu_fill(px, sizeof px, &rng);
+    clpad_image two[2] = {{.data = px, .height = 8, .width = 8, .channels = 3},
+                          {.data = px, .height = 4, .width = 8, .channels = 3}};
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 16, 16);
+    float out[2 * 3 * 16 * 16];
+    uint64_t before = clpad_context_launches(small);
+    TU_ASSERT_OK(clpad_letterbox(small, two, 2, &o, out, sizeof out, NULL, NULL));
+    assert_int_equal(clpad_context_launches(small) - before, 1);
+
+    /* One image whose output alone is beyond the limit: refused, naming the
+     * CLI flag and the Python argument (not a C function). */
+    clpad_letterbox_options_init(&o, 64, 64); /* 3 * 64 * 64 * 4 = 49152 bytes */
+    float *big = malloc(3 * 64 * 64 * 4);
+    TU_ASSERT_STATUS(clpad_letterbox(small, two, 1, &o, big, 3 * 64 * 64 * 4, NULL, NULL),
+                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    const char *msg = clpad_last_error();
+    printf("message: %s\n", msg);
+    assert_non_null(strstr(msg, "images[0]"));
+    assert_non_null(strstr(msg, "CL_DEVICE_MAX_MEM_ALLOC_SIZE = 32768"));
+    assert_non_null(strstr(msg, "--cpu"));
+    assert_non_null(strstr(msg, "device=\"reference\""));
+    assert_null(strstr(msg, "clpad_letterbox_cpu"));
+    clpad_error_info ei = {.size = sizeof ei}; /* the item, structured */
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "images");
+    assert_int_equal(ei.index, 0);
+    /* ... and one whose source rows are: a 200 x 60 x 3 image read whole */
+    unsigned char *tall = calloc(200 * 60 * 3, 1);
+    clpad_image t1 = {.data = tall, .height = 200, .width = 60, .channels = 3};
+    clpad_letterbox_options_init(&o, 200, 60);
+    o.dtype = CLPAD_U8;
+    TU_ASSERT_STATUS(clpad_letterbox(small, &t1, 1, &o, big, 3 * 64 * 64 * 4, NULL, NULL),
+                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    assert_non_null(strstr(clpad_last_error(), "source rows"));
+    assert_non_null(strstr(clpad_last_error(), "--cpu"));
+    free(tall);
+    free(big);
+    clpad_context_destroy(small);
+}
+
+/* The same for pad-and-stack: tensors in order, as many per launch as keep
+ * their inputs, their output slices and their descriptors (128 bytes each)
+ * within the limit; a tensor beyond it alone is refused, naming --cpu and
+ * device="reference". */
+static void test_pad_stack_beyond_max_alloc(void **state)
+{
+    (void)state;
+    enum { LIMIT = 4096 };
+    clpad_context *small = limited_context("4096");
+    uint64_t rng = tu_seed() ^ 0x9e3779b97f4a7c15ull;
+    static const clpad_dtype dtypes[] = {CLPAD_U8, CLPAD_I16, CLPAD_F32, CLPAD_F64};
+    static const clpad_pad_mode modes[] = {CLPAD_PAD_CONSTANT, CLPAD_PAD_EDGE, CLPAD_PAD_WRAP};
+    int split = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        clpad_dtype dt = dtypes[tu_range(&rng, 0, 3)];
+        size_t es = clpad_dtype_size(dt);
+        int rank = (int)tu_range(&rng, 1, 3);
+        size_t n = (size_t)tu_range(&rng, 1, 40);
+        clpad_pad_mode mode = modes[tu_range(&rng, 0, 2)];
+        clpad_placement pl = tu_range(&rng, 0, 1) ? CLPAD_PLACE_CENTER : CLPAD_PLACE_TOP_LEFT;
+        int64_t shapes[40 * 3];
+        void *in[40];
+        size_t bytes[40];
+        for (size_t i = 0; i < n; i++) {
+            int64_t el = 1;
+            for (int k = 0; k < rank; k++) {
+                shapes[i * (size_t)rank + (size_t)k] = tu_range(&rng, 1, rank == 1 ? 300 : 12);
+                el *= shapes[i * (size_t)rank + (size_t)k];
+            }
+            bytes[i] = (size_t)el * es;
+            in[i] = malloc(bytes[i]);
+            tu_fill(in[i], bytes[i], &rng);
+        }
+        unsigned char value[8];
+        tu_fill(value, sizeof value, &rng);
+        int64_t os[CLPAD_MAX_RANK + 1];
+        TU_ASSERT_OK(clpad_pad_stack_plan(rank, n, shapes, NULL, mode, pl, os, NULL, NULL));
+        size_t slice = es, nout;
+        for (int k = 1; k <= rank; k++)
+            slice *= (size_t)os[k];
+        nout = slice * n;
+        uint64_t want_launches = 0;
+        bool alone_too_big = false;
+        for (size_t i = 0; i < n;) {
+            uint64_t a = 0, out = 0, tab = 0;
+            size_t k = 0;
+            while (i + k < n && a + bytes[i + k] <= LIMIT && out + slice <= LIMIT &&
+                   tab + 128 <= LIMIT)
+                a += bytes[i + k], out += slice, tab += 128, k++;
+            if (k == 0) {
+                alone_too_big = true;
+                break;
+            }
+            want_launches++;
+            i += k;
+        }
+        unsigned char *want = malloc(nout), *got = malloc(nout);
+        TU_ASSERT_OK(clpad_pad_stack_cpu(dt, rank, n, shapes, (const void *const *)in, NULL, mode,
+                                         value, pl, want, nout));
+        memset(got, 0x5A, nout);
+        uint64_t before = clpad_context_launches(small);
+        clpad_status st = clpad_pad_stack(small, dt, rank, n, shapes, (const void *const *)in,
+                                          NULL, mode, value, pl, got, nout, NULL);
+        uint64_t launches = clpad_context_launches(small) - before;
+        if (alone_too_big) {
+            TU_ASSERT_STATUS(st, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+            assert_non_null(strstr(clpad_last_error(), "--cpu"));
+        } else {
+            TU_ASSERT_OK(st);
+            if (memcmp(got, want, nout))
+                fail_msg("pad_stack in pieces of %d bytes differs from the CPU reference: %zu "
+                         "tensors of rank %d, %s",
+                         LIMIT, n, rank, clpad_dtype_name(dt));
+            if (launches != want_launches)
+                fail_msg("pad_stack of %zu tensors (%zu output bytes) ran in %llu launches, the "
+                         "rule says %llu",
+                         n, nout, (unsigned long long)launches,
+                         (unsigned long long)want_launches);
+            split += want_launches > 1;
+        }
+        for (size_t i = 0; i < n; i++)
+            free(in[i]);
+        free(want);
+        free(got);
+    }
+    printf("pad_stack: %d of 60 batches ran in pieces\n", split);
+    assert_true(split >= 5);
+
+    /* One tensor whose slice alone is beyond the limit. */
+    int64_t shapes[2] = {40, 40};
+    float *a = calloc(40 * 40, 4), *out = calloc(40 * 40, 4);
+    const void *ins[1] = {a};
+    TU_ASSERT_STATUS(clpad_pad_stack(small, CLPAD_F32, 2, 1, shapes, ins, NULL, CLPAD_PAD_CONSTANT,
+                                     NULL, CLPAD_PLACE_TOP_LEFT, out, 40 * 40 * 4, NULL),
+                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    const char *msg = clpad_last_error();
+    printf("message: %s\n", msg);
+    assert_non_null(strstr(msg, "tensors[0]"));
+    assert_non_null(strstr(msg, "CL_DEVICE_MAX_MEM_ALLOC_SIZE = 4096"));
+    assert_non_null(strstr(msg, "--cpu"));
+    assert_non_null(strstr(msg, "device=\"reference\""));
+    assert_null(strstr(msg, "clpad_pad_stack_cpu"));
+    clpad_error_info ei = {.size = sizeof ei}; /* the item, structured */
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "tensors");
+    assert_int_equal(ei.index, 0);
+    free(a);
+    free(out);
+    clpad_context_destroy(small);
+}
+
 int main(void)
 {
     g_ctx = tu_device_context();
@@ -213,6 +478,8 @@ int main(void)
         cmocka_unit_test(test_reported_cases),
         cmocka_unit_test(test_random_cancelling),
         cmocka_unit_test(test_outputs_beyond_max_alloc),
+        cmocka_unit_test(test_letterbox_beyond_max_alloc),
+        cmocka_unit_test(test_pad_stack_beyond_max_alloc),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);

@@ -151,7 +151,9 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
     for (size_t i = 0; i < c->n; i++) {
         const clpad_image *im = &c->im[i];
         int64_t C = im->channels;
-        oracle_geom g = oracle_geometry(im->height, im->width, o);
+        /* the geometry of the source a decode-scaled image stands for */
+        oracle_geom g = oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
+                                        im->geometry_width ? im->geometry_width : im->width, o);
         t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
         oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
@@ -187,7 +189,10 @@ static int check_case(const lb_case *c, int index)
         /* reflect / symmetric beyond its limit: the oracle must agree */
         bool broken = false;
         for (size_t i = 0; i < c->n; i++) {
-            oracle_geom g = oracle_geometry(c->im[i].height, c->im[i].width, &c->o);
+            const clpad_image *im = &c->im[i];
+            oracle_geom g =
+                oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
+                                im->geometry_width ? im->geometry_width : im->width, &c->o);
             int64_t lim = c->o.pad_mode == CLPAD_PAD_REFLECT ? 1 : 0;
             int64_t pads[4] = {g.top, c->o.out_height - g.nh - g.top, g.left,
                                c->o.out_width - g.nw - g.left};
@@ -400,6 +405,11 @@ static void test_errors(void **state)
          CLPAD_ERR_INVALID_SHAPE, "images[2]: row_stride 11"},
         {{.data = NULL, .height = 4, .width = 4, .channels = 3}, CLPAD_ERR_INVALID_ARGUMENT,
          "images[2]: data is NULL"},
+        {{.data = px, .height = 4, .width = 4, .channels = 3, .geometry_height = 8},
+         CLPAD_ERR_INVALID_SHAPE, "images[2]: geometry 8 x 0"},
+        {{.data = px, .height = 4, .width = 4, .channels = 3, .geometry_height = -8,
+          .geometry_width = 8},
+         CLPAD_ERR_INVALID_SHAPE, "images[2]: geometry -8 x 8"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         clpad_image im[4] = {{.data = px, .height = 8, .width = 8, .channels = 3},

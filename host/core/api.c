@@ -7,6 +7,7 @@
 #include "core/core.h"
 
 #include "clpad_image.h"
+#include "clpad_stream.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -45,6 +46,8 @@ static const struct constant constants[] = {
     C(CLPAD_LAYOUT_COUNT) C(CLPAD_LETTERBOX_MAX_CHANNELS) C(CLPAD_CHANNELS_COLOR)
     C(CLPAD_CHANNELS_GRAY) C(CLPAD_CHANNELS_COLOR_ALPHA) C(CLPAD_CHANNELS_KEEP)
     C(CLPAD_IMAGE_DEFAULT_MAX_PIXELS) C(CLPAD_IMAGE_MAX_SIDE)
+    C(CLPAD_DECODE_SCALE_OFF) C(CLPAD_DECODE_SCALE_AUTO) C(CLPAD_ON_ERROR_FAIL)
+    C(CLPAD_ON_ERROR_SKIP)
 };
 #undef STATUS
 #undef C
@@ -70,6 +73,10 @@ static const struct layout layouts[] = {
     T(clpad_read_options)
     T(clpad_image_info)
     T(clpad_decoded_image)
+    T(clpad_stream_options)
+    T(clpad_stream_image)
+    T(clpad_stream_skip)
+    T(clpad_stream_batch)
     F(clpad_error_info, size)
     F(clpad_error_info, status)
     F(clpad_error_info, argument)
@@ -133,6 +140,8 @@ static const struct layout layouts[] = {
     F(clpad_image, width)
     F(clpad_image, channels)
     F(clpad_image, row_stride)
+    F(clpad_image, geometry_height)
+    F(clpad_image, geometry_width)
     F(clpad_letterbox_options, out_height)
     F(clpad_letterbox_options, out_width)
     F(clpad_letterbox_options, interp)
@@ -176,6 +185,34 @@ static const struct layout layouts[] = {
     F(clpad_decoded_image, scale_num)
     F(clpad_decoded_image, orientation)
     F(clpad_decoded_image, format)
+    F(clpad_stream_options, size)
+    F(clpad_stream_options, batch)
+    F(clpad_stream_options, workers)
+    F(clpad_stream_options, read)
+    F(clpad_stream_options, decode_scale)
+    F(clpad_stream_options, on_error)
+    F(clpad_stream_options, keep_pixels)
+    F(clpad_stream_options, read_fn)
+    F(clpad_stream_options, release_fn)
+    F(clpad_stream_options, user)
+    F(clpad_stream_image, index)
+    F(clpad_stream_image, source_height)
+    F(clpad_stream_image, source_width)
+    F(clpad_stream_image, decoded_height)
+    F(clpad_stream_image, decoded_width)
+    F(clpad_stream_image, scale_num)
+    F(clpad_stream_image, transform)
+    F(clpad_stream_skip, index)
+    F(clpad_stream_skip, status)
+    F(clpad_stream_skip, message)
+    F(clpad_stream_batch, size)
+    F(clpad_stream_batch, count)
+    F(clpad_stream_batch, images)
+    F(clpad_stream_batch, skipped_count)
+    F(clpad_stream_batch, skipped)
+    F(clpad_stream_batch, pixels)
+    F(clpad_stream_batch, inputs_done)
+    F(clpad_stream_batch, end)
 };
 #undef T
 #undef F

@@ -64,6 +64,12 @@ clpad_status clpad__check_host_buffers(const char *op, const void *input, size_t
 typedef struct clpad_environment {
     clpad_context_config config;
     int threads;               /* $CLPAD_THREADS; 0: unset */
+    /* Measurement and test switches, not configuration: */
+    int lb_band;               /* $CLPAD_LB_BAND: letterbox's band form on CPU devices,
+                                  0 never, 1 always, -1 (unset) by batch */
+    int stream_letterbox;      /* $CLPAD_STREAM_LETTERBOX: 1 "image" (per image on the
+                                  decoder threads), 2 "batch" (one launch per batch
+                                  on a device), 0 (unset) by device */
     const char *xdg_cache_home, *home;
 } clpad_environment;
 /* The one function that reads them (environment.c). */

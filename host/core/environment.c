@@ -1,7 +1,8 @@
 /* The environment variables clpad reads, all in one function
  * (clpad__read_environment): those that stand in for a context's
  * configuration (clpad_context_config, resolved in host/device/config.c),
- * $CLPAD_THREADS (the CPU path's worker pool, one per process), and those
+ * $CLPAD_THREADS (the CPU path's worker pool, one per process), the
+ * measurement switches $CLPAD_LB_BAND and $CLPAD_STREAM_LETTERBOX, and those
  * the default program cache directory is made of. docs/devices.md,
  * "Environment", lists them. In core/, since the pool reads it too. */
 #include "core/core.h"
@@ -63,6 +64,10 @@ void clpad__read_environment(clpad_environment *e)
     c->cache_dir = env_string("CLPAD_CACHE_DIR");
     long long t = env_number("CLPAD_THREADS", 0);
     e->threads = t > 0 ? (t > 1024 ? 1024 : (int)t) : 0;
+    const char *band = env_string("CLPAD_LB_BAND");
+    e->lb_band = band && !strcmp(band, "0") ? 0 : band && !strcmp(band, "1") ? 1 : -1;
+    const char *sl = env_string("CLPAD_STREAM_LETTERBOX");
+    e->stream_letterbox = sl && !strcmp(sl, "image") ? 1 : sl && !strcmp(sl, "batch") ? 2 : 0;
     e->xdg_cache_home = env_string("XDG_CACHE_HOME");
     e->home = env_string("HOME");
 }

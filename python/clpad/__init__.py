@@ -19,7 +19,8 @@ Operations: :func:`pad` (numpy.pad's and OpenVINO Pad-12's signatures),
 batch operations :func:`letterbox` (uint8 images of any sizes into one
 detector-ready tensor) and :func:`pad_stack` (tensors of different shapes
 into one padded batch), one kernel launch per batch; :func:`imread` reads an
-image file by cv2.imread's rules (RGB).
+image file by cv2.imread's rules (RGB); :func:`letterbox_files` turns
+folders of image files into letterboxed batches, decoding on every core.
 
 Arrays in, arrays out: the input is never modified (a non-contiguous or
 byte-swapped input is copied first), the output is a new C-contiguous array of
@@ -51,6 +52,13 @@ clpad's message, which names the offending argument.
 
 The library is the one inside this package, or ``$CLPAD_LIBRARY`` (a file or
 a directory) when set, or one on the system path; see :mod:`clpad._lib`.
+Without a system OpenCL driver, ``pip install clpad[pocl]`` gives PoCL, a CPU
+driver, which the package then uses (the rule: :mod:`clpad._icd`).
+
+Documents: the docs/*.md files the docstrings cite (docs/modes.md,
+docs/letterbox.md, ...) are installed with the package, in clpad/docs/
+(``os.path.join(os.path.dirname(clpad.__file__), "docs")``). The wheel also
+installs the ``clpad`` command (``python -m clpad`` runs it too).
 """
 
 from __future__ import annotations
@@ -68,10 +76,11 @@ from ._context import (
 )
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._image import imread
-from ._letterbox import LetterboxTransform, letterbox
+from ._letterbox import LetterboxTransform, boxes_to_slot, boxes_to_source, letterbox
 from ._pad import pad
 from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
+from ._stream import LetterboxFiles, expand_paths, letterbox_files
 from ._types import (BatchPadModeName, DeviceArray, Interp, Layout, PadMode, PadModeName,
                      PadWidth, Placement)
 from ._window import WindowGeometry, window_geometry
@@ -87,6 +96,11 @@ __all__ = [
     "WindowGeometry",
     "letterbox",
     "LetterboxTransform",
+    "letterbox_files",
+    "LetterboxFiles",
+    "expand_paths",
+    "boxes_to_source",
+    "boxes_to_slot",
     "pad_stack",
     "imread",
     "devices",

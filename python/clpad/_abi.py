@@ -110,6 +110,10 @@ CONSTANTS = {
     'CLPAD_CHANNELS_KEEP': -1,
     'CLPAD_IMAGE_DEFAULT_MAX_PIXELS': 178956970,
     'CLPAD_IMAGE_MAX_SIDE': 16777216,
+    'CLPAD_DECODE_SCALE_AUTO': 1,
+    'CLPAD_DECODE_SCALE_OFF': 0,
+    'CLPAD_ON_ERROR_FAIL': 0,
+    'CLPAD_ON_ERROR_SKIP': 1,
 }
 
 # struct: (size, {field: (offset, size)})
@@ -185,13 +189,15 @@ STRUCTS = {
         'pads_begin': (264, 64),
         'pads_end': (328, 64),
     }),
-    'clpad_image': (48, {
+    'clpad_image': (64, {
         'data': (0, 8),
         'offset': (8, 8),
         'height': (16, 8),
         'width': (24, 8),
         'channels': (32, 8),
         'row_stride': (40, 8),
+        'geometry_height': (48, 8),
+        'geometry_width': (56, 8),
     }),
     'clpad_letterbox_options': (88, {
         'out_height': (0, 8),
@@ -245,5 +251,41 @@ STRUCTS = {
         'scale_num': (64, 4),
         'orientation': (68, 4),
         'format': (72, 8),
+    }),
+    'clpad_stream_options': (112, {
+        'size': (0, 8),
+        'batch': (8, 8),
+        'workers': (16, 4),
+        'read': (24, 48),
+        'decode_scale': (72, 4),
+        'on_error': (76, 4),
+        'keep_pixels': (80, 4),
+        'read_fn': (88, 8),
+        'release_fn': (96, 8),
+        'user': (104, 8),
+    }),
+    'clpad_stream_image': (88, {
+        'index': (0, 8),
+        'source_height': (8, 8),
+        'source_width': (16, 8),
+        'decoded_height': (24, 8),
+        'decoded_width': (32, 8),
+        'scale_num': (40, 4),
+        'transform': (48, 40),
+    }),
+    'clpad_stream_skip': (24, {
+        'index': (0, 8),
+        'status': (8, 4),
+        'message': (16, 8),
+    }),
+    'clpad_stream_batch': (64, {
+        'size': (0, 8),
+        'count': (8, 8),
+        'images': (16, 8),
+        'skipped_count': (24, 8),
+        'skipped': (32, 8),
+        'pixels': (40, 8),
+        'inputs_done': (48, 8),
+        'end': (56, 4),
     }),
 }

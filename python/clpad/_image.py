@@ -71,8 +71,8 @@ def imread(path: Union[str, bytes, "os.PathLike[Any]"], channels: Union[int, str
     The rules are OpenCV's ``cv2.imread(path, cv2.IMREAD_COLOR)`` by default,
     with the channels in RGB order (OpenCV's are BGR): the result equals
     ``cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB)`` byte for byte (see
-    docs/letterbox.md of the clpad repository, "Reading images", for every
-    rule and the exceptions: corrupt files are refused here, where OpenCV
+    "Reading images" in docs/letterbox.md, installed with the package as
+    clpad/docs/letterbox.md, for every rule and the exceptions: corrupt files are refused here, where OpenCV
     returns what it could decode).
 
     path: a file name (str, bytes or os.PathLike); the format comes from the

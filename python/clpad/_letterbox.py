@@ -7,12 +7,13 @@ import ctypes
 import numbers
 import os
 from collections import abc
-from typing import Any, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _args, _context, _lib, _memory
+from . import _image as _image_mod
 from ._context import DeviceLike
 from ._errors import check, value_error
 from ._types import BatchPadModeName, Interp, Layout, Placement
@@ -24,14 +25,17 @@ PerChannel = Union[float, Sequence[float]]
 
 
 class LetterboxTransform(NamedTuple):
-    """Where one image went in its slot (docs/letterbox.md, "Size and placement").
+    """Where one image went in its slot (clpad/docs/letterbox.md, "Size and placement").
 
     ``scale`` is the resize ratio r = min(H / h, W / w) (min(r, 1) without
     scale-up); the image occupies rows ``pad_top`` .. ``pad_top +
     resized_height - 1`` and columns ``pad_left`` .. ``pad_left +
     resized_width - 1`` of the slot. A point (x, y) of the slot maps back to
     the source image as ((x - pad_left) / scale, (y - pad_top) / scale), as
-    Ultralytics' scale_boxes does: see :meth:`to_source`.
+    Ultralytics' scale_boxes does: see :meth:`to_source`. ``source_height``
+    and ``source_width`` are the size of the source image (after its EXIF
+    orientation; for a decode-scaled JPEG the full size, which the geometry
+    is computed from); None where unknown.
     """
 
     scale: float
@@ -39,23 +43,92 @@ class LetterboxTransform(NamedTuple):
     pad_left: int
     resized_height: int
     resized_width: int
+    source_height: Optional[int] = None
+    source_width: Optional[int] = None
 
-    def to_source(self, xy: npt.ArrayLike) -> "np.ndarray[Any, np.dtype[np.float64]]":
+    def to_source(self, xy: npt.ArrayLike, clip: bool = True
+                  ) -> "np.ndarray[Any, np.dtype[np.float64]]":
         """Map points or boxes from the slot back to the source image.
 
         xy: an array whose last axis holds x, y pairs ([..., 2] points, or
         [..., 4] boxes x1, y1, x2, y2; any even length). Returns float64 of
-        the same shape: x -> (x - pad_left) / scale, y -> (y - pad_top) / scale.
-        Raises ValueError when the last axis has an odd length.
+        the same shape: x -> (x - pad_left) / scale, y -> (y - pad_top) / scale,
+        then, with ``clip`` (the default, as Ultralytics' scale_boxes clips)
+        and a known source size, x clipped to [0, source_width] and y to
+        [0, source_height]. Raises ValueError when the last axis has an odd
+        length.
         """
-        a = np.asarray(xy, dtype=np.float64)
-        if a.ndim == 0 or a.shape[-1] % 2:
-            raise ValueError("to_source: the last axis must hold x, y pairs, not shape %s"
-                             % (a.shape,))
+        a = _pairs("to_source", xy)
         out = a.copy()
         out[..., 0::2] = (a[..., 0::2] - self.pad_left) / self.scale
         out[..., 1::2] = (a[..., 1::2] - self.pad_top) / self.scale
+        if clip and self.source_width is not None and self.source_height is not None:
+            np.clip(out[..., 0::2], 0, self.source_width, out=out[..., 0::2])
+            np.clip(out[..., 1::2], 0, self.source_height, out=out[..., 1::2])
         return out
+
+    def to_slot(self, xy: npt.ArrayLike) -> "np.ndarray[Any, np.dtype[np.float64]]":
+        """Map points or boxes of the source image into the slot: the inverse
+        of :meth:`to_source` without clipping, x -> x * scale + pad_left,
+        y -> y * scale + pad_top (float64, the shape of ``xy``, whose last
+        axis holds x, y pairs)."""
+        a = _pairs("to_slot", xy)
+        out = a.copy()
+        out[..., 0::2] = a[..., 0::2] * self.scale + self.pad_left
+        out[..., 1::2] = a[..., 1::2] * self.scale + self.pad_top
+        return out
+
+
+def _pairs(fn: str, xy: npt.ArrayLike) -> "np.ndarray[Any, np.dtype[np.float64]]":
+    a = np.asarray(xy, dtype=np.float64)
+    if a.ndim == 0 or a.shape[-1] % 2:
+        raise ValueError("%s: the last axis must hold x, y pairs, not shape %s" % (fn, a.shape))
+    return a
+
+
+def _boxes(fn: str, boxes: Any) -> "np.ndarray[Any, np.dtype[np.float64]]":
+    a = np.asarray(boxes, dtype=np.float64)
+    if a.ndim == 0 or a.shape[-1] != 4:
+        raise ValueError("%s: boxes are [..., 4] (x1, y1, x2, y2), not shape %s"
+                         % (fn, a.shape))
+    return a
+
+
+def boxes_to_source(boxes: Any, transforms: Union[LetterboxTransform,
+                                                   Sequence[LetterboxTransform]],
+                    clip: bool = True) -> Any:
+    """Boxes x1, y1, x2, y2 found in letterboxed slots, back to their source images.
+
+    With one :class:`LetterboxTransform`, ``boxes`` is one array [..., 4]
+    (e.g. [N, 4] detections of one image) and one float64 array of that
+    shape is returned. With a sequence of transforms (those of a batch),
+    ``boxes`` is a sequence of as many [N_i, 4] arrays (the detections of
+    each image) and a list of arrays is returned. ``clip`` as in
+    :meth:`LetterboxTransform.to_source`.
+    """
+    if isinstance(transforms, LetterboxTransform):
+        return transforms.to_source(_boxes("boxes_to_source", boxes), clip)
+    ts = list(transforms)
+    bs = list(boxes)
+    if len(ts) != len(bs):
+        raise ValueError("boxes_to_source: %d arrays of boxes for %d transforms"
+                         % (len(bs), len(ts)))
+    return [t.to_source(_boxes("boxes_to_source", b), clip) for t, b in zip(ts, bs)]
+
+
+def boxes_to_slot(boxes: Any, transforms: Union[LetterboxTransform,
+                                                 Sequence[LetterboxTransform]]) -> Any:
+    """Boxes x1, y1, x2, y2 of source images into their letterboxed slots: the
+    inverse of :func:`boxes_to_source` (no clipping), with the same forms
+    (one transform and one [..., 4] array, or a sequence of each)."""
+    if isinstance(transforms, LetterboxTransform):
+        return transforms.to_slot(_boxes("boxes_to_slot", boxes))
+    ts = list(transforms)
+    bs = list(boxes)
+    if len(ts) != len(bs):
+        raise ValueError("boxes_to_slot: %d arrays of boxes for %d transforms"
+                         % (len(bs), len(ts)))
+    return [t.to_slot(_boxes("boxes_to_slot", b)) for t, b in zip(ts, bs)]
 
 
 _Image = _lib.struct("clpad_image", [
@@ -65,6 +138,8 @@ _Image = _lib.struct("clpad_image", [
     ("width", ctypes.c_int64),
     ("channels", ctypes.c_int64),
     ("row_stride", ctypes.c_int64),
+    ("geometry_height", ctypes.c_int64),
+    ("geometry_width", ctypes.c_int64),
 ], "clpad_image.")
 
 _Options = _lib.struct("clpad_letterbox_options", [
@@ -129,8 +204,9 @@ def _image(i: int, x: Any, keep: List[Any]) -> Any:
         raise value_error("images[%d] is None (cv2.imread returns None for a file it cannot "
                           "read)" % i)
     if isinstance(x, (str, bytes, os.PathLike)):
-        raise value_error("images[%d] is a file name (%r): letterbox takes decoded images, "
-                          "uint8 arrays (e.g. cv2.imread(path))" % (i, x))
+        x = _image_mod.imread(x)  # cv2.imread's rules, RGB
+    elif _is_pil(x):
+        x = _pil_array(x)
     try:
         a = np.asarray(x)
     except ValueError as e:  # a ragged nested list
@@ -154,6 +230,20 @@ def _image(i: int, x: Any, keep: List[Any]) -> Any:
                   row_stride=a.strides[0])
 
 
+def _is_pil(x: Any) -> bool:
+    """Whether x is a PIL image (without importing PIL)."""
+    return any(c.__module__.startswith("PIL.") and c.__name__ == "Image"
+               for c in type(x).__mro__)
+
+
+def _pil_array(x: Any) -> Any:
+    """A PIL image's pixels: modes "RGB", "L" and "RGBA" as they are, every
+    other mode converted with .convert("RGB")."""
+    if x.mode not in ("RGB", "L", "RGBA"):
+        x = x.convert("RGB")
+    return np.asarray(x)
+
+
 def _per_channel(name: str, v: Any, cast: Any) -> List[Any]:
     if np.ndim(v) == 0:
         return [cast(v)]
@@ -164,63 +254,147 @@ def _per_channel(name: str, v: Any, cast: Any) -> List[Any]:
     return seq
 
 
-def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], *,
-              interp: Interp = "bilinear", placement: Placement = "center",
-              scaleup: bool = True, mode: BatchPadModeName = "constant",
-              value: Optional[Union[int, Sequence[int]]] = None, swap_rb: bool = False,
-              scale: float = 1.0, mean: PerChannel = 0.0, std: PerChannel = 1.0,
-              dtype: npt.DTypeLike = np.float32, layout: Layout = "NCHW",
+def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: Optional[int],
+             interp: Optional[Interp], placement: Optional[Placement], scaleup: Optional[bool],
+             mode: Optional[BatchPadModeName], value: Optional[Union[int, Sequence[int]]],
+             swap_rb: Optional[bool], scale: Optional[float], mean: Optional[PerChannel],
+             std: Optional[PerChannel], dtype: Optional[npt.DTypeLike], layout: Optional[Layout],
+             ) -> Tuple[Any, "np.dtype[Any]"]:
+    """The clpad_letterbox_options of a call: the defaults, or the preset's,
+    with every option given (not None) over them. `channels`: the images'
+    (None: unknown yet), against which per-channel lists are checked."""
+    hw = _args.axes("size", size, 2)
+    lib = _lib.lib()
+    o = _Options()
+    lib.clpad_letterbox_options_init(ctypes.byref(o), hw[0], hw[1])
+    if preset is not None:
+        if not isinstance(preset, str):
+            raise TypeError("preset must be a str, not %s" % type(preset).__name__)
+        check(lib.clpad_letterbox_preset(_args.c_string("preset", preset), ctypes.byref(o)))
+    if interp is not None:
+        o.interp = _name_code("clpad_interp_from_name", "interp", interp)
+    if placement is not None:
+        o.placement = _name_code("clpad_placement_from_name", "placement", placement)
+    if mode is not None:
+        o.pad_mode = _args.pad_mode_within_limits(mode)
+    if layout is not None:
+        o.layout = _name_code("clpad_layout_from_name", "layout", layout)
+    if scaleup is not None:
+        o.scaleup = 1 if scaleup else 0
+    if swap_rb is not None:
+        o.swap_rb = 1 if swap_rb else 0
+    codes = {v: k for k, v in _DTYPES.items()}
+    dt: "np.dtype[Any]" = codes[o.dtype] if dtype is None else np.dtype(dtype)
+    if dt not in _DTYPES:
+        raise value_error("dtype %s: the batch is float32, float16 or uint8" % dt)
+    o.dtype = _DTYPES[dt]
+    if scale is not None:
+        if not isinstance(scale, (numbers.Real, np.generic)):
+            raise TypeError("scale must be a number, not %r" % (scale,))
+        o.scale = float(scale)
+    per = []
+    if mean is not None:
+        per.append(("mean", _per_channel("mean", mean, float), o.mean))
+    if std is not None:
+        per.append(("std", _per_channel("std", std, float), o.std))
+    if value is not None:
+        values = _per_channel("value", value, lambda v: _args.whole("value", v))
+        if o.pad_mode != 0 and any(values):
+            raise _args.unused_value("value", value, mode)
+        for v in values:
+            if not 0 <= v <= 255:
+                raise value_error("value %d is not a uint8 (0..255)" % v)
+        per.append(("value", values, o.pad_value))
+    for name, vals, field in per:
+        if channels is not None and len(vals) not in (1, channels):
+            raise value_error("%s has %d values but the images have %d channels"
+                              % (name, len(vals), channels))
+        for c in range(MAX_CHANNELS):
+            field[c] = vals[c if c < len(vals) else 0]
+    return o, dt
+
+
+def _transform(t: Any, h: Optional[int], w: Optional[int]) -> LetterboxTransform:
+    return LetterboxTransform(float(t.scale), int(t.pad_top), int(t.pad_left),
+                              int(t.resized_height), int(t.resized_width), h, w)
+
+
+def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
+              preset: Optional[str] = None,
+              interp: Optional[Interp] = None, placement: Optional[Placement] = None,
+              scaleup: Optional[bool] = None, mode: Optional[BatchPadModeName] = None,
+              value: Optional[Union[int, Sequence[int]]] = None,
+              swap_rb: Optional[bool] = None, scale: Optional[float] = None,
+              mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
+              dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
               device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
     """Letterbox a batch of uint8 images into one tensor, in one kernel launch.
 
-    images: a sequence of uint8 arrays HxWxC (or HxW: one channel), each of
-        its own size, C = 1, 3 or 4 and the same for all, or a 4-D array
-        (N images of one size). One image alone is a ClpadValueError (a 3-D
-        array would otherwise be read as H images): pass ``[image]``. An
-        element that is None (what cv2.imread returns for a file it cannot
-        read), a file name or not an array is a ClpadValueError naming it
-        (``images[2] is None``). Rows may be strided (a crop is read in
-        place); the images are never modified.
+    images: a sequence of images, each a uint8 array HxWxC (or HxW: one
+        channel), a file name (str, bytes or os.PathLike: read as
+        :func:`clpad.imread` reads it, by cv2.imread's rules, RGB) or a PIL
+        image (modes "RGB", "L" and "RGBA" as they are, others converted
+        with ``.convert("RGB")``); each of its own size, C = 1, 3 or 4 and
+        the same for all; or a 4-D array (N images of one size). One image
+        alone is a ClpadValueError (a 3-D array would otherwise be read as H
+        images): pass ``[image]``. An element that is None (what cv2.imread
+        returns for a file it cannot read) or not an image is a
+        ClpadValueError naming it (``images[2] is None``). Rows may be
+        strided (a crop is read in place); the images are never modified.
+        For folders of files, :func:`clpad.letterbox_files` decodes on every
+        core and streams the batches.
     size: the slot (H, W) of every image, or one int for a square slot.
+    preset: None, or a named set of the options below (``"ultralytics"``:
+        what Ultralytics' predictor feeds a YOLO model: RGB, NCHW, float32,
+        border 114, centred, x / 255 as a division, i.e. std=255). Options
+        given (not None) override the preset's; for BGR arrays from
+        cv2.imread add ``swap_rb=True`` (files clpad reads are RGB).
     Each image is resized keeping its aspect by r = min(H / h, W / w) to
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
-    (``interp="bilinear"``, cv2.resize within 1) or INTER_NEAREST; placed in
-    its slot (``placement="center"``: the odd pixel to the bottom/right, as
-    Ultralytics' LetterBox; or ``"top-left"``); the border filled by ``mode``
-    relative to the resized image (constant with ``value``, u8 per channel,
-    default (None) 114; edge, reflect, symmetric, wrap; or a framework's
-    name as :func:`clpad.pad` takes it, where it means one of these:
-    "cv:REPLICATE", "torch:circular"; "np:reflect", "np:symmetric",
-    "cv:REFLECT" and "cv:REFLECT_101" mean a mirror repeated beyond the
-    limits, which letterbox does not have, and raise ClpadValueError naming
-    the mode to give). A value other than 0 with a mode other than constant
-    raises ClpadValueError, as in :func:`clpad.pad`. Every sample v of output
-    channel c stored as (v * scale - mean[c]) / std[c] in float32, then as
-    ``dtype`` (float32; float16 rounded to nearest even; uint8 rounded and
-    saturated). ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR).
+    (``interp="bilinear"``, the default; cv2.resize byte for byte) or
+    INTER_NEAREST; placed in its slot (``placement="center"``, the default:
+    the odd pixel to the bottom/right, as Ultralytics' LetterBox; or
+    ``"top-left"``); the border filled by ``mode`` relative to the resized
+    image (constant, the default, with ``value``, u8 per channel, default
+    114; edge, reflect, symmetric, wrap; or a framework's name as
+    :func:`clpad.pad` takes it, where it means one of these: "cv:REPLICATE",
+    "torch:circular"; "np:reflect", "np:symmetric", "cv:REFLECT" and
+    "cv:REFLECT_101" mean a mirror repeated beyond the limits, which
+    letterbox does not have, and raise ClpadValueError naming the mode to
+    give). A value other than 0 with a mode other than constant raises
+    ClpadValueError, as in :func:`clpad.pad`. Every sample v of output
+    channel c stored as (v * scale - mean[c]) / std[c] in float32 (defaults
+    scale 1, mean 0, std 1), then as ``dtype`` (float32, the default;
+    float16 rounded to nearest even; uint8 rounded and saturated).
+    ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR; default False).
     ``value`` is per channel of the images (before the swap), ``mean`` and
     ``std`` per output channel (after it); each is one number for all
     channels or one per channel. scale, mean and std are rounded to float32.
 
-    Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW") or
-    [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous array of that
-    shape and dtype); transforms holds one :class:`LetterboxTransform` per
-    image (its scale, pad_top, pad_left, resized_height, resized_width; its
-    ``to_source`` maps boxes back).
+    Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW", the
+    default) or [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous
+    array of that shape and dtype); transforms holds one
+    :class:`LetterboxTransform` per image (its scale, pad_top, pad_left,
+    resized_height, resized_width and the source size; its ``to_source``
+    maps boxes back).
 
     device: as for :func:`clpad.pad` (None: the default device; ``"reference"``:
     the CPU reference path). The result is identical, byte for byte, on
-    every device and on the CPU reference path.
+    every device and on the CPU reference path. A batch larger than the
+    device's largest buffer runs as several kernel launches; one image too
+    large for it alone raises ClpadRuntimeError, which names
+    ``device="reference"``.
 
     Raises ClpadValueError for an invalid option or image, naming the image
     ("images[3]: row_stride ...", "images[1]: pad_top = 319 exceeds the
-    reflect limit ..."), TypeError for arguments of the wrong type,
-    ClpadRuntimeError for device failures.
-    Semantics: docs/letterbox.md of the clpad repository (Ultralytics'
-    LetterBox, OpenCV's resize, clpad's Pad modes), exact on every device.
+    reflect limit ...") or the file, TypeError for arguments of the wrong
+    type, ClpadRuntimeError for device failures and files that cannot be read.
+    Semantics: docs/letterbox.md, installed with the package as
+    clpad/docs/letterbox.md (Ultralytics' LetterBox, OpenCV's resize, clpad's
+    Pad modes), exact on every device.
     """
     seq = _batch(images)
     keep: List[Any] = []
@@ -228,41 +402,10 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     arr = (_Image * max(n, 1))()
     for i, x in enumerate(seq):
         arr[i] = _image(i, x, keep)
-    hw = _args.axes("size", size, 2)
-    lib = _lib.lib()
-    o = _Options()
-    lib.clpad_letterbox_options_init(ctypes.byref(o), hw[0], hw[1])
-    o.interp = _name_code("clpad_interp_from_name", "interp", interp)
-    o.placement = _name_code("clpad_placement_from_name", "placement", placement)
-    o.pad_mode = _args.pad_mode_within_limits(mode)
-    o.layout = _name_code("clpad_layout_from_name", "layout", layout)
-    o.scaleup = 1 if scaleup else 0
-    o.swap_rb = 1 if swap_rb else 0
-    dt = np.dtype(dtype)
-    if dt not in _DTYPES:
-        raise value_error("dtype %s: the batch is float32, float16 or uint8" % dt)
-    o.dtype = _DTYPES[dt]
-    if not isinstance(scale, (numbers.Real, np.generic)):
-        raise TypeError("scale must be a number, not %r" % (scale,))
-    o.scale = float(scale)
-    means = _per_channel("mean", mean, float)
-    stds = _per_channel("std", std, float)
-    values = _per_channel("value", 114 if value is None else value,
-                          lambda v: _args.whole("value", v))
-    if value is not None and o.pad_mode != 0 and any(values):
-        raise _args.unused_value("value", value, mode)
     channels = int(arr[0].channels) if n else 3
-    for name, vals in (("mean", means), ("std", stds), ("value", values)):
-        if len(vals) not in (1, channels):
-            raise value_error("%s has %d values but the images have %d channels"
-                              % (name, len(vals), channels))
-    for c in range(MAX_CHANNELS):
-        v = values[c if c < len(values) else 0]
-        if not 0 <= v <= 255:
-            raise value_error("value %d is not a uint8 (0..255)" % v)
-        o.pad_value[c] = v
-        o.mean[c] = means[c if c < len(means) else 0]
-        o.std[c] = stds[c if c < len(stds) else 0]
+    o, dt = _options(size, preset, channels, interp, placement, scaleup, mode, value, swap_rb,
+                     scale, mean, std, dtype, layout)
+    lib = _lib.lib()
     shape = (ctypes.c_int64 * 4)()
     check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))
     out_shape = tuple(int(s) for s in shape)
@@ -272,6 +415,4 @@ def letterbox(images: Iterable[npt.ArrayLike], size: Union[int, Sequence[int]], 
     check(lib.clpad_letterbox(ctx, arr, n, ctypes.byref(o), result.ctypes.data, result.nbytes,
                               t, None))
     del keep
-    return result, [LetterboxTransform(float(t[i].scale), int(t[i].pad_top), int(t[i].pad_left),
-                                       int(t[i].resized_height), int(t[i].resized_width))
-                    for i in range(n)]
+    return result, [_transform(t[i], int(arr[i].height), int(arr[i].width)) for i in range(n)]

@@ -9,6 +9,10 @@ Lookup order (the first that loads wins):
    library it builds.
 3. The system: ``ctypes.util.find_library("clpad")``, then ``libclpad.so.0``
    through the dynamic loader (``LD_LIBRARY_PATH``, rpath, ``ldconfig``).
+
+Before loading, :func:`clpad._icd.configure` points the OpenCL ICD loader at
+PoCL from ``pip install clpad[pocl]`` when the system registers no OpenCL
+driver and the user has not chosen one.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ import sys
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from . import _abi
+from . import _abi, _icd
 from ._about import VERSION
 
 # The ABI this package is written for: the library's major version (the
@@ -245,6 +249,19 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_read_options_init": (None, [_void_p]),
     "clpad_image_read": (_status, [_str, _void_p, _void_p]),
     "clpad_decoded_image_free": (None, [_void_p]),
+    # clpad_stream.h (argument structs: clpad._stream)
+    "clpad_path_list_expand": (_status, [_void_p, _size_t, ctypes.c_uint, _void_p]),
+    "clpad_path_list_count": (_size_t, [_void_p]),
+    "clpad_path_list_paths": (ctypes.POINTER(ctypes.c_char_p), [_void_p]),
+    "clpad_path_list_free": (None, [_void_p]),
+    "clpad_letterbox_preset": (_status, [_str, _void_p]),
+    "clpad_letterbox_preset_name": (_str, [_size_t, ctypes.POINTER(ctypes.c_char_p)]),
+    "clpad_stream_options_init": (None, [_void_p]),
+    "clpad_letterbox_stream_open": (
+        _status, [_ctx, _void_p, _size_t, _void_p, _void_p, _void_p]),
+    "clpad_letterbox_stream_batch_shape": (_status, [_void_p, _i64p, ctypes.POINTER(_size_t)]),
+    "clpad_letterbox_stream_next": (_status, [_void_p, _void_p, _size_t, _void_p]),
+    "clpad_letterbox_stream_close": (None, [_void_p]),
     # clpad_window.h
     "clpad_window_op_from_name": (_status, [_str, _enum_p]),
     "clpad_window_op_name": (_str, [_int]),
@@ -290,6 +307,9 @@ def _candidates() -> Iterator[str]:
 
 
 def _load() -> Tuple[ctypes.CDLL, str]:
+    # Before the first OpenCL call: PoCL from pip when the system registers no
+    # OpenCL driver (clpad._icd states the rule).
+    _icd.configure()
     env = os.environ.get("CLPAD_LIBRARY")
     if env:
         path = env

@@ -432,7 +432,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         "torch:replicate", "torch:reflect", "torch:circular", "tf:CONSTANT",
         "tf:REFLECT", "tf:SYMMETRIC", "onnx:constant", "onnx:edge",
         "onnx:reflect", "onnx:wrap", "ov:...", "np:constant", "np:edge",
-        "np:reflect", "np:symmetric", "np:wrap" (docs/modes.md; np: and cv:
+        "np:reflect", "np:symmetric", "np:wrap" (clpad/docs/modes.md; np: and cv:
         mirror beyond the limits, as numpy.pad and cv2.copyMakeBorder do).
         A sequence of names gives each axis its own mode (one per axis, or
         one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a

@@ -22,7 +22,9 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
               ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
     """Stack tensors of one dtype and rank but different shapes into one
     batch, each padded as :func:`clpad.pad` pads (OpenVINO Pad-12 plus wrap),
-    in one kernel launch.
+    in one kernel launch (several for a batch larger than the device's
+    largest buffer; one tensor too large for it alone raises
+    ClpadRuntimeError, which names ``device="reference"``).
 
     tensors: N arrays of one dtype (any clpad dtype) and one rank (0..7)
         (an array is N tensors, its first axis); never modified. An element
@@ -51,8 +53,8 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     ("tensors[2]: pads_end[0] = 3 exceeds the reflect limit shape[0] - 1 =
     0"), for mixed dtypes or ranks, or a rank above 7; ClpadRuntimeError for
     device failures.
-    Semantics: docs/letterbox.md, "Pad-and-stack", of the clpad repository;
-    exact for every dtype on every device.
+    Semantics: docs/letterbox.md, "Pad-and-stack", installed with the package
+    as clpad/docs/letterbox.md; exact for every dtype on every device.
     """
     arrays: List["np.ndarray[Any, Any]"] = []
     code = -1

@@ -16,7 +16,7 @@ else:  # pragma: no cover
 #: The pad modes: numpy.pad's names, which are also OpenVINO Pad-12's (plus wrap).
 PadMode = Literal["constant", "edge", "reflect", "symmetric", "wrap"]
 
-#: Other frameworks' names for the pad modes (docs/modes.md), as mode= takes them.
+#: Other frameworks' names for the pad modes (clpad/docs/modes.md), as mode= takes them.
 PadModeName = Literal[
     "constant", "edge", "reflect", "symmetric", "wrap",
     "cv:CONSTANT", "cv:REPLICATE", "cv:REFLECT", "cv:REFLECT_101", "cv:REFLECT101",

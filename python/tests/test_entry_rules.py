@@ -31,7 +31,8 @@ def test_letterbox_names_a_missing_image():
     with pytest.raises(clpad.ClpadValueError,
                        match=r"^images\[1\] is None \(cv2.imread returns None"):
         clpad.letterbox([IMG, None], 32)
-    with pytest.raises(clpad.ClpadValueError, match=r"images\[0\] is a file name"):
+    # a file name is read (clpad.imread): a missing one is named
+    with pytest.raises(clpad.ClpadRuntimeError, match=r"^photo.jpg: cannot open"):
         clpad.letterbox(["photo.jpg"], 32)
     with pytest.raises(clpad.ClpadValueError, match=r"images\[0\] is a dict"):
         clpad.letterbox([{}], 32)

@@ -65,7 +65,9 @@ PUBLIC = [clpad, clpad.pad, clpad.space_to_batch, clpad.batch_to_space, clpad.wi
           clpad.WindowGeometry, clpad.devices, clpad.Device, clpad.context_info, clpad.warmup,
           clpad.library_path, clpad.library_version, clpad.ClpadError, clpad.ClpadValueError,
           clpad.ClpadRuntimeError, clpad.letterbox, clpad.LetterboxTransform,
-          clpad.LetterboxTransform.to_source, clpad.pad_stack]
+          clpad.LetterboxTransform.to_source, clpad.pad_stack,
+          clpad.LetterboxTransform.to_slot, clpad.letterbox_files, clpad.LetterboxFiles,
+          clpad.expand_paths, clpad.boxes_to_source, clpad.boxes_to_slot]
 
 
 @pytest.mark.parametrize("obj", PUBLIC, ids=lambda o: getattr(o, "__name__", str(o)))

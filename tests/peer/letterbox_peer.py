@@ -1,27 +1,33 @@
 #!/usr/bin/env python3
 """Conformance of `clpad letterbox` with OpenCV and Ultralytics' LetterBox.
 
-Every case is a random batch (1x1 to 640x480 images, C = 1, 3, 4, and the
-photograph in data/) run through the `clpad` CLI on the default OpenCL
-device, twice: once as plain u8 NHWC (the letterboxed pixels) and once with
-random options (dtype, layout, channel swap, scale/mean/std). Peers:
+Every case is a random batch (1x1 to 2000x1500 images, noise or smooth,
+C = 1, 3, 4, and crops of the photograph in data/) run through the `clpad`
+CLI on the default OpenCL device: as plain u8 NHWC (the letterboxed
+pixels), as float32 / 255 (--std 255), and with random options (dtype,
+layout, channel swap, scale/mean/std). Peers:
 
   ultralytics  a NumPy/cv2 statement of Ultralytics' LetterBox.__call__
                (new_unpad = round(w * r), top = round(dh - 0.1), ...): the
-               transforms must be identical; its image (constant border) within
-               1 of clpad's pixels.
+               transforms must be identical; its image (constant border)
+               equal to clpad's pixels (--within, default 0); and
+               (ultralytics-f32) that image as float32 / 255 equal to clpad's
+               f32 run bit for bit.
   opencv       cv2.resize(img, (new_w, new_h), INTER_LINEAR or INTER_NEAREST)
                + cv2.copyMakeBorder with the matching border type (constant,
-               REPLICATE, REFLECT_101, REFLECT, WRAP): within 1 of clpad's
-               pixels; and the option run must equal NumPy's float32
+               REPLICATE, REFLECT_101, REFLECT, WRAP): equal to clpad's pixels;
+               and the option run must equal NumPy's float32
                (v * scale - mean) / std of clpad's own pixels bit for bit (f16:
                NumPy's astype, u8: rint + clip), swapped and transposed.
+  cv2.resize   the resize alone for random size pairs of every kind (lb_resize,
+               built with the tests: --lb-resize or $CLPAD_LB_RESIZE) against
+               cv2.resize, byte for byte.
   opencv-dnn   cv2.dnn.blobFromImageWithParams with DNN_PMODE_LETTERBOX
-               (scale 1/255, NCHW f32): within 1/255 (+ float rounding) where
-               its resized size equals clpad's; where it differs, the case is a
-               documented divergence whose cause is checked: OpenCV's dnn takes
-               int(h * (float)r) (truncation of a float32 product), Ultralytics
-               and clpad round(h * r) in double precision.
+               (scale 1/255, NCHW f32): within --within/255 (+ float rounding)
+               where its resized size equals clpad's; where it differs, the
+               case is a documented divergence whose cause is checked: OpenCV's
+               dnn takes int(h * (float)r) (truncation of a float32 product),
+               Ultralytics and clpad round(h * r) in double precision.
 
 Exit status: 0 no failure, 1 failures, 2 usage error, 77 nothing could run.
 """
@@ -115,12 +121,96 @@ def normalise(u8, scale, mean, std, swap, dtype, layout):
     return np.ascontiguousarray(f)
 
 
+def random_image(rng, h, w, c):
+    """Noise, or (one time in three) a smooth image, whose neighbouring
+    samples are close (as in photographs)."""
+    img = np.random.default_rng(rng.randint(0, 1 << 30)).integers(
+        0, 256, (h, w, c), dtype=np.uint8)
+    if rng.random() < 1 / 3 and h > 1 and w > 1:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 4)).reshape(h, w, c)
+    return np.ascontiguousarray(img)
+
+
+def resize_pair(rng):
+    """A random (h, w) -> (nh, nw) pair: upscaling, downscaling, exact
+    halving (where OpenCV switches to INTER_AREA), near identity, extreme
+    ratios, or anything."""
+    kind = rng.choice(["any", "up", "down", "half", "near", "extreme"])
+    dim = lambda: rng.choice([rng.randint(1, 4), rng.randint(1, 400), rng.randint(400, 1600)])
+    h, w = dim(), dim()
+    if kind == "up":
+        nh, nw = rng.randint(h, 4 * h + 3), rng.randint(w, 4 * w + 3)
+    elif kind == "down":
+        nh, nw = rng.randint(1, h), rng.randint(1, w)
+    elif kind == "half":
+        nh, nw = rng.randint(1, 500), rng.randint(1, 500)
+        h, w = 2 * nh, 2 * nw
+    elif kind == "near":
+        nh, nw = max(1, h + rng.randint(-2, 2)), max(1, w + rng.randint(-2, 2))
+    elif kind == "extreme":
+        h, w = rng.choice([(1, rng.randint(1, 2000)), (rng.randint(1, 2000), 1),
+                           (2, rng.randint(100, 2000)), (rng.randint(1, 8), rng.randint(1, 8))])
+        nh, nw = rng.choice([(rng.randint(1, 3), rng.randint(500, 1500)),
+                             (rng.randint(500, 1500), rng.randint(1, 3)),
+                             (rng.randint(1, 1000), rng.randint(1, 1000))])
+    else:
+        nh, nw = dim(), dim()
+    return kind, h, w, nh, nw
+
+
+def check_resize(tool, rng, pairs, tally, verbose):
+    """clpad's resize alone (lb_resize: the letterbox's tables and
+    arithmetic for any pair of sizes) against cv2.resize, byte for byte:
+    INTER_LINEAR and INTER_NEAREST, C = 1, 3, 4, random pairs and the
+    photograph."""
+    photo = None
+    if os.path.exists(PHOTO):
+        photo = cv2.cvtColor(cv2.imread(PHOTO, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    samples = differing = 0
+    for k in range(pairs):
+        c = rng.choice([1, 3, 4])
+        kind, h, w, nh, nw = resize_pair(rng)
+        if photo is not None and k % 10 == 0:
+            kind = "photo"
+            img = photo[rng.randint(0, 100):, rng.randint(0, 100):]
+            img = img[..., :1] if c == 1 else np.dstack([img] + [img[..., :1]] * (c - 3))
+            img = np.ascontiguousarray(img)
+            h, w = img.shape[:2]
+        else:
+            img = random_image(rng, h, w, c)
+        for interp, flag in (("bilinear", cv2.INTER_LINEAR), ("nearest", cv2.INTER_NEAREST)):
+            if interp == "nearest" and k % 4:
+                continue
+            r = subprocess.run([tool, interp] + [str(v) for v in (h, w, c, nh, nw)],
+                               input=img.tobytes(), stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+            desc = "resize %s %s %dx%dx%d -> %dx%d" % (kind, interp, h, w, c, nh, nw)
+            if r.returncode != 0:
+                tally.add("cv2.resize", "failed", "%s: lb_resize failed: %s"
+                          % (desc, r.stderr.decode().strip()))
+                continue
+            ours = np.frombuffer(r.stdout, np.uint8).reshape(nh, nw, c)
+            ref = cv2.resize(img[..., 0] if c == 1 else img, (nw, nh), interpolation=flag)
+            ref = ref.reshape(nh, nw, c)
+            d = int(np.count_nonzero(ours != ref))
+            samples += ours.size
+            differing += d
+            tally.add("cv2.resize", "passed" if d == 0 else "failed",
+                      "%s: %d of %d samples differ (max |diff| %d)"
+                      % (desc, d, ours.size, np.abs(ours.astype(int) - ref).max()))
+            if verbose and d:
+                print("  %s: %d samples differ" % (desc, d))
+    print("cv2.resize directly: %d size pairs, %d samples compared, %d differ"
+          % (pairs, samples, differing))
+
+
 class Tally:
     def __init__(self):
         self.rows = {}
         self.failures = []
         self.divergences = {}
         self.exact = [0, 0]  # images identical to OpenCV's, images compared
+        self.f32 = [0, 0]  # float32 samples differing from Ultralytics' / 255, compared
 
     def add(self, peer, outcome, why=None):
         row = self.rows.setdefault(peer, {"passed": 0, "divergence": 0, "failed": 0})
@@ -147,17 +237,23 @@ def one_case(clpad, rng, tmp, k, tally, verbose, within):
             img = img[rng.randint(0, 100):, rng.randint(0, 100):]
             img = img[..., :1] if c == 1 else np.dstack([img] + [img[..., :1]] * (c - 3))
         else:
-            h = rng.choice([1, 2, rng.randint(1, 40), rng.randint(20, 480)])
-            w = rng.choice([1, 3, rng.randint(1, 40), rng.randint(20, 640)])
-            img = np.random.default_rng(rng.randint(0, 1 << 30)).integers(
-                0, 256, (h, w, c), dtype=np.uint8)
+            h = rng.choice([1, 2, rng.randint(1, 40), rng.randint(20, 480),
+                            rng.randint(480, 1500)])
+            w = rng.choice([1, 3, rng.randint(1, 40), rng.randint(20, 640),
+                            rng.randint(640, 2000)])
+            img = random_image(rng, h, w, c)
         imgs.append(np.ascontiguousarray(img))
-    H, W = rng.choice([(64, 64), (640, 640), (rng.randint(1, 300), rng.randint(1, 300))])
+    H, W = rng.choice([(64, 64), (640, 640), (640, 640),
+                       (rng.randint(1, 300), rng.randint(1, 300)),
+                       (rng.randint(1, 300), rng.randint(1, 300)),
+                       (rng.randint(1, 8), rng.randint(300, 1200)),
+                       (rng.randint(300, 1200), rng.randint(1, 8))])
     interp = rng.choice(["bilinear", "bilinear", "nearest"])
     placement = rng.choice(["center", "center", "top-left"])
     scaleup = rng.random() < 0.8
-    mode = rng.choice(["constant", "constant", "edge", "reflect", "symmetric", "wrap"])
-    value = [114] * c if rng.random() < 0.5 else [rng.randint(0, 255) for _ in range(c)]
+    mode = rng.choice(["constant", "constant", "constant", "edge", "reflect", "symmetric",
+                       "wrap"])
+    value = [114] * c if rng.random() < 0.6 else [rng.randint(0, 255) for _ in range(c)]
     files = []
     for i, img in enumerate(imgs):
         p = os.path.join(tmp, "img%d.npy" % i)
@@ -183,6 +279,7 @@ def one_case(clpad, rng, tmp, k, tally, verbose, within):
     raw = np.load(raw_path)
     with open(tj) as f:
         trans = json.load(f)["images"]
+    ultra = []  # (image, Ultralytics' letterboxed u8 image) where it is defined
     for i, img in enumerate(imgs):
         t = trans[i]
         ours = (t["scale"], t["pad_top"], t["pad_left"], t["resized_h"], t["resized_w"])
@@ -200,6 +297,7 @@ def one_case(clpad, rng, tmp, k, tally, verbose, within):
             d = np.abs(uimg.astype(int) - raw[i].astype(int)).max()
             tally.add("ultralytics", "passed" if d <= within else "failed",
                       "%s: image %d differs from Ultralytics by %d" % (desc, i, d))
+            ultra.append((i, uimg))
         else:
             tally.add("ultralytics", "passed")
         # OpenCV resize + border
@@ -212,6 +310,24 @@ def one_case(clpad, rng, tmp, k, tally, verbose, within):
         if verbose and d:
             print("  %s image %d: max |diff| %d, %.4f%% of bytes differ"
                   % (desc, i, d, 100 * np.mean(cimg != raw[i])))
+    # Ultralytics' tensor: its letterboxed image / 255 as float32 (x / 255, a
+    # division: clpad's --std 255), NCHW: every sample equal
+    if ultra:
+        f32_path = os.path.join(tmp, "f32.npy")
+        rc, err = run_clpad(clpad, ["letterbox", "-q", "--dtype", "f32", "--layout", "nchw",
+                                    "--std", ",".join(["255"] * c)] + geo + files + [f32_path])
+        if rc != 0:
+            tally.add("ultralytics-f32", "failed", "%s: the f32 run failed: %s" % (desc, err))
+        else:
+            got = np.load(f32_path)
+            for i, uimg in ultra:
+                want = (uimg.astype(np.float32) / np.float32(255)).transpose(2, 0, 1)
+                d = int(np.count_nonzero(got[i].view(np.uint32) != want.view(np.uint32)))
+                tally.f32[0] += d
+                tally.f32[1] += want.size
+                tally.add("ultralytics-f32", "passed" if d == 0 else "failed",
+                          "%s: image %d: %d of %d float32 samples differ from Ultralytics' "
+                          "image / 255" % (desc, i, d, want.size))
     # the option run: NumPy's float32 rule on clpad's own pixels
     dtype = rng.choice(["f32", "f16", "u8"])
     layout = rng.choice(["nchw", "nhwc"])
@@ -282,8 +398,14 @@ def main():
     ap.add_argument("--clpad", default=os.environ.get("CLPAD_CLI"))
     ap.add_argument("--cases", type=int, default=int(os.environ.get("CLPAD_PEER_CASES", 60)))
     ap.add_argument("--seed", type=int, default=int(os.environ.get("CLPAD_TEST_SEED", 7)))
-    ap.add_argument("--within", type=int, default=1,
-                    help="largest |difference| of a pixel from OpenCV (default 1)")
+    ap.add_argument("--within", type=int, default=0,
+                    help="largest |difference| of a pixel from OpenCV (default 0: equal)")
+    ap.add_argument("--resize-pairs", type=int,
+                    default=int(os.environ.get("CLPAD_PEER_RESIZE_PAIRS", 240)),
+                    help="random size pairs of the direct check against cv2.resize "
+                         "(default 240)")
+    ap.add_argument("--lb-resize", default=os.environ.get("CLPAD_LB_RESIZE"),
+                    help="the lb_resize tool of the build (CTest sets $CLPAD_LB_RESIZE)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args()
     if not a.clpad or not os.path.exists(a.clpad):
@@ -296,6 +418,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         for k in range(a.cases):
             one_case(a.clpad, rng, tmp, k, tally, a.verbose, a.within)
+    if a.resize_pairs > 0:
+        if a.lb_resize and os.path.exists(a.lb_resize):
+            check_resize(a.lb_resize, rng, a.resize_pairs, tally, a.verbose)
+        else:
+            tally.add("cv2.resize", "failed", "no lb_resize tool (--lb-resize or "
+                      "$CLPAD_LB_RESIZE; --resize-pairs 0 leaves the check out)")
     for f in tally.failures:
         print("FAIL " + f)
     print("%-12s %8s %11s %7s" % ("peer", "passed", "divergence", "failed"))
@@ -305,6 +433,8 @@ def main():
         print("divergence x%d: %s" % (count, why))
     print("images byte-identical to cv2.resize + copyMakeBorder: %d of %d"
           % (tally.exact[0], tally.exact[1]))
+    print("float32 samples differing from Ultralytics' image / 255: %d of %d"
+          % (tally.f32[0], tally.f32[1]))
     passed = sum(r["passed"] for r in tally.rows.values())
     print("%d passed, %d failed" % (passed, len(tally.failures)))
     return 1 if tally.failures else 0

@@ -22,9 +22,17 @@ if(TARGET clpad_cli)
   # once, which let one import NumPy from a venv the other was installing.
   # Letterbox against OpenCV (cv2.resize + copyMakeBorder, dnn's letterbox)
   # and Ultralytics' LetterBox arithmetic: tests/peer/letterbox_peer.py.
+  # lb_resize: the letterbox's resize alone for any pair of sizes, which the
+  # script compares with cv2.resize directly (it links the library's objects
+  # for the internal plan functions).
+  add_executable(lb_resize ${CMAKE_CURRENT_SOURCE_DIR}/peer/lb_resize.c)
+  clpad_target_options(lb_resize)
+  target_include_directories(lb_resize PRIVATE ${CLPAD_PRIVATE_INCLUDES})
+  target_compile_definitions(lb_resize PRIVATE _POSIX_C_SOURCE=200809L)
+  target_link_libraries(lb_resize PRIVATE clpad_objects m)
   add_test(NAME peer_letterbox COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/letterbox.sh)
   set_tests_properties(peer_letterbox PROPERTIES
-    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_LB_RESIZE=$<TARGET_FILE:lb_resize>"
     LABELS peer
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
@@ -36,6 +44,16 @@ if(TARGET clpad_cli)
       "Where the imread peer test keeps its sample photos (downloaded on first use)")
   add_test(NAME peer_imread COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/imread.sh)
   set_tests_properties(peer_imread PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 900)
+  # The folder-to-batch pipeline (letterbox_files, the CLI, letterbox of paths)
+  # against Ultralytics' predictor step, sample for sample, on the same
+  # photographs and files derived from them: tests/peer/pipeline_peer.py.
+  add_test(NAME peer_pipeline COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/pipeline.sh)
+  set_tests_properties(peer_pipeline PROPERTIES
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
     LABELS peer
     SKIP_RETURN_CODE 77

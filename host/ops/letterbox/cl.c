@@ -10,14 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The launch numbers of CPU devices (the measurements that chose them:
+ * bench/README.md, "Design measurements"): pixels per chunk of a row, and
+ * the band form's rows per work-item and pixels per chunk. */
+#define LB_CPU_CHUNK 64
+#define LB_CPU_BAND_ROWS 8
+#define LB_CPU_BAND_CHUNK 256
+
 void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
 {
     /* Exact devices normalise in the kernel (correctly rounded division
      * asked for explicitly); others look values up. CPU devices compute
-     * samples 64 pixels at a time, GPUs 4 (private arrays). */
-    bool exact = ctx->policy.exact_fp32;
-    snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d%s",
-             exact ? "COMPUTE" : "TABLE", clpad__cpu_geometry(ctx) ? 64 : 4,
+     * samples LB_CPU_CHUNK pixels at a time (and have the band form, in
+     * chunks of LB_CPU_BAND_CHUNK), GPUs 4 (private arrays). */
+    bool exact = ctx->policy.exact_fp32, cpu = clpad__cpu_geometry(ctx);
+    snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d -DCLPAD_LB_BAND_CHUNK=%d%s",
+             exact ? "COMPUTE" : "TABLE", cpu ? LB_CPU_CHUNK : 4, cpu ? LB_CPU_BAND_CHUNK : 0,
              exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
 }
 
@@ -25,23 +33,27 @@ void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
 #define LB_VEC 4
 /* The launch geometry's one local size per device style: drivers that
  * compile a kernel per local size (PoCL) then compile the letterbox once.
- * CPUs: a work-item per output row (the whole row), LB_CPU_ROWS rows per
- * work-group; GPUs: LB_GPU_LANES work-items along a row, each taking
- * vectors strided by that many. */
+ * CPUs: work-items of whole output rows, LB_CPU_ROWS of them per
+ * work-group: one row each, or LB_CPU_BAND_ROWS consecutive rows each (the
+ * band form) when `band`; GPUs: LB_GPU_LANES work-items along a row, each
+ * taking vectors strided by that many. */
 #define LB_CPU_ROWS 16
 #define LB_GPU_LANES 64
 #define LB_GPU_ITEMS 4
 
 static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
-                        size_t vectors, size_t n_rows, clpad_row_geometry *g)
+                        size_t vectors, size_t n_rows, bool band, clpad_row_geometry *g)
 {
     size_t max = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
     if (clpad__cpu_geometry(ctx)) {
         size_t ly = LB_CPU_ROWS <= max ? LB_CPU_ROWS : 1;
-        *g = (clpad_row_geometry){.global = {1, (n_rows + ly - 1) / ly * ly},
+        if (ctx->lb_band >= 0)
+            band = ctx->lb_band;
+        size_t per = band ? LB_CPU_BAND_ROWS : 1, items = (n_rows + per - 1) / per;
+        *g = (clpad_row_geometry){.global = {1, (items + ly - 1) / ly * ly},
                                   .local = {1, ly},
                                   .items = (cl_long)vectors,
-                                  .rows_per_item = 1};
+                                  .rows_per_item = (cl_long)per};
     } else {
         size_t lx = LB_GPU_LANES <= max ? LB_GPU_LANES : 1;
         size_t per_group = lx * LB_GPU_ITEMS, groups = (vectors + per_group - 1) / per_group;
@@ -50,6 +62,33 @@ static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entr
                                   .items = LB_GPU_ITEMS,
                                   .rows_per_item = 1};
     }
+}
+
+/* Whether the band form pays on a CPU device: the horizontal passes it
+ * makes (a source row that neither of the previous output row's two
+ * source rows is; the first row of each band aside) are at most 3 per 2
+ * output rows, against 2 per row in the row form. Upscaled images make
+ * about 1, downscaled ones by 1.5 or more 2 (bench/README.md, "Design
+ * measurements"). */
+static bool lb_band_pays(const lb_plan *p)
+{
+    uint64_t rows = 0, passes = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const lb_entry *r = p->rows + i * (size_t)p->H;
+        int32_t pa = -1, pb = -1;
+        for (int64_t y = 0; y < p->H; y++) {
+            if (r[y].a < 0) {
+                pa = pb = -1;
+                continue;
+            }
+            rows++;
+            passes += (r[y].a != pa && r[y].a != pb) +
+                      (r[y].b != r[y].a && r[y].b != pa && r[y].b != pb);
+            pa = r[y].a;
+            pb = r[y].b;
+        }
+    }
+    return 2 * passes <= 3 * rows;
 }
 
 /* The kernel's table buffer: descriptors, rows, columns, value table, in
@@ -81,7 +120,17 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables");
     memcpy(host, p->desc, p->n * sizeof *p->desc);
     memcpy(host + t.rows_at * 16, p->rows, p->n * (size_t)p->H * sizeof *p->rows);
-    memcpy(host + t.cols_at * 16, p->cols, p->n * (size_t)p->W * sizeof *p->cols);
+    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W] */
+    for (size_t i = 0; i < p->n; i++) {
+        int32_t *planes = (int32_t *)(host + (t.cols_at + i * (size_t)p->W) * 16);
+        const lb_entry *c = p->cols + i * (size_t)p->W;
+        for (int64_t x = 0, W = p->W; x < W; x++) {
+            planes[x] = c[x].a;
+            planes[W + x] = c[x].b;
+            planes[2 * W + x] = c[x].w0;
+            planes[3 * W + x] = c[x].w1;
+        }
+    }
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
     cl_int err;
     cl_mem tab = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -123,7 +172,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     if (st)
         return st;
     clpad_row_geometry g;
-    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows, &g);
+    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows,
+                lb_band_pays(p), &g);
     clpad__arg_mem(&kc, "src", input);
     clpad__arg_mem(&kc, "tab", tab);
     clpad__arg(&kc, "rows_at", sizeof rows_at, &rows_at);
@@ -142,6 +192,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     clpad__arg(&kc, "mean", sizeof mean, &mean);
     clpad__arg(&kc, "std", sizeof std_, &std_);
     clpad__arg_rows(&kc, n_rows, &g);
+    clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
 }
 
@@ -198,7 +249,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
                       num_events, wait_list, event);
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
     return st;
 }
 
@@ -264,42 +315,36 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
     return st;
 }
 
-/* Gather the source rows the tables read into one buffer, image after
- * image, and point the plan's descriptors and row entries at it. Returns
- * the buffer (clpad__staging_get) and its size, or NULL when out of memory. */
-static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t *bytes)
+/* The bytes of image i's source rows that its tables read (the rows the
+ * gather copies); map: scratch of at least images[i].height entries. */
+static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, int32_t *map)
 {
-    int64_t max_h = 1;
-    for (size_t i = 0; i < p->n; i++)
-        if (images[i].height > max_h)
-            max_h = images[i].height;
-    int32_t *map = malloc((size_t)max_h * sizeof *map);
-    if (!map)
-        return NULL;
-    size_t total = 0;
-    /* first pass: the size */
-    for (size_t i = 0; i < p->n; i++) {
-        const clpad_image *im = &images[i];
-        memset(map, 0xff, (size_t)im->height * sizeof *map);
-        size_t used = 0;
-        lb_entry *rows = p->rows + i * (size_t)p->H;
-        for (int64_t y = 0; y < p->H; y++) {
-            if (rows[y].a < 0)
-                continue;
-            if (map[rows[y].a] < 0)
-                map[rows[y].a] = 0, used++;
-            if (map[rows[y].b] < 0)
-                map[rows[y].b] = 0, used++;
-        }
-        total += used * (size_t)(im->width * p->C);
+    memset(map, 0xff, (size_t)im->height * sizeof *map);
+    size_t used = 0;
+    const lb_entry *rows = p->rows + i * (size_t)p->H;
+    for (int64_t y = 0; y < p->H; y++) {
+        if (rows[y].a < 0)
+            continue;
+        if (map[rows[y].a] < 0)
+            map[rows[y].a] = 0, used++;
+        if (map[rows[y].b] < 0)
+            map[rows[y].b] = 0, used++;
     }
-    /* 4 bytes of slack: every row can be read a word per pixel */
-    unsigned char *buf = clpad__staging_get(total + 4);
-    if (!buf) {
-        free(map);
+    return used * (size_t)(im->width * p->C);
+}
+
+/* Gather the source rows the tables of images [0, p->n) read into one
+ * buffer of `total` bytes (the sum of their gathered_bytes) plus LB_SLACK
+ * bytes of slack (every row is "wide"), image after image, and
+ * point the plan's descriptors and row entries at it. Returns the buffer
+ * (clpad__staging_get), or NULL when out of memory. */
+static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t total,
+                                  int32_t *map)
+{
+    unsigned char *buf = clpad__staging_get(total + LB_SLACK);
+    if (!buf)
         return NULL;
-    }
-    memset(buf + total, 0, 4);
+    memset(buf + total, 0, LB_SLACK);
     size_t at = 0;
     for (size_t i = 0; i < p->n; i++) {
         const clpad_image *im = &images[i];
@@ -328,9 +373,112 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         p->desc[i].wide_rows = next;
         at += (size_t)next * row_bytes;
     }
-    free(map);
-    *bytes = total + 4;
     return buf;
+}
+
+/* Images [i0, i0 + k) of a plan as a plan of their own (the tables are
+ * views into p's; the output starts at image i0's slice). */
+static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
+{
+    lb_plan s = *p;
+    s.n = k;
+    s.out_shape[0] = (int64_t)k;
+    s.out_bytes = p->n ? p->out_bytes / p->n * k : 0;
+    s.desc = p->desc + i0;
+    s.rows = p->rows + i0 * (size_t)p->H;
+    s.cols = p->cols + i0 * (size_t)p->W;
+    return s;
+}
+
+/* Run images [0, p->n) of a plan (with `gathered` bytes of rows) as one
+ * launch; the run info accumulates in acc. */
+static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               size_t gathered, int32_t *map, void *output, uint64_t moved,
+                               clpad_run_info *acc)
+{
+    unsigned char *buf = gather_rows(p, images, gathered, map);
+    if (!buf)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    lb_host_call c = {p};
+    clpad_run_info ri;
+    clpad_status st = clpad__run_host(ctx, buf, gathered + LB_SLACK, output, p->out_bytes, moved,
+                                      host_enqueue, &c, &ri);
+    clpad__staging_put(buf);
+    if (!st) {
+        acc->kernel_ns += ri.kernel_ns;
+        acc->zero_copy &= ri.zero_copy;
+    }
+    return st;
+}
+
+/* The device path of a host call: one launch for the batch when its
+ * gathered rows, its output and its tables each fit in one device buffer
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE); else the images in order, as many per
+ * launch as fit (docs/letterbox.md, "One launch per batch"). An image that
+ * does not fit alone is refused, naming the CPU path. */
+static clpad_status run_device(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               void *output, uint64_t moved, clpad_run_info *acc)
+{
+    int64_t max_h = 1;
+    for (size_t i = 0; i < p->n; i++)
+        if (images[i].height > max_h)
+            max_h = images[i].height;
+    size_t *gathered = malloc((p->n ? p->n : 1) * sizeof *gathered);
+    int32_t *map = malloc((size_t)max_h * sizeof *map);
+    if (!gathered || !map) {
+        free(gathered);
+        free(map);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    }
+    lb_tab_layout t;
+    tab_layout(p, &t);
+    const uint64_t limit = ctx->max_alloc;
+    const uint64_t slice = p->n ? p->out_bytes / p->n : 0;
+    const uint64_t tab_image = (2 + (uint64_t)p->H + (uint64_t)p->W) * 16; /* desc, rows, cols */
+    const uint64_t tab_fixed = (t.units - t.lut_at) * 16;                   /* the value table */
+    clpad_status st = CLPAD_OK;
+    for (size_t i = 0; i < p->n; i++) {
+        gathered[i] = gathered_bytes(p, &images[i], i, map);
+        const char *what = gathered[i] + LB_SLACK > limit ? "the source rows it reads"
+                           : slice > limit          ? "its output slice"
+                           : tab_fixed + tab_image > limit ? "its resize tables"
+                                                          : NULL;
+        if (what) {
+            uint64_t need = gathered[i] + LB_SLACK > limit ? gathered[i] + LB_SLACK
+                            : slice > limit          ? slice
+                                                     : tab_fixed + tab_image;
+            st = clpad__fail_at(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, "images", (int64_t)i,
+                             "images[%zu] needs %llu bytes for %s, more than the largest "
+                             "buffer %s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu "
+                             "bytes), even in a launch of its own; letterbox it on the CPU path "
+                             "(CLI: --cpu; Python: device=\"reference\")",
+                             i, (unsigned long long)need, what, ctx->device_name,
+                             (unsigned long long)limit);
+            goto done;
+        }
+    }
+    for (size_t i0 = 0; i0 < p->n && !st;) {
+        /* as many images from i0 on as fit */
+        uint64_t in = LB_SLACK, tab = tab_fixed, out = 0;
+        size_t k = 0;
+        while (i0 + k < p->n && in + gathered[i0 + k] <= limit && out + slice <= limit &&
+               tab + tab_image <= limit) {
+            in += gathered[i0 + k];
+            out += slice;
+            tab += tab_image;
+            k++;
+        }
+        lb_plan s = sub_plan(p, i0, k);
+        st = run_launch(ctx, &s, images + i0, (size_t)(in - LB_SLACK), map,
+                        (unsigned char *)output + i0 * slice, moved, acc);
+        i0 += k;
+    }
+done:
+    free(gathered);
+    free(map);
+    return st;
 }
 
 clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
@@ -352,32 +500,15 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
     } else {
-        size_t staged = 0;
-        unsigned char *buf = gather_rows(&p, images, &staged);
-        if (!buf) {
-            clpad__lb_free(&p);
-            return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
-                               "letterbox: out of host memory to gather the images' rows");
+        clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
+        st = run_device(ctx, &p, images, output, moved, &acc);
+        if (!st && info) {
+            acc.total_ns = clpad__now_ns() - t0;
+            *info = acc;
         }
-        if (staged > ctx->max_alloc || p.out_bytes > ctx->max_alloc) {
-            st = clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
-                             "letterbox: the %s (%zu bytes) is larger than the largest buffer %s "
-                             "can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use "
-                             "clpad_letterbox_cpu or smaller batches",
-                             staged > p.out_bytes ? "gathered input" : "output",
-                             staged > p.out_bytes ? staged : p.out_bytes, ctx->device_name,
-                             (unsigned long long)ctx->max_alloc);
-        } else {
-            lb_host_call c = {&p};
-            st = clpad__run_host(ctx, buf, staged, output, p.out_bytes, moved, host_enqueue, &c,
-                                 info);
-            if (!st && info)
-                info->total_ns = clpad__now_ns() - t0;
-        }
-        clpad__staging_put(buf);
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
     return st;
 }

@@ -19,6 +19,10 @@
 #include "device/context.h"
 
 #define LB_MAXC CLPAD_LETTERBOX_MAX_CHANNELS
+/* Bytes the kernel may read from the start of a source pixel ("wide" rows:
+ * all of a pixel's channels in one load); the gathered rows get as many
+ * bytes of slack at their end. */
+#define LB_SLACK 4
 
 /* One entry of the row or column table: four int32, as the kernel's int4.
  * rows: {sy0, sy1, beta0, beta1}, sy = source row (or staging row), -1 in
@@ -62,6 +66,10 @@ typedef struct lb_plan {
 /* The geometry of one image (docs/letterbox.md, "Size and placement"). */
 void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
                          clpad_letterbox_transform *t);
+/* The geometry of an image: that of its geometry size when it has one (a
+ * decode-scaled image), else of its pixel size. */
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t);
 
 /* Validate a call; fill everything of the plan but the tables (no memory is
  * allocated). need_data: host calls, where every image's data must be
@@ -69,6 +77,13 @@ void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
 clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                              const clpad_letterbox_options *o, bool need_data, lb_plan *p,
                              clpad_letterbox_transform *transforms);
+
+/* The resize along one axis of src samples to dst (docs/letterbox.md,
+ * "Resize"): e[d] = {s0, s1, w0, w1}, the two source samples of output
+ * sample d and their weights. clamp_f: the column rule (OpenCV resets the
+ * fraction at the edges), else the row rule (the two rows are clamped). */
+void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          lb_entry *e);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */
@@ -84,7 +99,7 @@ clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
 /* The rows of an image of h rows of row_bytes bytes, stride apart, starting
  * at byte `offset` of a buffer of buffer_bytes bytes, whose pixels can be
  * read as 32-bit words: row r's last pixel starts at offset + r * stride +
- * row_bytes - C and its word ends 4 bytes later. */
+ * row_bytes - C and its word ends LB_SLACK = 4 bytes later. */
 int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
                             int64_t C, uint64_t buffer_bytes);
 

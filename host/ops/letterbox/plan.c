@@ -134,6 +134,14 @@ void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
     t->pad_left = center ? (o->out_width - nw) / 2 : 0;
 }
 
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t)
+{
+    bool own = im->geometry_height > 0 && im->geometry_width > 0;
+    clpad__lb_transform(own ? im->geometry_height : im->height,
+                        own ? im->geometry_width : im->width, o, t);
+}
+
 /* ---- Validation ------------------------------------------------------------------- */
 
 /* "letterbox: invalid <what> <value>" unless 0 <= value < count. */
@@ -256,8 +264,14 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
             return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i, "images[%zu]: its size overflows", i);
         if (need_data && !im->data)
             return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i, "images[%zu]: data is NULL", i);
+        if ((im->geometry_height || im->geometry_width) &&
+            (im->geometry_height < 1 || im->geometry_width < 1))
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                                  "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                                  "both >= 1",
+                                  i, (long long)im->geometry_height, (long long)im->geometry_width);
         clpad_letterbox_transform t;
-        clpad__lb_transform(im->height, im->width, o, &t);
+        clpad__lb_image_transform(im, o, &t);
         if ((st = check_border(o, i, "pad_top", t.pad_top, t.resized_height, "resized_height")) ||
             (st = check_border(o, i, "pad_bottom", o->out_height - t.resized_height - t.pad_top,
                                t.resized_height, "resized_height")) ||
@@ -316,7 +330,7 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
     for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_transform(images[i].height, images[i].width, o, &transforms[i]);
+        clpad__lb_image_transform(&images[i], o, &transforms[i]);
     return CLPAD_OK;
 }
 
@@ -353,7 +367,8 @@ static int32_t coef(float v)
  * clamp the two source rows s, s + 1 into [0, src - 1] (resizeGeneric's
  * row clip). Nearest: s = min(floor(d * scale), src - 1), coefficients
  * (2048, 0). Out: e[d] = {s0, s1, w0, w1}. */
-static void axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f, lb_entry *e)
+void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          lb_entry *e)
 {
     double inv = (double)dst / (double)src, scale = 1.0 / inv;
     for (int64_t d = 0; d < dst; d++) {
@@ -407,17 +422,17 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
         clpad_letterbox_transform t;
-        clpad__lb_transform(im->height, im->width, o, &t);
+        clpad__lb_image_transform(im, o, &t);
         int64_t C = p->C, stride = im->row_stride ? im->row_stride : im->width * C;
         /* rows: the slot's row y shows resized row map(y - pad_top) */
-        axis_table(o->interp, im->height, t.resized_height, false, axis);
+        clpad__lb_axis_table(o->interp, im->height, t.resized_height, false, axis);
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
             int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
             rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m];
         }
         /* columns: byte offsets of the pixels in a row */
-        axis_table(o->interp, im->width, t.resized_width, true, axis);
+        clpad__lb_axis_table(o->interp, im->width, t.resized_width, true, axis);
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
         for (int64_t x = 0; x < p->W; x++) {
@@ -441,8 +456,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
 int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
                             int64_t C, uint64_t buffer_bytes)
 {
-    /* row r is wide when offset + r * stride + row_bytes - C + 4 <= buffer_bytes */
-    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(4 - C);
+    /* row r is wide when offset + r * stride + row_bytes - C + LB_SLACK <= buffer_bytes */
+    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(LB_SLACK - C);
     if (need > buffer_bytes)
         return 0;
     uint64_t rows = (buffer_bytes - need) / (uint64_t)stride + 1;

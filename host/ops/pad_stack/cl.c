@@ -184,36 +184,89 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
         return st;
     }
-    if (in_bytes > ctx->max_alloc || p.out_bytes > ctx->max_alloc)
-        return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
-                           "pad_stack: the %s (%zu bytes) is larger than the largest buffer %s "
-                           "can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use "
-                           "clpad_pad_stack_cpu or smaller batches",
-                           in_bytes > p.out_bytes ? "inputs together" : "output",
-                           in_bytes > p.out_bytes ? in_bytes : p.out_bytes, ctx->device_name,
-                           (unsigned long long)ctx->max_alloc);
-    /* one buffer for every tensor */
-    unsigned char *buf = clpad__staging_get(in_bytes);
+    uint64_t t0 = clpad__now_ns();
+    if (p.out_bytes == 0) { /* nothing to write: no launch */
+        if (info)
+            *info = (clpad_run_info){.used_opencl = 1, .total_ns = clpad__now_ns() - t0};
+        return CLPAD_OK;
+    }
+    size_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
     size_t *offsets = malloc((n ? n : 1) * sizeof *offsets);
-    if (!buf || !offsets) {
-        if (buf)
-            clpad__staging_put(buf);
+    if (!bytes || !offsets) {
+        free(bytes);
         free(offsets);
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "pad_stack: out of host memory to gather "
                                                     "the tensors");
     }
-    size_t at = 0;
+    /* One launch for the batch when its inputs, output and descriptors each
+     * fit in one device buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE); else the
+     * tensors in order, as many per launch as fit (docs/letterbox.md,
+     * "Pad-and-stack"). A tensor that does not fit alone is refused. */
+    const uint64_t limit = ctx->max_alloc, desc = PS_DESC * sizeof(cl_long);
     for (size_t i = 0; i < n; i++) {
-        size_t bytes;
-        clpad__count(rank, shapes + i * (size_t)rank, p.esize, NULL, &bytes);
-        offsets[i] = at;
-        if (bytes)
-            memcpy(buf + at, inputs[i], bytes);
-        at += bytes;
+        clpad__count(rank, shapes + i * (size_t)rank, p.esize, NULL, &bytes[i]);
+        const char *what = bytes[i] > limit       ? "its input"
+                           : p.slice_bytes > limit ? "its output slice"
+                                                   : NULL;
+        if (what) {
+            uint64_t need = bytes[i] > limit ? bytes[i] : p.slice_bytes;
+            free(bytes);
+            free(offsets);
+            return clpad__fail_at(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, "tensors", (int64_t)i,
+                               "tensors[%zu] needs %llu bytes for %s, more than the largest "
+                               "buffer %s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu "
+                               "bytes), even in a launch of its own; pad it on the CPU path "
+                               "(CLI: --cpu; Python: device=\"reference\")",
+                               i, (unsigned long long)need, what, ctx->device_name,
+                               (unsigned long long)limit);
+        }
     }
-    ps_host_call c = {&p, shapes, pad_value, offsets, n};
-    st = clpad__run_host(ctx, buf, in_bytes, output, p.out_bytes, moved, host_enqueue, &c, info);
-    clpad__staging_put(buf);
+    clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
+    for (size_t i0 = 0; i0 < n && !st;) {
+        /* as many tensors from i0 on as fit */
+        uint64_t in = 0, out = 0, tab = 0;
+        size_t k = 0;
+        while (i0 + k < n && in + bytes[i0 + k] <= limit && out + p.slice_bytes <= limit &&
+               tab + desc <= limit) {
+            in += bytes[i0 + k];
+            out += p.slice_bytes;
+            tab += desc;
+            k++;
+        }
+        /* one buffer for the launch's tensors */
+        unsigned char *buf = clpad__staging_get(in);
+        if (!buf) {
+            st = clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "pad_stack: out of host memory to gather "
+                                                      "the tensors");
+            break;
+        }
+        size_t at = 0;
+        for (size_t i = 0; i < k; i++) {
+            offsets[i] = at;
+            if (bytes[i0 + i])
+                memcpy(buf + at, inputs[i0 + i], bytes[i0 + i]);
+            at += bytes[i0 + i];
+        }
+        ps_plan s = p;
+        s.n = k;
+        s.out_shape[0] = (int64_t)k;
+        s.out_bytes = k * p.slice_bytes;
+        ps_host_call c = {&s, shapes + i0 * (size_t)rank, pad_value, offsets, k};
+        clpad_run_info ri;
+        st = clpad__run_host(ctx, buf, (size_t)in, (unsigned char *)output + i0 * p.slice_bytes,
+                             s.out_bytes, moved, host_enqueue, &c, &ri);
+        clpad__staging_put(buf);
+        if (!st) {
+            acc.kernel_ns += ri.kernel_ns;
+            acc.zero_copy &= ri.zero_copy;
+        }
+        i0 += k;
+    }
+    free(bytes);
     free(offsets);
+    if (!st && info) {
+        acc.total_ns = clpad__now_ns() - t0;
+        *info = acc;
+    }
     return st;
 }

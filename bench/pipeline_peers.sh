@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# From a folder of photographs to float32 batches: clpad against the
+# Ultralytics-style loop, a thread pool of it, OpenCV's blobFromImages and
+# Pillow (bench/pipeline_peers.py). Uses the virtual environment of
+# bench/peers.sh (build/bench-venv), adding opencv-python-headless and pillow
+# once; fetches the sample photographs once (tests/peer/fetch_photos.py, into
+# build/peer-data) and makes the bench folder from them (build/bench-photos).
+# Arguments go to pipeline_peers.py (--runs N, --batch B, --only A,B, ...).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build="${CLPAD_BUILD_DIR:-build}"
+case "$build" in /*) ;; *) build="$PWD/$build" ;; esac  # absolute: relative to the repository
+venv="$build/bench-venv"
+if [ ! -x "$venv/bin/python" ]; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --upgrade pip
+  "$venv/bin/pip" install -q numpy
+fi
+"$venv/bin/python" -c "import cv2" 2>/dev/null || "$venv/bin/pip" install -q opencv-python-headless
+"$venv/bin/python" -c "import PIL" 2>/dev/null || "$venv/bin/pip" install -q pillow
+[ -f "$build/libclpad.so" ] && [ -x "$build/clpad" ] || bash scripts/build.sh
+"$venv/bin/python" tests/peer/fetch_photos.py "$build/peer-data"
+export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}"
+export CLPAD_LIBRARY="${CLPAD_LIBRARY:-$build/libclpad.so}"
+export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+exec "$venv/bin/python" bench/pipeline_peers.py --photos "$build/peer-data/photos" \
+  --folder "$build/bench-photos" --cli "$build/clpad" "$@"

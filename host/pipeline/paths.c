@@ -1,0 +1,359 @@
+/* Path lists (include/clpad_stream.h): files, directories walked
+ * recursively, @lists and glob patterns into one ordered list of files. */
+#define _XOPEN_SOURCE 700
+#include "core/core.h"
+
+#include "clpad_stream.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+struct clpad_path_list {
+    char **paths;
+    size_t n, cap;
+};
+
+/* The longest @list read (a list of a million paths fits). */
+#define PATHS_MAX_LIST_BYTES ((size_t)256 << 20)
+
+static const char *const image_ext[] = {".png", ".jpg", ".jpeg", ".jpe",
+                                        ".bmp", ".pgm", ".ppm", ".pnm"};
+
+static bool is_image_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    if (!dot)
+        return false;
+    for (size_t i = 0; i < sizeof image_ext / sizeof *image_ext; i++)
+        if (!strcasecmp(dot, image_ext[i]))
+            return true;
+    return false;
+}
+
+static clpad_status oom(void)
+{
+    return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "paths: out of memory");
+}
+
+/* Append a copy of `path` (or take `owned`). */
+static clpad_status push(clpad_path_list *l, const char *path, char *owned)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        char **p = realloc(l->paths, cap * sizeof *p);
+        if (!p) {
+            free(owned);
+            return oom();
+        }
+        l->paths = p;
+        l->cap = cap;
+    }
+    char *s = owned ? owned : strdup(path);
+    if (!s)
+        return oom();
+    l->paths[l->n++] = s;
+    return CLPAD_OK;
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t a = strlen(dir), b = strlen(name);
+    bool slash = a > 0 && dir[a - 1] != '/';
+    char *s = malloc(a + slash + b + 1);
+    if (s) {
+        memcpy(s, dir, a);
+        if (slash)
+            s[a] = '/';
+        memcpy(s + a + slash, name, b + 1);
+    }
+    return s;
+}
+
+/* The directories being walked (device and inode), against loops. */
+typedef struct walk_stack {
+    dev_t dev[64];
+    ino_t ino[64];
+    int depth;
+} walk_stack;
+
+/* Every image file below `dir` (appended to l unsorted; the caller sorts
+ * the files of one argument). `arg` names the argument in messages. */
+static clpad_status walk(clpad_path_list *l, const char *dir, const char *arg, walk_stack *ws)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return clpad__fail(CLPAD_ERR_IO, "%s: %s", dir, strerror(errno));
+    for (int i = 0; i < ws->depth; i++)
+        if (ws->dev[i] == st.st_dev && ws->ino[i] == st.st_ino)
+            return clpad__fail(CLPAD_ERR_IO,
+                               "%s: a symbolic link loop (it leads back to a directory being "
+                               "walked) below %s",
+                               dir, arg);
+    if (ws->depth == (int)(sizeof ws->dev / sizeof *ws->dev))
+        return clpad__fail(CLPAD_ERR_IO, "%s: directories nested more than %d deep below %s",
+                           dir, ws->depth, arg);
+    DIR *d = opendir(dir);
+    if (!d)
+        return clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory: %s", dir,
+                           strerror(errno));
+    ws->dev[ws->depth] = st.st_dev;
+    ws->ino[ws->depth] = st.st_ino;
+    ws->depth++;
+    clpad_status rc = CLPAD_OK;
+    struct dirent *e;
+    errno = 0;
+    while (!rc && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue; /* ".", "..", and hidden files (e.g. macOS' "._x.jpg") */
+        char *p = join(dir, e->d_name);
+        if (!p) {
+            rc = oom();
+            break;
+        }
+        struct stat es;
+        if (stat(p, &es) != 0) {
+            /* a dangling link is no image file; anything else is an error */
+            if (errno == ENOENT && lstat(p, &es) == 0 && S_ISLNK(es.st_mode)) {
+                free(p);
+                continue;
+            }
+            rc = clpad__fail(CLPAD_ERR_IO, "%s: %s", p, strerror(errno));
+            free(p);
+            break;
+        }
+        if (S_ISDIR(es.st_mode)) {
+            rc = walk(l, p, arg, ws);
+            free(p);
+        } else if (S_ISREG(es.st_mode) && is_image_name(p)) {
+            rc = push(l, NULL, p);
+        } else {
+            free(p);
+        }
+        errno = 0;
+    }
+    if (!rc && errno)
+        rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory: %s", dir, strerror(errno));
+    closedir(d);
+    ws->depth--;
+    return rc;
+}
+
+/* Sort the paths l->paths[from..n) by bytes. */
+static void sort_from(clpad_path_list *l, size_t from)
+{
+    if (l->n > from + 1)
+        qsort(l->paths + from, l->n - from, sizeof *l->paths, cmp_path);
+}
+
+static clpad_status expand_dir(clpad_path_list *l, const char *dir, const char *arg)
+{
+    size_t from = l->n;
+    walk_stack ws = {.depth = 0};
+    clpad_status rc = walk(l, dir, arg, &ws);
+    if (rc)
+        return rc;
+    if (l->n == from)
+        return clpad__fail(CLPAD_ERR_IO,
+                           "%s: no image file in this directory or below it (.png, .jpg, .jpeg, "
+                           ".jpe, .bmp, .pgm, .ppm, .pnm)",
+                           arg);
+    sort_from(l, from);
+    return CLPAD_OK;
+}
+
+static bool has_pattern(const char *s) { return strpbrk(s, "*?[") != NULL; }
+
+static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, const char *arg)
+{
+    glob_t g;
+    int r = glob(pattern, 0, NULL, &g);
+    if (r == GLOB_NOMATCH) {
+        globfree(&g);
+        return clpad__fail(CLPAD_ERR_IO, "%s: no file matches this pattern", arg);
+    }
+    if (r != 0) {
+        globfree(&g);
+        return r == GLOB_NOSPACE ? oom()
+                                 : clpad__fail(CLPAD_ERR_IO, "%s: cannot read a directory of "
+                                                             "the pattern",
+                                               arg);
+    }
+    qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_path);
+    size_t from = l->n;
+    clpad_status rc = CLPAD_OK;
+    for (size_t i = 0; !rc && i < g.gl_pathc; i++) {
+        struct stat st;
+        const char *p = g.gl_pathv[i];
+        if (stat(p, &st) != 0)
+            continue; /* a dangling link */
+        if (S_ISDIR(st.st_mode)) {
+            size_t at = l->n;
+            walk_stack ws = {.depth = 0};
+            rc = walk(l, p, arg, &ws);
+            if (!rc)
+                sort_from(l, at);
+        } else if (S_ISREG(st.st_mode) && is_image_name(p)) {
+            rc = push(l, p, NULL);
+        }
+    }
+    globfree(&g);
+    if (!rc && l->n == from)
+        rc = clpad__fail(CLPAD_ERR_IO, "%s: the pattern matches no image file", arg);
+    return rc;
+}
+
+/* One argument: a file, a directory or a pattern (in a list: relative to
+ * its directory already). */
+static clpad_status expand_one(clpad_path_list *l, const char *path, const char *arg)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return expand_dir(l, path, arg);
+        return push(l, path, NULL); /* the reader says what it is */
+    }
+    int e = errno;
+    if (e == ENOENT && has_pattern(path))
+        return expand_pattern(l, path, arg);
+    struct stat ls;
+    if (e == ENOENT && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
+        return clpad__fail(CLPAD_ERR_IO, "%s: a symbolic link to a file that does not exist",
+                           arg);
+    return clpad__fail(CLPAD_ERR_IO, "%s: %s", arg, strerror(e));
+}
+
+/* "@FILE": its lines. */
+static clpad_status expand_list(clpad_path_list *l, const char *arg)
+{
+    const char *file = arg + 1;
+    FILE *f = fopen(file, "rb");
+    if (!f)
+        return clpad__fail(CLPAD_ERR_IO, "%s: cannot open the list: %s", arg, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return clpad__fail(CLPAD_ERR_IO, "%s: is a directory, not a list of paths", arg);
+    }
+    /* the list's directory, for its relative paths */
+    const char *slash = strrchr(file, '/');
+    char *dir = NULL;
+    if (slash) {
+        size_t dn = slash == file ? 1 : (size_t)(slash - file);
+        dir = malloc(dn + 1);
+        if (!dir) {
+            fclose(f);
+            return oom();
+        }
+        memcpy(dir, file, dn);
+        dir[dn] = '\0';
+    }
+    clpad_status rc = CLPAD_OK;
+    char *line = NULL;
+    size_t cap = 0, total = 0, lineno = 0;
+    ssize_t got;
+    errno = 0;
+    while (!rc && (got = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        total += (size_t)got;
+        if (total > PATHS_MAX_LIST_BYTES) {
+            rc = clpad__fail(CLPAD_ERR_TOO_LARGE, "%s: a list longer than %zu MiB", arg,
+                             PATHS_MAX_LIST_BYTES >> 20);
+            break;
+        }
+        size_t len = (size_t)got;
+        if (memchr(line, '\0', len)) {
+            rc = clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: line %zu holds a NUL byte (not a list of "
+                                                  "paths)",
+                             arg, lineno);
+            break;
+        }
+        if (len && line[len - 1] == '\n')
+            line[--len] = '\0';
+        if (len && line[len - 1] == '\r')
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        char *path = line[0] != '/' && dir ? join(dir, line) : strdup(line);
+        if (!path) {
+            rc = oom();
+            break;
+        }
+        char *where = malloc(strlen(arg) + 32 + strlen(path));
+        if (!where) {
+            free(path);
+            rc = oom();
+            break;
+        }
+        sprintf(where, "%s (%s, line %zu)", path, arg, lineno);
+        rc = expand_one(l, path, where);
+        free(where);
+        free(path);
+    }
+    if (!rc && ferror(f))
+        rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the list", arg);
+    free(line);
+    free(dir);
+    fclose(f);
+    return rc;
+}
+
+void clpad_path_list_free(clpad_path_list *l)
+{
+    if (!l)
+        return;
+    for (size_t i = 0; i < l->n; i++)
+        free(l->paths[i]);
+    free(l->paths);
+    free(l);
+}
+
+clpad_status clpad_path_list_expand(const char *const *args, size_t n, unsigned flags,
+                                    clpad_path_list **out)
+{
+    clpad__clear_error();
+    if (!out)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: out is NULL");
+    *out = NULL;
+    if (n && !args)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: args is NULL");
+    if (flags)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: flags must be 0");
+    clpad_path_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return oom();
+    clpad_status rc = CLPAD_OK;
+    for (size_t i = 0; !rc && i < n; i++) {
+        if (!args[i] || !*args[i])
+            rc = clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: args[%zu] is %s", i,
+                             args[i] ? "empty" : "NULL");
+        else if (args[i][0] == '@' && args[i][1])
+            rc = expand_list(l, args[i]);
+        else
+            rc = expand_one(l, args[i], args[i]);
+    }
+    if (rc) {
+        clpad_path_list_free(l);
+        return rc;
+    }
+    *out = l;
+    return CLPAD_OK;
+}
+
+size_t clpad_path_list_count(const clpad_path_list *l) { return l ? l->n : 0; }
+
+const char *const *clpad_path_list_paths(const clpad_path_list *l)
+{
+    return l ? (const char *const *)l->paths : NULL;
+}

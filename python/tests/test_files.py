@@ -1,0 +1,245 @@
+"""clpad.letterbox_files (the library's stream) and clpad.letterbox given
+files and PIL images: path expansion, batches equal to clpad.letterbox of
+the images read one by one, the Ultralytics preset against its arithmetic,
+skipped and failing files, decode scaling's geometry, the transforms'
+source size and box helpers."""
+
+import os
+
+import numpy as np
+import pytest
+
+import clpad
+
+PIL = pytest.importorskip("PIL.Image", reason="Pillow writes the test's JPEG and PNG files")
+
+
+def write_images(d, n, seed=0, size=(20, 70)):
+    """n PNG, JPEG and PNM files of random sizes under d (and d/sub)."""
+    rng = np.random.default_rng(seed)
+    os.makedirs(os.path.join(d, "sub"), exist_ok=True)
+    names = []
+    for i in range(n):
+        h, w = (int(v) for v in rng.integers(size[0], size[1], 2))
+        a = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        kind = i % 4
+        if kind == 0:
+            name = os.path.join(d, "%03d.png" % i)
+            PIL.fromarray(a).save(name)
+        elif kind == 1:
+            name = os.path.join(d, "sub", "%03d.jpg" % i)
+            PIL.fromarray(a).save(name, quality=90)
+        elif kind == 2:
+            name = os.path.join(d, "%03d.png" % i)
+            PIL.fromarray(a[..., 0]).save(name)  # grey
+        else:
+            name = os.path.join(d, "%03d.ppm" % i)
+            with open(name, "wb") as f:
+                f.write(b"P6\n%d %d\n255\n" % (w, h) + a.tobytes())
+        names.append(name)
+    return sorted(names)
+
+
+def collect(it):
+    batches, ts, ps = [], [], []
+    for b, t, p in it:
+        batches.append(b)
+        ts += t
+        ps += p
+    return (np.concatenate(batches) if batches else None), ts, ps
+
+
+def test_expand_paths(tmp_path):
+    d = str(tmp_path)
+    names = write_images(d, 8)
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / ".hidden.png").write_bytes(b"")
+    assert clpad.expand_paths(d) == names
+    assert clpad.expand_paths(tmp_path) == names
+    assert clpad.expand_paths(os.path.join(d, "*.png")) == [n for n in names
+                                                            if n.endswith(".png")
+                                                            and "/sub/" not in n]
+    lst = tmp_path / "list.txt"
+    lst.write_text("sub\n# a comment\n\n000.png\n")
+    assert clpad.expand_paths("@" + str(lst)) == \
+        [n for n in names if "/sub/" in n] + [os.path.join(d, "000.png")]
+    assert clpad.expand_paths([names[0], names[0]]) == [names[0]] * 2
+    with pytest.raises(clpad.ClpadRuntimeError, match="missing.png"):
+        clpad.expand_paths(os.path.join(d, "missing.png"))
+    with pytest.raises(clpad.ClpadRuntimeError, match="no file matches"):
+        clpad.expand_paths(os.path.join(d, "*.bmp"))
+    with pytest.raises(TypeError):
+        clpad.expand_paths(3)
+
+
+@pytest.mark.parametrize("batch,workers", [(5, None), (1, 1), (64, 3)])
+def test_batches_equal_letterbox(tmp_path, batch, workers):
+    names = write_images(str(tmp_path), 13, seed=batch)
+    it = clpad.letterbox_files(str(tmp_path), (48, 40), batch=batch, workers=workers,
+                               std=255, device="reference")
+    assert len(it) == 13 and it.paths == names
+    got, ts, ps = collect(it)
+    assert ps == names
+    want, wt = clpad.letterbox([clpad.imread(n) for n in names], (48, 40), std=255,
+                               device="reference")
+    assert got.dtype == np.float32 and got.shape == (13, 3, 48, 40)
+    assert np.array_equal(got, want)
+    assert ts == wt
+    # on the default device too (one launch per batch)
+    got2, _, _ = collect(clpad.letterbox_files(names, (48, 40), batch=batch, std=255))
+    assert np.array_equal(got2, want)
+
+
+def ultralytics_batch(paths, size):
+    """Ultralytics' predictor: cv2.imread, LetterBox (auto=False), BGR->RGB,
+    HWC->CHW, stack, float32 / 255 -- written with NumPy, OpenCV-free: the
+    images come from clpad.imread (RGB), which equals cv2.imread (the imread
+    peer test), and the resize is clpad's, which equals cv2.resize (the
+    letterbox peer test); what this checks is the preset's normalisation."""
+    out = []
+    for p in paths:
+        a, _ = clpad.letterbox([clpad.imread(p)], size, dtype=np.uint8, device="reference")
+        out.append(a[0])
+    return np.stack(out).astype(np.float32) / 255
+
+
+def test_preset_ultralytics(tmp_path):
+    names = write_images(str(tmp_path), 6, seed=3)
+    got, _, _ = collect(clpad.letterbox_files(str(tmp_path), 64, preset="ultralytics"))
+    want = ultralytics_batch(names, 64)
+    assert np.array_equal(got, want)  # x / 255 as a division, sample for sample
+    # scale=1/255 multiplies by the rounded reciprocal: not the same bits
+    mul, _, _ = collect(clpad.letterbox_files(str(tmp_path), 64, scale=1 / 255))
+    assert not np.array_equal(mul, want)
+    # an option given overrides the preset's
+    bgr, _, _ = collect(clpad.letterbox_files(str(tmp_path), 64, preset="ultralytics",
+                                              swap_rb=True))
+    assert np.array_equal(bgr, want[:, ::-1])
+    b, _ = clpad.letterbox(names, 64, preset="Ultralytics")
+    assert np.array_equal(b, want)
+    with pytest.raises(clpad.ClpadValueError, match="unknown preset 'yolo'.*ultralytics"):
+        clpad.letterbox_files(str(tmp_path), 64, preset="yolo")
+
+
+def test_skip_and_fail(tmp_path):
+    names = write_images(str(tmp_path), 9, seed=4)
+    bad = names[4]
+    with open(bad, "r+b") as f:
+        f.truncate(30)
+    it = clpad.letterbox_files(str(tmp_path), 32, batch=3, on_error="skip")
+    got, ts, ps = collect(it)
+    assert ps == [n for n in names if n != bad]
+    assert len(it.skipped) == 1 and it.skipped[0][0] == bad and bad in it.skipped[0][1]
+    want, _ = clpad.letterbox([clpad.imread(n) for n in ps], 32)
+    assert np.array_equal(got, want)
+    it = clpad.letterbox_files(str(tmp_path), 32, batch=3)
+    seen = []
+    with pytest.raises(clpad.ClpadValueError, match=os.path.basename(bad)):
+        for _, _, p in it:
+            seen += p
+    assert seen == names[:3]
+    with pytest.raises(StopIteration):  # closed
+        next(it)
+    with pytest.raises(clpad.ClpadValueError, match="on_error"):
+        clpad.letterbox_files(str(tmp_path), 32, on_error="ignore")
+
+
+def test_out_is_reused(tmp_path):
+    names = write_images(str(tmp_path), 7, seed=9)
+    want, _, _ = collect(clpad.letterbox_files(names, 24, batch=3))
+    out = np.empty((3, 3, 24, 24), np.float32)
+    got = []
+    for b, _, _ in clpad.letterbox_files(names, 24, batch=3, out=out):
+        assert b.base is out or b is out
+        got.append(b.copy())
+    assert np.array_equal(np.concatenate(got), want)
+    with pytest.raises(clpad.ClpadValueError, match="out: "):
+        clpad.letterbox_files(names, 24, batch=3, out=np.empty((3, 3, 24, 24), np.float16))
+
+
+def test_arrays_are_recycled_only_when_unreferenced(tmp_path):
+    names = write_images(str(tmp_path), 10, seed=10)
+    want, _, _ = collect(clpad.letterbox_files(names, 24, batch=2))
+    # a plain loop: the array of two steps ago is free again, and reused
+    ids, got = set(), []
+    for b, _, _ in clpad.letterbox_files(names, 24, batch=2):
+        ids.add(id(b))
+        got.append(b.copy())
+    assert len(ids) <= 3
+    assert np.array_equal(np.concatenate(got), want)
+    # kept batches (and views of them) are never written again
+    kept = [b[:1] for b, _, _ in clpad.letterbox_files(names, 24, batch=2)]
+    assert np.array_equal(np.concatenate(kept), want[::2])
+
+
+def test_close_early_and_context(tmp_path):
+    write_images(str(tmp_path), 12, seed=5)
+    with clpad.letterbox_files(str(tmp_path), 16, batch=2) as it:
+        b, t, p = next(it)
+        assert b.shape == (2, 3, 16, 16)
+    with pytest.raises(StopIteration):
+        next(it)
+
+
+def test_decode_scale_keeps_the_geometry(tmp_path):
+    y, x = np.mgrid[0:400, 0:600]
+    smooth = [127 + 100 * np.sin(x / 53.0 + k) * np.cos(y / 71.0 - k) for k in range(3)]
+    a = np.stack(smooth, -1).astype(np.uint8)  # smooth: scaling barely moves it
+    p = str(tmp_path / "big.jpg")
+    PIL.fromarray(a).save(p, quality=95)
+    exact, te, _ = collect(clpad.letterbox_files(p, 64, dtype=np.uint8))
+    scaled, ts, _ = collect(clpad.letterbox_files(p, 64, dtype=np.uint8, decode_scale="auto"))
+    assert ts == te  # the geometry of the full image: boxes map to it
+    assert ts[0].source_height == 400 and ts[0].source_width == 600
+    diff = np.abs(exact.astype(int) - scaled.astype(int))
+    assert diff.max() > 0 and diff.mean() < 2  # scaled, and close
+
+
+def test_letterbox_takes_paths_and_pil(tmp_path):
+    names = write_images(str(tmp_path), 4, seed=7)
+    arrays = [clpad.imread(n) for n in names]
+    want, wt = clpad.letterbox(arrays, 40)
+    got, gt = clpad.letterbox(names, 40)
+    assert np.array_equal(got, want) and gt == wt
+    import pathlib
+    got, _ = clpad.letterbox([pathlib.Path(n) for n in names], 40)
+    assert np.array_equal(got, want)
+    pil = [PIL.open(n) for n in names]
+    # every image as RGB: a grey PNG's mode "L" stays one channel, so convert
+    got, _ = clpad.letterbox([im.convert("RGB") for im in pil], 40)
+    assert np.array_equal(got, want)
+    grey = PIL.fromarray(arrays[0][..., 0])
+    g, _ = clpad.letterbox([grey], 40)
+    assert g.shape == (1, 1, 40, 40)
+    pal = PIL.fromarray(arrays[0]).convert("P")
+    p, _ = clpad.letterbox([pal], 40)  # other modes: converted to RGB
+    assert p.shape == (1, 3, 40, 40)
+
+
+def test_transform_helpers():
+    t = clpad.LetterboxTransform(0.5, 10, 20, 50, 100, 100, 200)
+    boxes = np.array([[20, 10, 120, 60], [0, 0, 640, 640]], float)
+    src = t.to_source(boxes)
+    assert np.array_equal(src[0], [0, 0, 200, 100])
+    assert np.array_equal(src[1], [0, 0, 200, 100])  # clipped to the source
+    assert np.array_equal(t.to_source(boxes, clip=False)[1], [-40, -20, 1240, 1260])
+    assert np.array_equal(t.to_slot(src[:1]), boxes[:1])
+    assert np.array_equal(clpad.boxes_to_source(boxes, t), src)
+    out = clpad.boxes_to_source([boxes, boxes[:1]], [t, t])
+    assert len(out) == 2 and np.array_equal(out[1], src[:1])
+    back = clpad.boxes_to_slot(out, [t, t])
+    assert np.array_equal(back[1], boxes[:1])
+    with pytest.raises(ValueError, match=r"\[\.\.\., 4\]"):
+        clpad.boxes_to_source(np.zeros((3, 2)), t)
+    with pytest.raises(ValueError, match="2 arrays of boxes for 1"):
+        clpad.boxes_to_source([boxes, boxes], [t])
+    # without a known source size nothing is clipped
+    u = clpad.LetterboxTransform(0.5, 10, 20, 50, 100)
+    assert np.array_equal(u.to_source(boxes)[1], [-40, -20, 1240, 1260])
+
+
+def test_progress_bar(tmp_path, capsys):
+    pytest.importorskip("tqdm")
+    write_images(str(tmp_path), 5, seed=8)
+    collect(clpad.letterbox_files(str(tmp_path), 16, batch=2, progress=True))
+    assert "5/5" in capsys.readouterr().err
