@@ -184,8 +184,10 @@ static void test_letterbox_mixed(void **state)
         int rc = ch_run(NULL, "letterbox -q --cpu --size 16,16 --dtype u8 --layout nhwc%s "
                               "m_grey.png m_rgb.png m_rgba.png m_rgb16.png mixed.npy",
                         channels == 4 ? " --channels 4" : "");
-        if (rc != 0)
+        if (rc != 0) {
+            free(want);
             fail_msg("letterbox of the mixed folder: exit %d: %s", rc, ch_err);
+        }
         tio_tensor out = {0};
         ch_load("mixed.npy", &out);
         assert_int_equal(out.shape[3], channels);

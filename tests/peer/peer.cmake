@@ -42,9 +42,30 @@ if(TARGET clpad_cli)
   # from them: tests/peer/imread_peer.py.
   set(CLPAD_PEER_PHOTOS "${CMAKE_BINARY_DIR}/peer-data" CACHE PATH
       "Where the imread peer test keeps its sample photos (downloaded on first use)")
+  # In a sanitizer build the library under test is instrumented and python is
+  # not: the tests that load the library into python (peer_imread,
+  # peer_pipeline) preload the sanitizer runtimes (imread.sh, pipeline.sh;
+  # leak checking is off there: it would report Python's own allocations).
+  set(CLPAD_PEER_PRELOAD "")
+  if(CLPAD_SANITIZE)
+    foreach(san address undefined thread)
+      if(CLPAD_SANITIZE MATCHES "${san}")
+        set(rt_address libasan.so)
+        set(rt_undefined libubsan.so)
+        set(rt_thread libtsan.so)
+        execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=${rt_${san}}
+                        OUTPUT_VARIABLE rt_path OUTPUT_STRIP_TRAILING_WHITESPACE)
+        if(CLPAD_PEER_PRELOAD)
+          set(CLPAD_PEER_PRELOAD "${CLPAD_PEER_PRELOAD}:${rt_path}")
+        else()
+          set(CLPAD_PEER_PRELOAD "${rt_path}")
+        endif()
+      endif()
+    endforeach()
+  endif()
   add_test(NAME peer_imread COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/imread.sh)
   set_tests_properties(peer_imread PROPERTIES
-    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
@@ -54,7 +75,7 @@ if(TARGET clpad_cli)
   # photographs and files derived from them: tests/peer/pipeline_peer.py.
   add_test(NAME peer_pipeline COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/pipeline.sh)
   set_tests_properties(peer_pipeline PROPERTIES
-    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>"
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv

@@ -5,6 +5,8 @@
 #   CLPAD_PEER_VENV    where the venv lives (CTest sets <build>/peer-venv)
 #   CLPAD_PEER_PHOTOS  where the photos are kept (CTest sets <build>/peer-data)
 #   CLPAD_LIBRARY      the libclpad.so under test (CTest sets it)
+#   CLPAD_PEER_PRELOAD sanitizer runtimes to preload (CTest sets it in a
+#                      sanitizer build)
 #   CLPAD_CLI          the clpad program under test (CTest sets it)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -15,4 +17,10 @@ bash "$here/setup_venv.sh" "$venv" || exit $?
 fetch_python="$venv/bin/python"
 "$fetch_python" -m pip --version >/dev/null 2>&1 || fetch_python=python3
 "$fetch_python" "$here/fetch_photos.py" "$photos" || exit $?
+# A sanitizer build (CTest sets CLPAD_PEER_PRELOAD): the runtimes first, as
+# an uninstrumented python cannot load the instrumented library otherwise.
+if [[ -n "${CLPAD_PEER_PRELOAD:-}" ]]; then
+  export LD_PRELOAD="$CLPAD_PEER_PRELOAD${LD_PRELOAD:+:$LD_PRELOAD}"
+  export ASAN_OPTIONS="detect_leaks=0:verify_asan_link_order=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+fi
 exec "$venv/bin/python" "$here/pipeline_peer.py" --photos "$photos/photos" "$@"
