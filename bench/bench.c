@@ -256,15 +256,6 @@ static int make_cases(bench_case *cs, bool quick)
     return n;
 }
 
-static const char *op_name(bench_op op)
-{
-    return op == OP_PAD             ? "pad"
-           : op == OP_S2B         ? "space_to_batch"
-           : op == OP_B2S         ? "batch_to_space"
-           : op == OP_LETTERBOX   ? "letterbox"
-                                  : "pad_stack";
-}
-
 /* ---- running one case ----------------------------------------------------- */
 
 /* The images of a letterbox batch: at their offsets in the device buffer
@@ -290,136 +281,195 @@ static void batch_tensors(const bench_batch *b, const unsigned char *base, int64
     }
 }
 
-static clpad_status case_bytes(const bench_case *c, size_t *in_bytes, size_t *out_bytes)
+/* ---- one description per operation ---------------------------------------------- */
+
+/* Input and output bytes of a batch case (the others take them from the
+ * output shape). */
+static clpad_status batch_bytes(const bench_case *c, size_t *in_bytes, size_t *out_bytes)
 {
+    const bench_batch *b = &g_batches[c->batch];
+    *in_bytes = b->in_bytes;
     if (c->op == OP_PAD_STACK) {
-        const bench_batch *b = &g_batches[c->batch];
         int64_t shapes[2 * BENCH_MAX_ITEMS], os[3];
         batch_tensors(b, NULL, shapes, NULL);
         clpad_status st = clpad_pad_stack_plan(2, (size_t)b->n, shapes, NULL, CLPAD_PAD_CONSTANT,
                                                CLPAD_PLACE_TOP_LEFT, os, NULL, NULL);
-        *in_bytes = b->in_bytes;
         *out_bytes = st ? 0 : (size_t)(os[0] * os[1] * os[2]) * 2;
         return st;
     }
-    if (c->op == OP_LETTERBOX) {
-        const bench_batch *b = &g_batches[c->batch];
-        clpad_image im[BENCH_MAX_ITEMS];
-        batch_images(b, NULL, im);
-        int64_t s[4];
-        clpad_status st = clpad_letterbox_plan(im, (size_t)b->n, &b->o, s, NULL);
-        *in_bytes = b->in_bytes;
-        *out_bytes = st ? 0 : (size_t)(s[0] * s[1] * s[2] * s[3]) * clpad_dtype_size(b->o.dtype);
-        return st;
-    }
-    return CLPAD_OK;
+    clpad_image im[BENCH_MAX_ITEMS];
+    batch_images(b, NULL, im);
+    int64_t s[4];
+    clpad_status st = clpad_letterbox_plan(im, (size_t)b->n, &b->o, s, NULL);
+    *out_bytes = st ? 0 : (size_t)(s[0] * s[1] * s[2] * s[3]) * clpad_dtype_size(b->o.dtype);
+    return st;
 }
 
-static clpad_status out_shape(const bench_case *c, int64_t *os)
+static clpad_status pad_shape(const bench_case *c, int64_t *os)
 {
-    switch (c->op) {
-    case OP_PAD:
-        return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, c->mode, os);
-    case OP_S2B:
-        return clpad_space_to_batch_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
-    case OP_LETTERBOX:
-    case OP_PAD_STACK:
-        return CLPAD_OK; /* batches: case_bytes */
-    default:
-        return clpad_batch_to_space_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
-    }
+    return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, c->mode, os);
 }
-
-static clpad_status run_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+static clpad_status pad_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
                                 cl_mem in, cl_mem out, cl_event *ev)
 {
-    switch (c->op) {
-    case OP_PAD:
-        return clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->mode,
-                                 value, out, 0, NULL, 0, NULL, ev);
-    case OP_S2B:
-        return clpad_enqueue_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
-                                            c->c, out, 0, NULL, 0, NULL, ev);
-    case OP_LETTERBOX: {
-        const bench_batch *b = &g_batches[c->batch];
-        clpad_image im[BENCH_MAX_ITEMS];
-        batch_images(b, NULL, im);
-        return clpad_enqueue_letterbox(ctx, im, (size_t)b->n, &b->o, in, out, 0, NULL, NULL, 0,
-                                       NULL, ev);
-    }
-    case OP_PAD_STACK: {
-        const bench_batch *b = &g_batches[c->batch];
-        int64_t shapes[2 * BENCH_MAX_ITEMS];
-        batch_tensors(b, NULL, shapes, NULL);
-        return clpad_enqueue_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, in, b->offset,
-                                       NULL, CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
-                                       0, NULL, 0, NULL, ev);
-    }
-    default:
-        return clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
-                                            c->c, out, 0, NULL, 0, NULL, ev);
-    }
+    return clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->mode, value,
+                             out, 0, NULL, 0, NULL, ev);
 }
-
-static clpad_status run_host(clpad_context *ctx, const bench_case *c, const void *value,
+static clpad_status pad_host(clpad_context *ctx, const bench_case *c, const void *value,
                              const void *in, void *out, size_t out_bytes, clpad_run_info *info)
 {
-    switch (c->op) {
-    case OP_PAD:
-        return clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
-                         out_bytes, info);
-    case OP_S2B:
-        return clpad_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
-                                    out_bytes, info);
-    case OP_LETTERBOX: {
-        const bench_batch *b = &g_batches[c->batch];
-        clpad_image im[BENCH_MAX_ITEMS];
-        batch_images(b, in, im);
-        return clpad_letterbox(ctx, im, (size_t)b->n, &b->o, out, out_bytes, NULL, info);
-    }
-    case OP_PAD_STACK: {
-        const bench_batch *b = &g_batches[c->batch];
-        int64_t shapes[2 * BENCH_MAX_ITEMS];
-        const void *inputs[BENCH_MAX_ITEMS];
-        batch_tensors(b, in, shapes, inputs);
-        return clpad_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
-                               CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes,
-                               info);
-    }
-    default:
-        return clpad_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
-                                    out_bytes, info);
-    }
+    return clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
+                     out_bytes, info);
 }
-
-static clpad_status run_cpu(const bench_case *c, const void *value, const void *in, void *out,
+static clpad_status pad_cpu(const bench_case *c, const void *value, const void *in, void *out,
                             size_t out_bytes)
 {
-    switch (c->op) {
-    case OP_PAD:
-        return clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
-                             out_bytes);
-    case OP_S2B:
-        return clpad_space_to_batch_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
-                                        out_bytes);
-    case OP_LETTERBOX: {
-        const bench_batch *b = &g_batches[c->batch];
-        clpad_image im[BENCH_MAX_ITEMS];
-        batch_images(b, in, im);
-        return clpad_letterbox_cpu(im, (size_t)b->n, &b->o, out, out_bytes, NULL);
+    return clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
+                         out_bytes);
+}
+
+static clpad_status s2b_shape(const bench_case *c, int64_t *os)
+{
+    return clpad_space_to_batch_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
+}
+static clpad_status s2b_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                                cl_mem in, cl_mem out, cl_event *ev)
+{
+    return clpad_enqueue_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->c,
+                                        out, 0, NULL, 0, NULL, ev);
+}
+static clpad_status s2b_host(clpad_context *ctx, const bench_case *c, const void *value,
+                             const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    return clpad_space_to_batch(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                out_bytes, info);
+}
+static clpad_status s2b_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                            size_t out_bytes)
+{
+    return clpad_space_to_batch_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                    out_bytes);
+}
+
+static clpad_status b2s_shape(const bench_case *c, int64_t *os)
+{
+    return clpad_batch_to_space_output_shape(c->rank, c->shape, c->a, c->b, c->c, os);
+}
+static clpad_status b2s_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                                cl_mem in, cl_mem out, cl_event *ev)
+{
+    return clpad_enqueue_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->c,
+                                        out, 0, NULL, 0, NULL, ev);
+}
+static clpad_status b2s_host(clpad_context *ctx, const bench_case *c, const void *value,
+                             const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    return clpad_batch_to_space(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                out_bytes, info);
+}
+static clpad_status b2s_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                            size_t out_bytes)
+{
+    return clpad_batch_to_space_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
+                                    out_bytes);
+}
+
+static clpad_status lb_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                               cl_mem in, cl_mem out, cl_event *ev)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    clpad_image im[BENCH_MAX_ITEMS];
+    batch_images(b, NULL, im);
+    return clpad_enqueue_letterbox(ctx, im, (size_t)b->n, &b->o, in, out, 0, NULL, NULL, 0, NULL,
+                                   ev);
+}
+static clpad_status lb_host(clpad_context *ctx, const bench_case *c, const void *value,
+                            const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    clpad_image im[BENCH_MAX_ITEMS];
+    batch_images(b, in, im);
+    return clpad_letterbox(ctx, im, (size_t)b->n, &b->o, out, out_bytes, NULL, info);
+}
+static clpad_status lb_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                           size_t out_bytes)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    clpad_image im[BENCH_MAX_ITEMS];
+    batch_images(b, in, im);
+    return clpad_letterbox_cpu(im, (size_t)b->n, &b->o, out, out_bytes, NULL);
+}
+
+static clpad_status ps_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                               cl_mem in, cl_mem out, cl_event *ev)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    int64_t shapes[2 * BENCH_MAX_ITEMS];
+    batch_tensors(b, NULL, shapes, NULL);
+    return clpad_enqueue_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, in, b->offset, NULL,
+                                   CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, 0, NULL, 0,
+                                   NULL, ev);
+}
+static clpad_status ps_host(clpad_context *ctx, const bench_case *c, const void *value,
+                            const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    int64_t shapes[2 * BENCH_MAX_ITEMS];
+    const void *inputs[BENCH_MAX_ITEMS];
+    batch_tensors(b, in, shapes, inputs);
+    return clpad_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                           CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes, info);
+}
+static clpad_status ps_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                           size_t out_bytes)
+{
+    const bench_batch *b = &g_batches[c->batch];
+    int64_t shapes[2 * BENCH_MAX_ITEMS];
+    const void *inputs[BENCH_MAX_ITEMS];
+    batch_tensors(b, in, shapes, inputs);
+    return clpad_pad_stack_cpu(CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
+                               CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
+}
+
+/* Each operation the bench times, as the library names it
+ * (clpad_operation_name), with its three paths: the device enqueue, the
+ * host-pointer call and the CPU function; and the output shape of a
+ * single-tensor case or the bytes of a batch case. clpad_bench_main checks
+ * that every operation of the library has an entry. */
+typedef struct bench_routine {
+    const char *name;
+    clpad_status (*shape)(const bench_case *c, int64_t *out_shape);
+    clpad_status (*bytes)(const bench_case *c, size_t *in_bytes, size_t *out_bytes);
+    clpad_status (*enqueue)(clpad_context *ctx, const bench_case *c, const void *value,
+                            cl_mem in, cl_mem out, cl_event *ev);
+    clpad_status (*host)(clpad_context *ctx, const bench_case *c, const void *value,
+                         const void *in, void *out, size_t out_bytes, clpad_run_info *info);
+    clpad_status (*cpu)(const bench_case *c, const void *value, const void *in, void *out,
+                        size_t out_bytes);
+} bench_routine;
+
+static const bench_routine k_routines[] = {
+    [OP_PAD] = {"pad", pad_shape, NULL, pad_enqueue, pad_host, pad_cpu},
+    [OP_S2B] = {"space_to_batch", s2b_shape, NULL, s2b_enqueue, s2b_host, s2b_cpu},
+    [OP_B2S] = {"batch_to_space", b2s_shape, NULL, b2s_enqueue, b2s_host, b2s_cpu},
+    [OP_LETTERBOX] = {"letterbox", NULL, batch_bytes, lb_enqueue, lb_host, lb_cpu},
+    [OP_PAD_STACK] = {"pad_stack", NULL, batch_bytes, ps_enqueue, ps_host, ps_cpu},
+};
+
+static const char *op_name(bench_op op) { return k_routines[op].name; }
+
+/* The library's operations the bench has no routine for (first one), or
+ * NULL: a new operation must come with its bench cases. */
+static const char *unbenched_operation(void)
+{
+    for (size_t i = 0; clpad_operation_name(i); i++) {
+        bool found = false;
+        for (size_t k = 0; k < sizeof k_routines / sizeof *k_routines && !found; k++)
+            found = !strcmp(k_routines[k].name, clpad_operation_name(i));
+        if (!found)
+            return clpad_operation_name(i);
     }
-    case OP_PAD_STACK: {
-        const bench_batch *b = &g_batches[c->batch];
-        int64_t shapes[2 * BENCH_MAX_ITEMS];
-        const void *inputs[BENCH_MAX_ITEMS];
-        batch_tensors(b, in, shapes, inputs);
-        return clpad_pad_stack_cpu(CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
-                                   CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
-    }
-    default:
-        return clpad_batch_to_space_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->c, out,
-                                        out_bytes);
-    }
+    return NULL;
 }
 
 #define MAX_RUNS 64
@@ -454,7 +504,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
 {
     memset(r, 0, sizeof *r);
     int64_t os[CLPAD_MAX_RANK];
-    if (out_shape(c, os)) {
+    if (k_routines[c->op].shape && k_routines[c->op].shape(c, os)) {
         fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
         return 1;
     }
@@ -466,8 +516,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
     }
     r->in_bytes = (size_t)ni * es;
     r->out_bytes = (size_t)no * es;
-    if ((c->op == OP_LETTERBOX || c->op == OP_PAD_STACK) &&
-        case_bytes(c, &r->in_bytes, &r->out_bytes)) {
+    if (k_routines[c->op].bytes && k_routines[c->op].bytes(c, &r->in_bytes, &r->out_bytes)) {
         fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
         return 1;
     }
@@ -497,7 +546,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         uint64_t t0 = now_ns();
         memcpy(m2, m1, half);
         uint64_t t1 = now_ns();
-        if (run_cpu(c, value, hin, hout, r->out_bytes)) {
+        if (k_routines[c->op].cpu(c, value, hin, hout, r->out_bytes)) {
             fprintf(stderr, "clpad bench: %s: CPU path: %s\n", c->label, clpad_last_error());
             free(hin), free(hout), free(m1), free(m2);
             return 1;
@@ -565,7 +614,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
                               CL_SUCCESS)
             clWaitForEvents(1, &e2);
         uint64_t launches = clpad_context_launches(ctx);
-        if (run_enqueue(ctx, c, value, din, dout, &e3)) {
+        if (k_routines[c->op].enqueue(ctx, c, value, din, dout, &e3)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
             clReleaseEvent(e1);
             if (e2)
@@ -576,7 +625,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         clWaitForEvents(1, &e3);
         r->launches = clpad_context_launches(ctx) - launches;
         clpad_run_info info;
-        if (run_host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
+        if (k_routines[c->op].host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
             clReleaseEvent(e1);
             if (e2)
@@ -835,6 +884,11 @@ int clpad_bench_main(int argc, char **argv)
         fprintf(stderr, "clpad: error: bench: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
+    if (unbenched_operation()) {
+        fprintf(stderr, "clpad: error: bench: the library's operation '%s' has no bench routine "
+                        "(bench/bench.c, k_routines)\n", unbenched_operation());
+        return 1;
+    }
     if (png && !on_path("gnuplot")) { /* before minutes of runs, not after */
         fprintf(stderr, "clpad: error: --plot needs gnuplot (apt-get install gnuplot-nox)\n");
         return 2;
@@ -853,12 +907,18 @@ int clpad_bench_main(int argc, char **argv)
     if (pin)
         setenv("POCL_AFFINITY", "1", 0);
     clpad_context *ctx = NULL;
-    if (clpad_context_create(device, CLPAD_CONTEXT_VERBOSE, &ctx)) {
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = device;
+    config.flags = CLPAD_CONTEXT_VERBOSE;
+    if (clpad_context_create(&config, &ctx)) {
         fprintf(stderr, "clpad: error: %s\n", clpad_last_error());
         return 1;
     }
     FILE *tab = json ? stderr : stdout;
     fprintf(tab, "device: %s (%s)\n", clpad_context_device_name(ctx), clpad_context_platform_name(ctx));
+    if (*clpad_context_tuning(ctx))
+        fprintf(tab, "device table row: %s\n", clpad_context_tuning(ctx));
     if (pin && strstr(clpad_context_platform_name(ctx), "Portable Computing Language"))
         fprintf(tab, "PoCL worker threads pinned to cores (POCL_AFFINITY=1; set POCL_AFFINITY=0 "
                      "to leave them to the OS)\n");
@@ -866,7 +926,8 @@ int clpad_bench_main(int argc, char **argv)
     /* First-call program build and per-call enqueue overhead. */
     if (!clpad_context_is_fallback(ctx)) {
         clpad_context *fresh = NULL;
-        if (!clpad_context_create(device, CLPAD_CONTEXT_QUIET, &fresh)) {
+        config.flags = 0;
+        if (!clpad_context_create(&config, &fresh)) {
             uint64_t t0 = now_ns();
             clpad_status st = clpad_context_warmup(fresh);
             uint64_t build = now_ns() - t0;

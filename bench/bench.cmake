@@ -1,5 +1,5 @@
-# The throughput harness: a library used by `clpad bench` and the standalone
-# `clpad-bench` executable.
+# The throughput harness: the `clpad-bench` program (bench/main.c over
+# bench/bench.c), which `clpad bench` runs (the CLI does not link it).
 if(CLPAD_BUILD_CLI)
   add_library(clpad_bench_lib STATIC ${CMAKE_CURRENT_LIST_DIR}/bench.c)
   target_include_directories(clpad_bench_lib PUBLIC ${CMAKE_CURRENT_LIST_DIR})
@@ -11,6 +11,10 @@ if(CLPAD_BUILD_CLI)
   set_target_properties(clpad_bench_exe PROPERTIES OUTPUT_NAME clpad-bench)
   clpad_target_options(clpad_bench_exe)
   target_link_libraries(clpad_bench_exe PRIVATE clpad_bench_lib)
-
-  target_link_libraries(clpad_cli PRIVATE clpad_bench_lib)
+  add_dependencies(clpad_cli clpad_bench_exe)
+  install(TARGETS clpad_bench_exe RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT clpad_cli)
+  get_target_property(_clpad_cli_rpath clpad_cli INSTALL_RPATH)
+  if(_clpad_cli_rpath)
+    set_target_properties(clpad_bench_exe PROPERTIES INSTALL_RPATH "${_clpad_cli_rpath}")
+  endif()
 endif()

@@ -16,7 +16,11 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
      * would check the CPU path against itself) */
     if (r->verify && !r->cpu)
         flags |= CLPAD_CONTEXT_DEVICE_ONLY;
-    if (clpad_context_create(r->device, flags, &r->ctx))
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = r->device;
+    config.flags = flags;
+    if (clpad_context_create(&config, &r->ctx))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     /* The first call compiles the program (and drivers such as PoCL
      * specialise it for the launch size): time it apart from a second,
@@ -37,7 +41,10 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
     clpad_context *cpu_ctx = NULL;
     clpad_run_info cinfo = {0};
     int rc = CLI_OK;
-    if (clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu_ctx) ||
+    clpad_context_config cpu_only;
+    clpad_context_config_init(&cpu_only);
+    cpu_only.flags = CLPAD_CONTEXT_CPU_ONLY;
+    if (clpad_context_create(&cpu_only, &cpu_ctx) ||
         fn(cpu_ctx, op, ref, out_bytes, &cinfo)) {
         rc = cli_error(CLI_FAIL, "CPU reference failed: %s", clpad_last_error());
     } else if (memcmp(ref, out, out_bytes)) {

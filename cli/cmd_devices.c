@@ -48,8 +48,10 @@ int cmd_devices(int argc, char **argv)
                infos[i].compute_units, (double)infos[i].global_mem_bytes / (1 << 30),
                infos[i].host_unified_memory ? "; host-unified memory" : "");
     clpad_context *ctx = NULL;
-    if (clpad_context_create(NULL, CLPAD_CONTEXT_QUIET | CLPAD_CONTEXT_NO_FALLBACK, &ctx) ==
-        CLPAD_OK) {
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.flags = CLPAD_CONTEXT_NO_FALLBACK;
+    if (clpad_context_create(&config, &ctx) == CLPAD_OK) {
         const char *env = getenv("CLPAD_DEVICE");
         printf("default: %s%s%s\n", clpad_context_device_name(ctx),
                env && *env ? " (from CLPAD_DEVICE=" : "", env && *env ? env : "");

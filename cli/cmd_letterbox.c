@@ -723,7 +723,11 @@ int cmd_letterbox(int argc, char **argv)
      * would take the CPU path */
     if (verify && !cpu)
         flags |= CLPAD_CONTEXT_DEVICE_ONLY;
-    if (clpad_context_create(device, flags, &run.ctx)) {
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = device;
+    config.flags = flags;
+    if (clpad_context_create(&config, &run.ctx)) {
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }

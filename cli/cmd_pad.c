@@ -167,11 +167,6 @@ int cmd_pad(int argc, char **argv)
         case 'T':
             if (!cli_parse_i64_list(optarg, "--to-multiple", multiples, CLPAD_MAX_RANK, &nmult))
                 return CLI_USAGE;
-            for (int k = 0; k < nmult; k++)
-                if (multiples[k] < 1)
-                    return cli_error(CLI_USAGE, "--to-multiple: %lld is not a multiple (give "
-                                                "N >= 1; 1 leaves an axis alone)",
-                                     (long long)multiples[k]);
             if (nmult == 0)
                 return cli_error(CLI_USAGE, "--to-multiple: give at least one N");
             break;
@@ -354,17 +349,13 @@ int cmd_pad(int argc, char **argv)
     const bool user_axes = nax >= 0;
     int listed = nax >= 0 ? nax : in.rank;
     int64_t all_axes[CLPAD_MAX_RANK];
-    bool image_hw = false;
     if (nax < 0 && in.is_image && in.rank == 3 &&
         (npb == 2 || npe == 2 || nmodes == 2 || nmult == 2 ||
          (nmult == 1 && npb == 0 && npe == 0))) {
         listed = 2; /* an image's H,W: the channels unpadded */
         nax = 2;
         axes[0] = 0, axes[1] = 1;
-        image_hw = true;
     }
-    const char *names = image_hw ? "the image's H,W are" : nax >= 0 ? "--axes names"
-                                                                    : "the input has";
     if (nax < 0)
         for (int k = 0; k < in.rank; k++)
             all_axes[k] = k;
@@ -380,47 +371,46 @@ int cmd_pad(int argc, char **argv)
                        nax >= 0 ? " axes" : in.is_image ? " (an image: give 2 or 3)" : "");
         goto done;
     }
-    if (nmodes > 1 && nmodes != listed) {
-        rc = cli_error(user_axes ? CLI_USAGE : CLI_FAIL, "--mode has %d modes but %s %d axes (give one mode, or one "
-                                  "per axis)",
-                       nmodes, names, listed);
-        goto done;
-    }
-    if (nmult > 1 && nmult != listed) {
-        rc = cli_error(user_axes ? CLI_USAGE : CLI_FAIL, "--to-multiple has %d values but %s %d axes (give one, or "
-                                  "one per axis)",
-                       nmult, names, listed);
-        goto done;
-    }
+    /* The forms composed by the library (clpad_pad_form_resolve): its
+     * errors name the form's field, which is an option here. A count that
+     * does not match the named axes is wrong on the command line alone when
+     * --axes named them (exit 2), else it depends on the input (1); a value
+     * of a list is wrong on the command line alone. */
+    clpad_pad_form form;
+    clpad_pad_form_init(&form);
+    form.naxes = nax >= 0 ? listed : -1;
+    form.axes = nax >= 0 ? ax : NULL;
+    form.pads_begin = pb;
+    form.pads_end = pe;
+    form.nmodes = nmodes;
+    form.modes = modes;
+    form.mode_flags = mode_flags;
+    form.large_pads = large ? (int)large_flags : CLPAD_CONFIG_DEFAULT;
+    form.nmultiples = nmult > 0 ? nmult : 0;
+    form.multiples = multiples;
+    form.placement = placement;
     clpad_pad_options popt;
-    clpad_pad_options_init(&popt, mode);
-    if (listed > 0 || nax >= 0) {
-        int64_t fb[CLPAD_MAX_RANK], fe[CLPAD_MAX_RANK];
-        if (clpad_pad_axes_expand(in.rank, listed, ax, pb, pe, fb, fe)) {
-            rc = cli_error(CLI_FAIL, "--axes: %s", clpad_last_error());
-            goto done;
-        }
-        int64_t mult[CLPAD_MAX_RANK];
-        for (int i = 0; i < in.rank; i++)
-            mult[i] = 1;
-        for (int k = 0; k < listed; k++) {
-            int i = (int)(ax[k] < 0 ? ax[k] + in.rank : ax[k]); /* checked by the expand */
-            if (nmodes > 1)
-                popt.modes[i] = modes[k];
-            if (nmult >= 1)
-                mult[i] = multiples[nmult == 1 ? 0 : k];
-        }
-        if (nmult >= 1 && clpad_pad_to_multiple(in.rank, in.shape, mult, placement, fb, fe)) {
-            rc = cli_error(CLI_FAIL, "--to-multiple: %s", clpad_last_error());
-            goto done;
-        }
-        memcpy(pb, fb, (size_t)in.rank * sizeof *fb);
-        memcpy(pe, fe, (size_t)in.rank * sizeof *fe);
-        npb = npe = in.rank;
+    int64_t fb[CLPAD_MAX_RANK], fe[CLPAD_MAX_RANK];
+    if (clpad_pad_form_resolve(in.rank, in.shape, &form, fb, fe, &popt)) {
+        clpad_error_info e = {.size = sizeof e};
+        clpad_last_error_info(&e);
+        static const struct {
+            const char *field, *option;
+        } options[] = {{"modes", "--mode"},
+                       {"multiples", "--to-multiple"},
+                       {"axes", "--axes"},
+                       {"large_pads", "--large-pads"}};
+        const char *option = "pad";
+        for (size_t k = 0; k < sizeof options / sizeof *options; k++)
+            if (!strcmp(e.argument, options[k].field))
+                option = options[k].option;
+        bool usage = e.index >= 0 ? strcmp(e.argument, "axes") != 0 : user_axes;
+        rc = cli_error(usage ? CLI_USAGE : CLI_FAIL, "%s: %s", option, e.message);
+        goto done;
     }
-    if (large) /* numpy; or error: Pad-12's limits even for np: and cv: names */
-        mode_flags = (mode_flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY) | large_flags;
-    popt.flags = mode_flags;
+    memcpy(pb, fb, sizeof fb);
+    memcpy(pe, fe, sizeof fe);
+    npb = npe = in.rank;
     unsigned char value[8] = {0};
     if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
         rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());

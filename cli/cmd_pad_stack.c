@@ -184,13 +184,13 @@ int cmd_pad_stack(int argc, char **argv)
     out.rank = rank + 1;
     if (clpad_pad_stack_plan(rank, n, shapes, nshape >= 0 ? shape : NULL, mode, placement,
                              out.shape, NULL, NULL)) {
-        /* name the file of "tensors[i]" too */
-        const char *msg = clpad_last_error();
-        unsigned long idx;
-        if (sscanf(msg, "tensors[%lu]", &idx) == 1 && idx < n)
-            cli_error(CLI_FAIL, "%s (%s)", msg, files[idx]);
+        /* name the file of tensors[i] too */
+        clpad_error_info e = {.size = sizeof e};
+        clpad_last_error_info(&e);
+        if (!strcmp(e.argument, "tensors") && e.index >= 0 && (size_t)e.index < n)
+            cli_error(CLI_FAIL, "%s (%s)", e.message, files[e.index]);
         else
-            cli_error(CLI_FAIL, "%s", msg);
+            cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
     if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err)) {

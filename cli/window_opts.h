@@ -150,5 +150,7 @@ const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size
 /* Help lines for the options in CLI_WINDOW_OPTIONS (shape: also --input;
  * the deprecated spellings are listed by `clpad shape --help` itself). */
 void cli_window_usage(FILE *f, bool shape);
+/* One line of option help in the window options' layout. */
+void cli_window_opt_line(FILE *f, const char *opt, const char *text);
 
 #endif

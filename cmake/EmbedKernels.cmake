@@ -1,6 +1,6 @@
 # Embed OpenCL kernel sources into a C file at build time (run with cmake -P).
 # Inputs: -DOUTPUT=<file.c> -DSOURCES=<a.cl;b.cl;...>
-# Output: a table {family name, source text} that host/program.c looks up by the
+# Output: a table {family name, source text} that host/device/program.c looks up by the
 # file's base name ("pad" for kernels/pad.cl). Bytes are written as hex so that
 # no character of the kernel source needs escaping.
 if(NOT OUTPUT OR NOT SOURCES)

@@ -1,44 +1,37 @@
 # The library's sources and kernels, listed once: the main build
 # (CMakeLists.txt) and the fuzz build (fuzz/CMakeLists.txt) both include this
 # file. CLPAD_ROOT is the repository root.
-set(CLPAD_KERNEL_FILES
-  ${CLPAD_ROOT}/kernels/coords.h
-  ${CLPAD_ROOT}/kernels/common.cl
-  ${CLPAD_ROOT}/kernels/pad.cl
-  ${CLPAD_ROOT}/kernels/space_batch.cl
-  ${CLPAD_ROOT}/kernels/letterbox.cl
-  ${CLPAD_ROOT}/kernels/pad_stack.cl)
+# Every operation is a folder host/ops/<op>/ and a kernel family
+# kernels/<family>.cl (host/ops/op.h, docs/architecture.md): both are found
+# here by name, so that adding an operation touches no list in this file.
+file(GLOB CLPAD_KERNEL_FAMILIES CONFIGURE_DEPENDS ${CLPAD_ROOT}/kernels/*.cl)
+set(CLPAD_KERNEL_FILES ${CLPAD_ROOT}/kernels/coords.h ${CLPAD_KERNEL_FAMILIES})
+file(GLOB CLPAD_OP_SOURCES CONFIGURE_DEPENDS ${CLPAD_ROOT}/host/ops/*/*.c)
 set(CLPAD_LIBRARY_SOURCES
-  ${CLPAD_ROOT}/host/status.c
-  ${CLPAD_ROOT}/host/scalar.c
-  ${CLPAD_ROOT}/host/copy.c
-  ${CLPAD_ROOT}/host/context.c
-  ${CLPAD_ROOT}/host/context_quirks.c
-  ${CLPAD_ROOT}/host/program.c
-  ${CLPAD_ROOT}/host/disk_cache.c
-  ${CLPAD_ROOT}/host/launch.c
-  ${CLPAD_ROOT}/host/pool.c
-  ${CLPAD_ROOT}/host/pad_shape.c
-  ${CLPAD_ROOT}/host/pad_cpu.c
-  ${CLPAD_ROOT}/host/pad_cl.c
-  ${CLPAD_ROOT}/host/pad_forms.c
-  ${CLPAD_ROOT}/host/space_batch_shape.c
-  ${CLPAD_ROOT}/host/space_batch_cpu.c
-  ${CLPAD_ROOT}/host/space_batch_cl.c
-  ${CLPAD_ROOT}/host/window_common.c
-  ${CLPAD_ROOT}/host/window_trt.c
-  ${CLPAD_ROOT}/host/window_tf.c
-  ${CLPAD_ROOT}/host/window_onnx.c
-  ${CLPAD_ROOT}/host/window_openvino.c
-  ${CLPAD_ROOT}/host/window_torch.c
-  ${CLPAD_ROOT}/host/window_layout.c
-  ${CLPAD_ROOT}/host/window_names.c
-  ${CLPAD_ROOT}/host/letterbox_plan.c
-  ${CLPAD_ROOT}/host/letterbox_cpu.c
-  ${CLPAD_ROOT}/host/letterbox_cl.c
-  ${CLPAD_ROOT}/host/pad_stack.c
-  ${CLPAD_ROOT}/host/pad_stack_cl.c
-  ${CLPAD_ROOT}/host/staging.c
+  ${CLPAD_ROOT}/host/core/status.c
+  ${CLPAD_ROOT}/host/core/scalar.c
+  ${CLPAD_ROOT}/host/core/copy.c
+  ${CLPAD_ROOT}/host/core/pool.c
+  ${CLPAD_ROOT}/host/core/environment.c
+  ${CLPAD_ROOT}/host/core/api.c
+  ${CLPAD_ROOT}/host/device/context.c
+  ${CLPAD_ROOT}/host/device/quirks.c
+  ${CLPAD_ROOT}/host/device/table.c
+  ${CLPAD_ROOT}/host/device/config.c
+  ${CLPAD_ROOT}/host/device/program.c
+  ${CLPAD_ROOT}/host/device/disk_cache.c
+  ${CLPAD_ROOT}/host/device/launch.c
+  ${CLPAD_ROOT}/host/device/staging.c
+  ${CLPAD_ROOT}/host/ops/registry.c
+  ${CLPAD_OP_SOURCES}
+  ${CLPAD_ROOT}/host/window/common.c
+  ${CLPAD_ROOT}/host/window/trt.c
+  ${CLPAD_ROOT}/host/window/tf.c
+  ${CLPAD_ROOT}/host/window/onnx.c
+  ${CLPAD_ROOT}/host/window/openvino.c
+  ${CLPAD_ROOT}/host/window/torch.c
+  ${CLPAD_ROOT}/host/window/layout.c
+  ${CLPAD_ROOT}/host/window/names.c
   ${CLPAD_ROOT}/host/pipeline/paths.c
   ${CLPAD_ROOT}/host/pipeline/presets.c
   ${CLPAD_ROOT}/host/pipeline/stream.c
@@ -50,7 +43,8 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/io/image_exif.c)
 # Letterbox's coefficients and normalisation are defined operation by
 # operation (docs/letterbox.md): no contraction into fused multiply-adds.
-set_source_files_properties(${CLPAD_ROOT}/host/letterbox_plan.c ${CLPAD_ROOT}/host/letterbox_cpu.c
+set_source_files_properties(${CLPAD_ROOT}/host/ops/letterbox/plan.c
+  ${CLPAD_ROOT}/host/ops/letterbox/cpu.c
   PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # The image decoders the library links (include/clpad_image.h): libpng,
 # libjpeg-turbo, libexif and stb_image (BMP), found by pkg-config as

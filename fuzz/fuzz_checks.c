@@ -18,7 +18,7 @@
 /* the stream reader (the bytes as a pipe delivers them) */
 #include "io_internal.h"
 #ifdef FZ_WITH_INTERNALS /* the fuzz build compiles the library's sources in */
-#include "pad_plan.h"
+#include "ops/pad/pad.h"
 #endif
 
 #include <ctype.h>

@@ -23,7 +23,7 @@
  *  - OpenCL arguments (queues, wait lists, events) come last, so calls compose
  *    with the caller's own OpenCL pipeline.
  *
- * Thread safety: pure functions (shapes, CPU reference, scalar parsing, names)
+ * Thread safety: pure functions (shapes, the CPU functions, scalar parsing, names)
  * are thread-safe. A clpad_context may be shared by threads: its program cache
  * is guarded by a mutex, and enqueue calls on distinct queues may run
  * concurrently. clpad_context_destroy must not race with other uses.
@@ -112,6 +112,29 @@ CLPAD_API const char *clpad_status_string(clpad_status status);
  * on this thread.
  */
 CLPAD_API const char *clpad_last_error(void);
+/** The last failed clpad call of the calling thread, with its structure. */
+typedef struct clpad_error_info {
+    size_t size;          /* sizeof(clpad_error_info): set by the caller */
+    clpad_status status;  /* its status; CLPAD_OK when none failed yet */
+    /** The argument it names as the offending one ("pads_end", "images",
+     *  "tensors", "options->modes", "block_shape", "config"), or "" when
+     *  the error is not one argument's (a device failure). */
+    char argument[32];
+    /** The failing item of that argument: the image, tensor or axis index
+     *  (images[3]: 3); -1 when the argument as a whole is at fault. */
+    int64_t index;
+    const char *message;  /* clpad_last_error() */
+} clpad_error_info;
+
+/**
+ * Fill *info (its `size` set by the caller; fields past it are left out)
+ * with the calling thread's last error, as clpad_last_error() says it, so
+ * that a caller can name the file of images[3] without reading the
+ * message. Valid until the next clpad call on this thread.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (info NULL, size smaller than the
+ * first version's); the thread's last error is left as it was.
+ */
+CLPAD_API clpad_status clpad_last_error_info(clpad_error_info *info);
 /** Name of an OpenCL error code, e.g. "CL_INVALID_WORK_GROUP_SIZE" for -54. */
 CLPAD_API const char *clpad_cl_error_name(cl_int err);
 /**
@@ -127,6 +150,27 @@ CLPAD_API clpad_status clpad_status_from_cl(cl_int err);
 CLPAD_API const char *clpad_version_string(void);
 /** The library's version as MAJOR*10000 + MINOR*100 + PATCH. */
 CLPAD_API unsigned clpad_version(void);
+
+/**
+ * The value of a constant of this API by its C name: an enumerator
+ * ("CLPAD_F32", "CLPAD_PAD_REFLECT", "CLPAD_ERR_IO", "CLPAD_CONTEXT_CPU_ONLY")
+ * or a numeric macro ("CLPAD_MAX_RANK", "CLPAD_CONFIG_DEFAULT"), for
+ * bindings that must not hard-code them (the Python package reads every
+ * value it uses this way). Every constant of include/ is listed.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (no such name).
+ */
+CLPAD_API clpad_status clpad_api_constant(const char *name, int64_t *value);
+
+/**
+ * The layout of a struct of this API by C names: with `field` NULL, *size
+ * is sizeof(type) (*offset 0); else the field's offsetof and sizeof (an
+ * array's whole size), e.g. ("clpad_pad_options", "flags"). Every struct
+ * and field of include/ is listed.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL type, offset or size),
+ * CLPAD_ERR_PARSE (no such struct or field).
+ */
+CLPAD_API clpad_status clpad_api_layout(const char *type, const char *field, size_t *offset,
+                                        size_t *size);
 
 /* ------------------------------------------------------------------------- */
 /* Element types and pad modes                                               */
@@ -215,7 +259,9 @@ CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
                                               int64_t *out_shape);
 
 /**
- * Pad on the host (the CPU reference path, docs/spec.md, "Pad"). `input` holds
+ * Pad on the host (docs/spec.md, "Pad"), in the calling thread: the fast
+ * host path, which the test suite holds equal, byte for byte, to the
+ * library's plain element-by-element reference. `input` holds
  * product(shape) elements of `dtype`; `output` has room for `output_bytes`
  * bytes and receives product(out_shape) elements. `pad_value` points to one
  * element of `dtype` (see clpad_scalar_parse) and is used only by
@@ -383,6 +429,55 @@ CLPAD_API clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape,
                                              clpad_placement placement, int64_t *pads_begin,
                                              int64_t *pads_end);
 
+/**
+ * A Pad in the forms the command line and the Python package take
+ * (docs/modes.md): pads for some axes or every axis, one mode or one per
+ * axis (clpad_pad_mode_parse's, with their flags), a large-pads policy, and
+ * sizes rounded up to multiples. clpad_pad_form_resolve composes it into
+ * the pads and options of a Pad call, so that every front end composes the
+ * forms the same way. Fill it with clpad_pad_form_init(), then set fields.
+ */
+typedef struct clpad_pad_form {
+    size_t size;                  /* sizeof(clpad_pad_form) (set by init) */
+    int naxes;                    /* -1 (init): every axis is named, in order; else
+                                     the number of axes `axes` names */
+    const int64_t *axes;          /* ONNX Pad-18's axes: naxes entries in -rank..rank-1 */
+    const int64_t *pads_begin;    /* one per named axis (any sign); NULL: 0 */
+    const int64_t *pads_end;      /* the same after the data */
+    int nmodes;                   /* 0: constant; 1: that mode on every axis; else one
+                                     per named axis (the others take modes[0]) */
+    const clpad_pad_mode *modes;
+    unsigned mode_flags;          /* the OR of clpad_pad_mode_parse's flags of the modes */
+    int large_pads;               /* CLPAD_CONFIG_DEFAULT (init): as mode_flags say; else
+                                     the flags of clpad_pad_large_pads_parse, which
+                                     replace their CLPAD_PAD_LARGE_NUMPY */
+    int nmultiples;               /* 0: none; 1: every named axis; else one per named axis */
+    const int64_t *multiples;     /* each >= 1; applied after the pads */
+    clpad_placement placement;    /* of the multiples' added elements (init: END) */
+    uint64_t reserved[4];         /* must be 0 */
+} clpad_pad_form;
+
+/** No axes listed (every axis), no pads, constant mode, no multiples, size
+ *  set. `form` must not be NULL. */
+CLPAD_API void clpad_pad_form_init(clpad_pad_form *form);
+
+/**
+ * Compose a form for a tensor of `rank` axes and `shape`: pads_begin[rank]
+ * and pads_end[rank] (the named axes' pads in place, 0 elsewhere, then grown
+ * to the multiples: clpad_pad_axes_expand, clpad_pad_to_multiple) and
+ * *options (every axis modes[0], the named axes their own mode, the flags).
+ * The Pad's own rules are checked by the pad call. Written only on success.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT, each naming the form's field in
+ * clpad_last_error_info's argument ("modes": a count other than 0, 1 or
+ * the named axes'; "multiples": likewise, or a value < 1, its index given;
+ * "axes": out of range or repeated, its index given; "large_pads", "form"),
+ * CLPAD_ERR_INVALID_SHAPE, CLPAD_ERR_OVERFLOW.
+ */
+CLPAD_API clpad_status clpad_pad_form_resolve(int rank, const int64_t *shape,
+                                              const clpad_pad_form *form,
+                                              int64_t *pads_begin, int64_t *pads_end,
+                                              clpad_pad_options *options);
+
 /* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace (docs/spec.md)                               */
 /* ------------------------------------------------------------------------- */
@@ -415,8 +510,10 @@ CLPAD_API clpad_status clpad_batch_to_space_output_shape(int rank, const int64_t
                                                          const int64_t *crops_end,
                                                          int64_t *out_shape);
 
-/** SpaceToBatch on the host (CPU reference, docs/spec.md, "SpaceToBatch"). Buffers as clpad_pad_cpu;
- *  padding elements are zero bytes. */
+/** SpaceToBatch on the host (docs/spec.md, "SpaceToBatch"), in the calling
+ *  thread: the fast host path, held equal to the plain reference as
+ *  clpad_pad_cpu is. Buffers as clpad_pad_cpu; padding elements are zero
+ *  bytes. */
 CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
                                                 const int64_t *block_shape,
@@ -424,7 +521,8 @@ CLPAD_API clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *pads_end, void *output,
                                                 size_t output_bytes);
 
-/** BatchToSpace on the host (CPU reference, docs/spec.md, "BatchToSpace"). Buffers as clpad_pad_cpu. */
+/** BatchToSpace on the host (docs/spec.md, "BatchToSpace"), as
+ *  clpad_space_to_batch_cpu. Buffers as clpad_pad_cpu. */
 CLPAD_API clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank,
                                                 const int64_t *shape, const void *input,
                                                 const int64_t *block_shape,
@@ -462,17 +560,15 @@ CLPAD_API clpad_status clpad_devices(clpad_device_info *infos, size_t capacity,
  *  a cache of compiled programs. */
 typedef struct clpad_context clpad_context;
 
-/** Flags for clpad_context_create(). */
+/** Flags of clpad_context_config (the library prints nothing unless asked:
+ *  CLPAD_CONTEXT_VERBOSE). Bit 1 is unused. */
 enum {
     CLPAD_CONTEXT_DEFAULT = 0,
     /** Fail with CLPAD_ERR_NO_DEVICE instead of falling back to the CPU path. */
     CLPAD_CONTEXT_NO_FALLBACK = 1u << 0,
-    /** Accepted for compatibility: the library prints nothing unless asked
-     *  (CLPAD_CONTEXT_VERBOSE). */
-    CLPAD_CONTEXT_QUIET = 1u << 1,
-    /** Do not touch OpenCL at all: a context that runs the CPU reference path. */
+    /** Do not touch OpenCL at all: a context that runs the CPU path. */
     CLPAD_CONTEXT_CPU_ONLY = 1u << 2,
-    /** Say on stderr when the context falls back to the CPU reference path
+    /** Say on stderr when the context falls back to the CPU path
      *  (a library prints nothing by default; clpad_context_is_fallback()
      *  tells the caller either way), and, once per process, when the
      *  on-disk program cache is not used because its directory or an entry
@@ -483,24 +579,98 @@ enum {
     CLPAD_CONTEXT_DEVICE_ONLY = 1u << 4,
 };
 
+/** A setting of clpad_context_config left to the environment, then to the
+ *  device (clpad_context_config_init sets every such field to it). */
+#define CLPAD_CONFIG_DEFAULT (-1)
+
+/** clpad_context_config.nontemporal: streaming stores of large outputs. */
+enum {
+    CLPAD_NONTEMPORAL_OFF = 0,    /**< never */
+    CLPAD_NONTEMPORAL_ALWAYS = 1, /**< every interior stretch, any size (tests) */
+};
+/** clpad_context_config.geometry: the style of launch geometry. */
+enum {
+    CLPAD_GEOMETRY_CPU = 1, /**< a work-item per contiguous stretch of a row */
+    CLPAD_GEOMETRY_GPU = 2, /**< wide work-groups along a row */
+};
+
 /**
- * Create a context on a chosen device. `device_spec` (or, when NULL or "", the
- * environment variable CLPAD_DEVICE) is either "P:D" (platform and device
- * index, as listed by clpad_devices / `clpad devices`) or a case-insensitive
- * substring of the device or platform name. Without a spec: the first GPU, else
- * the first accelerator, else the first CPU device. The queue is in-order with
- * profiling enabled.
- * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
- * included) and no spec, the context falls back to the CPU reference path
- * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
- * says so on stderr), unless flags has CLPAD_CONTEXT_NO_FALLBACK (then
- * CLPAD_ERR_NO_DEVICE).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; a flag bit that is not a
- * CLPAD_CONTEXT_* value, named in the message), CLPAD_ERR_NO_DEVICE,
- * CLPAD_ERR_DEVICE_NOT_FOUND (a spec that matches nothing), CLPAD_ERR_OPENCL,
- * CLPAD_ERR_OUT_OF_MEMORY.
+ * How clpad_context_create makes a context. Fill it with
+ * clpad_context_config_init(), then change fields: the library reads `size`
+ * first, so that later versions can add fields after `reserved`.
+ *
+ * Every field left at its init value (NULL, 0 or CLPAD_CONFIG_DEFAULT) takes
+ * its environment variable when that is set (in parentheses; the table in
+ * docs/devices.md, "Environment"), else the default; a field the caller sets
+ * wins over the environment.
  */
-CLPAD_API clpad_status clpad_context_create(const char *device_spec, unsigned flags,
+typedef struct clpad_context_config {
+    size_t size;             /* sizeof(clpad_context_config) (set by init) */
+    /** "P:D" (platform and device index, as clpad_devices lists them) or a
+     *  case-insensitive substring of the device or platform name ($CLPAD_DEVICE);
+     *  NULL or "": the first GPU, else accelerator, else CPU device. */
+    const char *device;
+    unsigned flags;          /* CLPAD_CONTEXT_* */
+    /** Host-pointer calls moving at most this many bytes (read + written) run
+     *  the CPU path, on CPU devices with host-unified memory
+     *  ($CLPAD_SMALL_CALL_BYTES); 0: never; CLPAD_CONFIG_DEFAULT: the
+     *  device table's (16 MiB / compute units). */
+    int64_t small_call_bytes;
+    /** CLPAD_NONTEMPORAL_OFF or _ALWAYS ($CLPAD_NONTEMPORAL=off|always);
+     *  CLPAD_CONFIG_DEFAULT: outputs of a quarter of the cache and more, on
+     *  CPU devices. */
+    int nontemporal;
+    /** 0: treat the device's single precision as inexact, so that letterbox
+     *  normalises by table ($CLPAD_EXACT_FP32=0); CLPAD_CONFIG_DEFAULT: as
+     *  the device reports it. */
+    int exact_fp32;
+    /** 0: host-pointer calls always copy ($CLPAD_ZERO_COPY=0);
+     *  CLPAD_CONFIG_DEFAULT: in place on host-unified memory. */
+    int zero_copy;
+    /** CLPAD_GEOMETRY_CPU or _GPU ($CLPAD_GEOMETRY=cpu|gpu);
+     *  CLPAD_CONFIG_DEFAULT: by device type. */
+    int geometry;
+    /** A lower limit in bytes on the device's largest buffer, so that the
+     *  paths that split large outputs run on small tensors ($CLPAD_MAX_ALLOC);
+     *  0: the device's CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
+    uint64_t max_alloc;
+    /** "off" (no quirk) or "-NAME[,-NAME...]" (every matching quirk but
+     *  those; clpad_context_quirks) ($CLPAD_QUIRKS); NULL: every quirk that
+     *  matches the device. */
+    const char *quirks;
+    /** A directory whose coords.h, common.cl and <family>.cl replace the
+     *  embedded kernels, for kernel development ($CLPAD_KERNEL_DIR); NULL:
+     *  the embedded ones. */
+    const char *kernel_dir;
+    /** The on-disk program cache's directory, or "off" ($CLPAD_CACHE_DIR);
+     *  NULL: $XDG_CACHE_HOME/clpad, else $HOME/.cache/clpad (README,
+     *  "Program cache on disk"). */
+    const char *cache_dir;
+    uint64_t reserved[4];    /* must be 0 */
+} clpad_context_config;
+
+/** The defaults: every field left to the environment and the device, no
+ *  flags, size set. `config` must not be NULL. */
+CLPAD_API void clpad_context_config_init(clpad_context_config *config);
+
+/**
+ * Create a context as `config` says (NULL: clpad_context_config_init's
+ * defaults). The device: config->device, else $CLPAD_DEVICE, else the first
+ * GPU, else the first accelerator, else the first CPU device. The queue is
+ * in-order with profiling enabled.
+ * With no OpenCL platform or device at all (CL_PLATFORM_NOT_FOUND_KHR
+ * included) and no device named, the context falls back to the CPU path
+ * (clpad_context_is_fallback() returns 1; with CLPAD_CONTEXT_VERBOSE it also
+ * says so on stderr), unless the flags have CLPAD_CONTEXT_NO_FALLBACK (then
+ * CLPAD_ERR_NO_DEVICE).
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (ctx NULL; config's size smaller than
+ * the first version's, a non-zero byte past the fields this library knows,
+ * reserved not 0, a flag bit that is not a CLPAD_CONTEXT_* value, a field
+ * out of its range: each named in the message), CLPAD_ERR_NO_DEVICE,
+ * CLPAD_ERR_DEVICE_NOT_FOUND (a device that matches nothing),
+ * CLPAD_ERR_OPENCL, CLPAD_ERR_OUT_OF_MEMORY.
+ */
+CLPAD_API clpad_status clpad_context_create(const clpad_context_config *config,
                                             clpad_context **ctx);
 
 /**
@@ -514,7 +684,7 @@ CLPAD_API clpad_status clpad_context_wrap(cl_context cl_ctx, cl_command_queue qu
 /** Release a context, its programs and its references. NULL is a no-op. */
 CLPAD_API void clpad_context_destroy(clpad_context *ctx);
 
-/** 1 when the context runs the CPU reference path (no OpenCL device), else 0. */
+/** 1 when the context runs the CPU path (no OpenCL device), else 0. */
 CLPAD_API int clpad_context_is_fallback(const clpad_context *ctx);
 /** The chosen device's name, or "CPU reference (no OpenCL)" for a fallback. */
 CLPAD_API const char *clpad_context_device_name(const clpad_context *ctx);
@@ -530,6 +700,13 @@ CLPAD_API const char *clpad_context_platform_name(const clpad_context *ctx);
  * none, CLPAD_QUIRKS=-NAME[,-NAME...] all but those named (for tests). The string lives as long as the context.
  */
 CLPAD_API const char *clpad_context_quirks(const clpad_context *ctx);
+/**
+ * The row of clpad's device table that sets this context's launch numbers
+ * (docs/devices.md, "Device table"): "pocl-cpu", "intel-cpu", "rusticl-cpu",
+ * "oclgrind", "cpu", "nvidia-gpu", "amd-gpu", "intel-gpu" or "gpu"; "" for a
+ * fallback context or NULL. The string is static.
+ */
+CLPAD_API const char *clpad_context_tuning(const clpad_context *ctx);
 /** The OpenCL objects behind the context (NULL for a fallback); not retained. */
 CLPAD_API cl_context clpad_context_cl_context(const clpad_context *ctx);
 CLPAD_API cl_command_queue clpad_context_queue(const clpad_context *ctx);
@@ -537,13 +714,24 @@ CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
 
 /**
  * Compile every program clpad may need on this context now, so that the first
- * operation does not pay for compilation (the one-mode pad programs and
- * space/batch; the programs of mixed per-axis modes and of numpy's large
- * pads build on their first use). Programs are cached per context, kernel
- * family and build options.
+ * operation does not pay for compilation: every operation's common variants
+ * (clpad_operation_name lists the operations; the pad programs of one mode,
+ * space/batch, pad-and-stack and letterbox for every element size); the
+ * programs of mixed per-axis modes and of numpy's large pads build on their
+ * first use. Programs are cached per context, kernel family and build
+ * options.
  * Errors: CLPAD_ERR_BUILD_FAILED (see clpad_context_build_log), CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
+
+/**
+ * The operations this library has, by index (0, 1, ...): "pad",
+ * "space_to_batch", "batch_to_space", "letterbox", "pad_stack"; NULL past
+ * the last. Tools that cover every operation (the bench, the tests) iterate
+ * it, so that a new operation cannot be left out silently
+ * (docs/architecture.md). The strings are static.
+ */
+CLPAD_API const char *clpad_operation_name(size_t index);
 
 /** The log of the last failed program build on this context, with the build
  *  options and the device name; "" if no build failed. The text is the
@@ -594,7 +782,7 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
  * Pad host memory on the context's device and wait for the result. Arguments
  * as clpad_pad_cpu. On a device with host-unified memory (PoCL, integrated
  * GPUs) the host buffers are used in place (CL_MEM_USE_HOST_PTR), else copied.
- * On a fallback context it runs the CPU reference path. `info` may be NULL.
+ * On a fallback context it runs the CPU path. `info` may be NULL.
  *
  * Small calls on a CPU device: an OpenCL device that is the host's own CPU
  * (CL_DEVICE_TYPE_CPU with host-unified memory: PoCL, Intel's CPU runtime)

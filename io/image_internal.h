@@ -8,7 +8,7 @@
 #define CLPAD_IMAGE_INTERNAL_H
 
 #include "clpad_image.h"
-#include "core.h"
+#include "core/core.h"
 
 #include <stdbool.h>
 #include <stddef.h>

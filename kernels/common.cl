@@ -1,23 +1,23 @@
 /* Helpers every kernel family shares. The host builds each program from
  * kernels/coords.h, this file and kernels/<family>.cl, in that order
- * (host/program.c), with "#line" directives so that build logs name each
+ * (host/device/program.c), with "#line" directives so that build logs name each
  * file's own lines.
  *
- * Build options this file understands (host/program.c and the op's host
+ * Build options this file understands (host/device/program.c and the op's host
  * file set them; an unknown value is a build error, never a silent default):
  *  - CLPAD_UNIT_BYTES=1|2|4|8: the unit the data-movement kernels move.
  *    Every operation is a pure copy, so a dtype matters only through its
  *    size; an element of several units (trailing axes that move unchanged,
  *    such as the channels of an NHWC image) is K units.
  *  - CLPAD_NT: streaming (non-temporal) stores are available (CPU devices).
- *    Whether a call uses them is the host's choice (host/launch.c,
+ *    Whether a call uses them is the host's choice (host/device/launch.c,
  *    clpad__nt_min): pad streams the long interior stretches of large
  *    outputs in a loop of their own (an argument sets the shortest stretch);
  *    space/batch, whose stores are scattered, is built in a streaming
  *    variant, CLPAD_STREAM_STORES (clpad_store below).
  */
 
-/* -DCLPAD_NO_RESTRICT (a device quirk, host/context_quirks.c): the kernels'
+/* -DCLPAD_NO_RESTRICT (a device quirk, host/device/quirks.c): the kernels'
  * restrict qualifiers are dropped, for a device that cannot run the alias
  * information compilers attach to them. Results are the same either way. */
 #ifdef CLPAD_NO_RESTRICT
@@ -65,7 +65,7 @@ typedef ulong8 unit_vec_t;
 #error "Unsupported CLPAD_UNIT_BYTES: build with 1, 2, 4 or 8"
 #endif
 /* Units per 16 bytes: the "vector" of the host's launch geometry
- * (host/launch.c), in which a work-group's share of a row is counted. */
+ * (host/device/launch.c), in which a work-group's share of a row is counted. */
 #define CLPAD_UNITS_PER_16B (16 / CLPAD_UNIT_BYTES)
 
 /* Dimension 0 of the row kernels' launch: a work-group covers

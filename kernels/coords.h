@@ -45,7 +45,7 @@ typedef int64_t clpad_i64;
 #define CLPAD_COORD_FN static inline
 #endif
 
-/* Pad modes, numbered as clpad_pad_mode in include/clpad.h (host/pad_shape.c
+/* Pad modes, numbered as clpad_pad_mode in include/clpad.h (host/ops/pad/plan.c
  * checks that they agree). */
 #define CLPAD_COORD_CONSTANT 0
 #define CLPAD_COORD_EDGE 1
@@ -114,6 +114,14 @@ CLPAD_COORD_FN clpad_i64 clpad_ceil_div(clpad_i64 a, clpad_i64 b)
     return a <= 0 ? -((-a) / b) : (a + b - 1) / b;
 }
 
+/* SpaceToBatch / BatchToSpace on one axis: the space coordinate of batch
+ * index o at block offset k (block B, offset off = pads_begin or
+ * crops_begin). */
+CLPAD_COORD_FN clpad_i64 clpad_block_coord(clpad_i64 o, clpad_i64 B, clpad_i64 k, clpad_i64 off)
+{
+    return o * B + k - off;
+}
+
 /* SpaceToBatch / BatchToSpace on one axis: the batch indices o whose space
  * coordinate o*B + shift (shift = k - off) lies in [0, S) are
  * [clpad_block_first(shift, B), clpad_block_end(S, shift, B)) before any
@@ -136,7 +144,7 @@ CLPAD_COORD_FN clpad_i64 clpad_block_end(clpad_i64 S, clpad_i64 shift, clpad_i64
  *   (((beta0 * (h0 >> 4)) >> 16) + ((beta1 * (h1 >> 4)) >> 16) + 2) >> 2.
  * Every value stays below 2^27 (255 * 2048 * 2048 >> 4), in 32-bit ints.
  * INTER_NEAREST is the same sum with alpha = beta = (2048, 0). The
- * coefficients themselves are computed on the host (host/letterbox_plan.c),
+ * coefficients themselves are computed on the host (host/ops/letterbox/plan.c),
  * and the kernels read them from tables. */
 CLPAD_COORD_FN int clpad_lb_hpass(int s0, int s1, int alpha0, int alpha1)
 {

@@ -9,19 +9,19 @@
  * (kernels/common.cl). Its one kernel, `pad`, moves units of that size: Pad
  * is a pure copy, and the pad value arrives as the raw bytes of one unit.
  *
- * The host (host/pad_cl.c) collapses unpadded axes and passes the tensor as
+ * The host (host/ops/pad/cl.c) collapses unpadded axes and passes the tensor as
  * rows: the innermost padded axis ("row") and up to 7 outer axes, given
  * innermost-first in the components s0..s6 of long8 arguments (strides in
  * units). The NDRange is 2-D: dimension 0 walks a row, a work-group covering
  * lx * items * CLPAD_UNITS_PER_16B units of it (the host's launch geometry,
- * host/launch.c), dimension 1 walks the rows. The copies are plain loops over
+ * host/device/launch.c), dimension 1 walks the rows. The copies are plain loops over
  * restrict pointers, which the compiler vectorises (on CPUs a work-item owns
  * a contiguous stretch); on CPUs, rows that lie inside the input on the outer
  * axes run back to back, and short ones go through a lean loop (borders from
  * a per-work-item map, the interior in overlapping 32/64-byte moves). Global
  * sizes are rounded up to the work-group size, so every work-item checks its
  * bounds first. All index math is 64-bit, on values the host has proven in
- * range (host/pad_shape.c, clpad__pad_plan_check).
+ * range (host/ops/pad/plan.c, clpad__pad_plan_check).
  */
 
 #if defined(CLPAD_PAD_CONSTANT)
@@ -50,7 +50,7 @@
 #if defined(CLPAD_PAD_OUTER_MODES) && defined(CLPAD_NO_NARROW_SWITCH)
 /* The same field, sign-extended (modes are 0..6: bit 3 is clear), for a
  * device whose compiler output the masked form breaks (the quirk
- * no-narrow-switch, host/context_quirks.c): with the high bits known to be
+ * no-narrow-switch, host/device/quirks.c): with the high bits known to be
  * zero the compiler narrows the switch of clpad_coord_map to a 4-bit
  * integer, which that device compares with the higher fields still in it. */
 #define OUTER_MODE(k) (((int)(o_modes << (28 - 4 * (k)))) >> 28)

@@ -10,7 +10,7 @@
  * dimension 1 of the NDRange takes the rows of the whole batch, tensor by
  * tensor; dimension 0 a row in vectors of CLPAD_UNITS_PER_16B units, each
  * work-item handling `items` of them (the host's launch geometry,
- * host/launch.c; on CPUs one contiguous stretch). A row either lies in the
+ * host/device/launch.c; on CPUs one contiguous stretch). A row either lies in the
  * padding on an outer axis (filled), or reads one source row through the
  * coordinate rule of kernels/coords.h on every axis; in constant mode the
  * inner axis is fill, a contiguous copy and fill.

@@ -5,7 +5,7 @@
  * optionally -DCLPAD_STREAM_STORES (kernels/common.cl); kernels `s2b` and `b2s` move units of that size: both
  * operations are pure copies, so the dtype only matters through its size.
  *
- * The host (host/space_batch_cl.c) collapses the tensors to a batch N and m
+ * The host (host/ops/space_batch/cl.c) collapses the tensors to a batch N and m
  * spatial axes (1 <= m <= 7) of elements of K units each (a trailing axis
  * that moves unchanged becomes part of the element). Per spatial axis: S the
  * space size, O the batch tensor's size, B the block, off the offset
@@ -22,7 +22,7 @@
  * fuse = B0, the groups of B0 rows that one input row feeds, one work-item
  * each), dimension 0 walks a row in vectors of CLPAD_UNITS_PER_16B units,
  * each work-item handling `items` vectors strided by the local size (the
- * host's launch geometry, host/launch.c), so the row's index decoding is
+ * host's launch geometry, host/device/launch.c), so the row's index decoding is
  * paid once per work-item. Global sizes are rounded up, so every work-item
  * checks its bounds first. The copies are plain loops over restrict
  * pointers, which compilers vectorise: where the innermost block is 1 a row
@@ -36,6 +36,45 @@
 
 #ifndef CLPAD_UNIT_BYTES
 #error "space_batch.cl needs -DCLPAD_UNIT_BYTES=1, 2, 4 or 8"
+#endif
+
+/* -DCLPAD_SB_VEC=V (the device table's sb_vector: 4 or 8; absent: none):
+ * a block of 2 on the innermost axis with one unit per element moves V
+ * elements of each of the two rows at a time, as one load of 2V units split
+ * into its even and odd units (space_to_batch) or two loads of V
+ * interleaved into one store (batch_to_space). A compiler that vectorises
+ * across work-items rather than loops (Intel's CPU runtime, with the CPU
+ * geometry's one work-item per row) otherwise moves them one unit at a
+ * time. Unaligned vectors through types aligned to 1 byte, as in
+ * kernels/common.cl (clang only). */
+#if defined(CLPAD_SB_VEC) && defined(__clang__)
+#define SB_CAT_(a, b) a##b
+#define SB_CAT(a, b) SB_CAT_(a, b)
+#if CLPAD_UNIT_BYTES == 1
+#define SB_UNIT uchar
+#elif CLPAD_UNIT_BYTES == 2
+#define SB_UNIT ushort
+#elif CLPAD_UNIT_BYTES == 4
+#define SB_UNIT uint
+#else
+#define SB_UNIT ulong
+#endif
+#if CLPAD_SB_VEC == 4
+typedef SB_CAT(SB_UNIT, 4) sb_vec_t __attribute__((aligned(1)));
+typedef SB_CAT(SB_UNIT, 8) sb_vec2_t __attribute__((aligned(1)));
+#define SB_INTERLEAVE(a, b) ((sb_vec2_t)(a.s0, b.s0, a.s1, b.s1, a.s2, b.s2, a.s3, b.s3))
+#elif CLPAD_SB_VEC == 8
+typedef SB_CAT(SB_UNIT, 8) sb_vec_t __attribute__((aligned(1)));
+typedef SB_CAT(SB_UNIT, 16) sb_vec2_t __attribute__((aligned(1)));
+#define SB_INTERLEAVE(a, b)                                                                      \
+    ((sb_vec2_t)(a.s0, b.s0, a.s1, b.s1, a.s2, b.s2, a.s3, b.s3, a.s4, b.s4, a.s5, b.s5, a.s6,  \
+                 b.s6, a.s7, b.s7))
+#else
+#error "space_batch.cl: CLPAD_SB_VEC must be 4 or 8"
+#endif
+#define SB_SPLIT 1
+#else
+#define SB_SPLIT 0
 #endif
 
 /* ---- space_to_batch: a work-item writes `items` vectors of a batch row ---- */
@@ -127,6 +166,31 @@ CLPAD_INLINE void s2b_stretch(__global unit_t *restrict d, __global const unit_t
     }
 }
 
+#if SB_SPLIT
+/* Block 2, one unit per element (CLPAD_SB_VEC): units [u, end) of the two
+ * batch rows d0 (k0 = 0) and d1 (k0 = 1) of one valid input row sb, element
+ * o of row k0 being input element 2o + k0 - off0. Where both rows read the
+ * input, V elements of each come from one load of 2V units; the ends go
+ * unit by unit. */
+CLPAD_INLINE void s2b_split2(__global unit_t *restrict d0, __global unit_t *restrict d1,
+                             __global const unit_t *restrict sb, long u, long end, long S0,
+                             long off0)
+{
+    long lo = clamp((off0 + 1) / 2, u, end); /* the first o with 2o - off0 >= 0 */
+    long hi = clamp((S0 + off0) / 2, lo, end); /* o < hi: 2o + 1 - off0 < S0 */
+    s2b_stretch(d0, sb, u, lo, 1, 2, S0, -off0, 1, 1);
+    s2b_stretch(d1, sb, u, lo, 1, 2, S0, 1 - off0, 1, 1);
+    long o = lo;
+    for (; o + CLPAD_SB_VEC <= hi; o += CLPAD_SB_VEC) {
+        sb_vec2_t v = *(__global const sb_vec2_t *)(sb + (2 * o - off0));
+        *(__global sb_vec_t *)(d0 + o) = v.even;
+        *(__global sb_vec_t *)(d1 + o) = v.odd;
+    }
+    s2b_stretch(d0, sb, o, end, 1, 2, S0, -off0, 1, 1);
+    s2b_stretch(d1, sb, o, end, 1, 2, S0, 1 - off0, 1, 1);
+}
+#endif
+
 /* Units [u, end) of the B0 batch rows d + k0 * kstep (k0 = 0 .. B0-1) that
  * one input row feeds. Element o of row k0 reads input element o*B0 + k0 -
  * off0: for elements of 8 units or more, walking o and, inside it, k0 reads
@@ -154,6 +218,12 @@ CLPAD_INLINE void s2b_fused(__global unit_t *restrict d, __global const unit_t *
             u = run_end;
         }
     } else {
+#if SB_SPLIT
+        if (valid && B0 == 2 && K == 1) {
+            s2b_split2(d, d + kstep, sb, u, end, S0, off0);
+            return;
+        }
+#endif
         for (long k = 0; k < B0; k++)
             s2b_stretch(d + k * kstep, sb, u, end, valid, B0, S0, k - off0, K, 1);
     }
@@ -245,6 +315,22 @@ CLPAD_INLINE void b2s_groups(__global unit_t *restrict d, __global const unit_t 
     }
 }
 
+#if SB_SPLIT
+/* b2s_groups for a block of 2 (CLPAD_SB_VEC): V groups at a time, one load
+ * of V units from each of the two batch rows and one interleaved store. */
+CLPAD_INLINE void b2s_join2(__global unit_t *restrict d, __global const unit_t *restrict sb,
+                            long u, long o, long groups, long ks)
+{
+    long g = 0;
+    for (; g + CLPAD_SB_VEC <= groups; g += CLPAD_SB_VEC) {
+        sb_vec_t a = *(__global const sb_vec_t *)(sb + o + g);
+        sb_vec_t b = *(__global const sb_vec_t *)(sb + o + g + ks);
+        *(__global sb_vec2_t *)(d + u + 2 * g) = SB_INTERLEAVE(a, b);
+    }
+    b2s_groups(d, sb, u + 2 * g, o + g, groups - g, 2, ks);
+}
+#endif
+
 /* Units [u, end) of space row d, every step-th (1: a contiguous stretch). */
 CLPAD_INLINE void b2s_stretch(__global unit_t *restrict d, __global const unit_t *restrict sb,
                               long u, long end, long B0, long off0, long K, long ks,
@@ -264,7 +350,11 @@ CLPAD_INLINE void b2s_stretch(__global unit_t *restrict d, __global const unit_t
         }
         long groups = (end - u) / B0;
         switch (B0) { /* common blocks as constants: the group unrolls and vectorises */
+#if SB_SPLIT
+        case 2: b2s_join2(d, sb, u, o, groups, ks); break;
+#else
         case 2: b2s_groups(d, sb, u, o, groups, 2, ks); break;
+#endif
         case 3: b2s_groups(d, sb, u, o, groups, 3, ks); break;
         case 4: b2s_groups(d, sb, u, o, groups, 4, ks); break;
         default: b2s_groups(d, sb, u, o, groups, B0, ks); break;

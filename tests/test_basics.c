@@ -103,12 +103,99 @@ static void test_half_rounding(void **state)
     }
 }
 
+/* The constants and struct layouts the bindings read by name. */
+static void test_api_table(void **state)
+{
+    (void)state;
+    int64_t v = 99;
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_F32", &v));
+    assert_int_equal(v, CLPAD_F32);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_ERR_TOO_LARGE", &v));
+    assert_int_equal(v, CLPAD_ERR_TOO_LARGE);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_CONFIG_DEFAULT", &v));
+    assert_int_equal(v, CLPAD_CONFIG_DEFAULT);
+    TU_ASSERT_OK(clpad_api_constant("CLPAD_MAX_RANK", &v));
+    assert_int_equal(v, CLPAD_MAX_RANK);
+    TU_ASSERT_STATUS(clpad_api_constant("CLPAD_F33", &v), CLPAD_ERR_PARSE);
+    assert_non_null(strstr(clpad_last_error(), "CLPAD_F33"));
+    TU_ASSERT_STATUS(clpad_api_constant(NULL, &v), CLPAD_ERR_INVALID_ARGUMENT);
+    size_t off = 1, size = 1;
+    TU_ASSERT_OK(clpad_api_layout("clpad_pad_options", "flags", &off, &size));
+    assert_int_equal(off, offsetof(clpad_pad_options, flags));
+    assert_int_equal(size, sizeof(unsigned));
+    TU_ASSERT_OK(clpad_api_layout("clpad_context_config", NULL, &off, &size));
+    assert_int_equal(off, 0);
+    assert_int_equal(size, sizeof(clpad_context_config));
+    TU_ASSERT_OK(clpad_api_layout("clpad_window_result", "pads_end", &off, &size));
+    assert_int_equal(size, sizeof(int64_t) * CLPAD_MAX_RANK);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_pad_options", "mode", &off, &size),
+                     CLPAD_ERR_PARSE);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_nothing", NULL, &off, &size), CLPAD_ERR_PARSE);
+    TU_ASSERT_STATUS(clpad_api_layout("clpad_pad_options", NULL, NULL, &size),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+}
+
+/* The last error's structure: status, argument, item. */
+static void test_error_info(void **state)
+{
+    (void)state;
+    clpad_error_info e = {.size = sizeof e};
+    int64_t shape[2] = {3, 4}, pb[2] = {0, 1}, pe[2] = {0, 4}, out[2];
+    TU_ASSERT_STATUS(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_REFLECT, out),
+                     CLPAD_ERR_INVALID_PADS);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_ERR_INVALID_PADS);
+    assert_string_equal(e.argument, "pads_end");
+    assert_int_equal(e.index, 1);
+    assert_string_equal(e.message, clpad_last_error());
+    /* an item of a batch */
+    clpad_image im[3] = {{.height = 4, .width = 4, .channels = 3},
+                         {.height = 4, .width = 4, .channels = 3},
+                         {.height = 0, .width = 4, .channels = 3}};
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 8, 8);
+    int64_t os[4];
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 3, &o, os, NULL), CLPAD_ERR_INVALID_SHAPE);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "images");
+    assert_int_equal(e.index, 2);
+    /* an error of no one argument's item */
+    TU_ASSERT_STATUS(clpad_dtype_from_name("f33", &(clpad_dtype){0}), CLPAD_ERR_PARSE);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_ERR_PARSE);
+    assert_string_equal(e.argument, "");
+    assert_int_equal(e.index, -1);
+    /* a call that succeeds clears it */
+    TU_ASSERT_OK(clpad_pad_output_shape(2, shape, pb, pb, CLPAD_PAD_REFLECT, out));
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_int_equal(e.status, CLPAD_OK);
+    assert_string_equal(e.message, "");
+    /* a first version's size is enough; less is refused */
+    clpad_error_info small = {.size = sizeof(size_t)};
+    TU_ASSERT_STATUS(clpad_last_error_info(&small), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_last_error_info(NULL), CLPAD_ERR_INVALID_ARGUMENT);
+}
+
+/* The operations the registry lists. */
+static void test_operation_names(void **state)
+{
+    (void)state;
+    const char *want[] = {"pad", "space_to_batch", "batch_to_space", "letterbox", "pad_stack"};
+    size_t n = 0;
+    for (; clpad_operation_name(n); n++) {
+        assert_true(n < sizeof want / sizeof *want);
+        assert_string_equal(clpad_operation_name(n), want[n]);
+    }
+    assert_int_equal(n, sizeof want / sizeof *want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),     cmocka_unit_test(test_cl_errors),
         cmocka_unit_test(test_version),          cmocka_unit_test(test_dtypes_and_modes),
-        cmocka_unit_test(test_half_rounding),
+        cmocka_unit_test(test_half_rounding),    cmocka_unit_test(test_api_table),
+        cmocka_unit_test(test_operation_names), cmocka_unit_test(test_error_info),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,7 +137,7 @@ static void test_threads_share_the_cpu_pool(void **state)
 {
     (void)state;
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     pthread_t th[THREADS];
     cpu_worker ws[THREADS];
     memset(ws, 0, sizeof ws);

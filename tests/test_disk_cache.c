@@ -49,7 +49,7 @@ static int list_cache(char names[][300], int cap)
 static bool pad_seed(unsigned flags)
 {
     clpad_context *ctx = NULL;
-    if (clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY | flags,
+    if (tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY | flags,
                              &ctx))
         return false;
     const seed_case *s = &seed_cases[2];

@@ -20,13 +20,13 @@ static void test_no_platform(void **state)
     assert_int_equal(n, 0);
 
     clpad_context *ctx = NULL;
-    TU_ASSERT_STATUS(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx),
+    TU_ASSERT_STATUS(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &ctx),
                      CLPAD_ERR_NO_DEVICE);
     assert_null(ctx);
     /* A spec that names a device is an error, not a silent fallback. */
-    TU_ASSERT_STATUS(clpad_context_create("0:0", 0, &ctx), CLPAD_ERR_NO_DEVICE);
+    TU_ASSERT_STATUS(tu_context_create("0:0", 0, &ctx), CLPAD_ERR_NO_DEVICE);
 
-    TU_ASSERT_OK(clpad_context_create(NULL, 0, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, 0, &ctx));
     assert_int_equal(clpad_context_is_fallback(ctx), 1);
     assert_string_equal(clpad_context_device_name(ctx), "CPU reference (no OpenCL)");
     assert_null(clpad_context_cl_context(ctx));

@@ -58,10 +58,10 @@ static clpad_status op_run(scenario *s, int op)
     switch (op) {
     case OP_CREATE_ZC:
         unsetenv("CLPAD_ZERO_COPY");
-        return clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->zc);
+        return tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->zc);
     case OP_CREATE_COPY:
         setenv("CLPAD_ZERO_COPY", "0", 1);
-        st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->copy);
+        st = tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &s->copy);
         unsetenv("CLPAD_ZERO_COPY");
         return st;
     case OP_PAD_SEED:

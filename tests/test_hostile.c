@@ -1033,17 +1033,51 @@ static void test_api_arguments(void **state)
     assert_int_equal(r.output[0], 2);
     /* Unknown context flag bits: refused, named (they were ignored). */
     clpad_context *ctx = (clpad_context *)&r;
-    EXPECT(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY | (1u << 7), &ctx),
+    EXPECT(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY | (1u << 7), &ctx),
            CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "0x80"));
     assert_ptr_equal(ctx, (clpad_context *)&r);
-    EXPECT(clpad_context_create(NULL, 0xffffffffu, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
-    EXPECT(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY | CLPAD_CONTEXT_QUIET |
+    EXPECT(tu_context_create(NULL, 0xffffffffu, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    EXPECT(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY |
                                           CLPAD_CONTEXT_VERBOSE | CLPAD_CONTEXT_NO_FALLBACK |
                                           CLPAD_CONTEXT_DEVICE_ONLY,
                                 &ctx),
            CLPAD_OK);
     clpad_context_destroy(ctx);
+    /* A malformed configuration: refused, the field named, nothing made. */
+    clpad_context_config cfg;
+    ctx = (clpad_context *)&r;
+    clpad_context_config_init(&cfg);
+    cfg.size = 8;
+    EXPECT(clpad_context_create(&cfg, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "size = 8"));
+    struct {
+        clpad_context_config c;
+        unsigned char later[16];
+    } grown;
+    memset(&grown, 0, sizeof grown);
+    clpad_context_config_init(&grown.c);
+    grown.c.size = sizeof grown;
+    grown.c.flags = CLPAD_CONTEXT_CPU_ONLY;
+    EXPECT(clpad_context_create(&grown.c, &ctx), CLPAD_OK); /* zeros past it: fine */
+    clpad_context_destroy(ctx);
+    ctx = (clpad_context *)&r;
+    grown.later[3] = 1;
+    EXPECT(clpad_context_create(&grown.c, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "non-zero byte"));
+    clpad_context_config_init(&cfg);
+    cfg.reserved[2] = 5;
+    EXPECT(clpad_context_create(&cfg, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "reserved[2]"));
+    clpad_context_config_init(&cfg);
+    cfg.geometry = 7;
+    EXPECT(clpad_context_create(&cfg, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "geometry = 7"));
+    clpad_context_config_init(&cfg);
+    cfg.small_call_bytes = -5;
+    EXPECT(clpad_context_create(&cfg, &ctx), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "small_call_bytes"));
+    assert_ptr_equal(ctx, (clpad_context *)&r);
 }
 
 /* ------------------------------------------------------------------------- */

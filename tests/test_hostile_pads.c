@@ -148,7 +148,7 @@ static void test_outputs_beyond_max_alloc(void **state)
     (void)state;
     setenv("CLPAD_MAX_ALLOC", "4096", 1);
     clpad_context *small = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &small));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &small));
     unsetenv("CLPAD_MAX_ALLOC");
     uint64_t rng = tu_seed() ^ 0x5bd1e995ull;
     char buf[512];
@@ -213,7 +213,7 @@ static clpad_context *limited_context(const char *limit)
 {
     setenv("CLPAD_MAX_ALLOC", limit, 1);
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
                                       &ctx));
     unsetenv("CLPAD_MAX_ALLOC");
     return ctx;
@@ -342,6 +342,10 @@ static void test_letterbox_beyond_max_alloc(void **state)
     assert_non_null(strstr(msg, "--cpu"));
     assert_non_null(strstr(msg, "device=\"reference\""));
     assert_null(strstr(msg, "clpad_letterbox_cpu"));
+    clpad_error_info ei = {.size = sizeof ei}; /* the item, structured */
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "images");
+    assert_int_equal(ei.index, 0);
     /* ... and one whose source rows are: a 200 x 60 x 3 image read whole */
     unsigned char *tall = calloc(200 * 60 * 3, 1);
     clpad_image t1 = {.data = tall, .height = 200, .width = 60, .channels = 3};
@@ -458,6 +462,10 @@ static void test_pad_stack_beyond_max_alloc(void **state)
     assert_non_null(strstr(msg, "--cpu"));
     assert_non_null(strstr(msg, "device=\"reference\""));
     assert_null(strstr(msg, "clpad_pad_stack_cpu"));
+    clpad_error_info ei = {.size = sizeof ei}; /* the item, structured */
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "tensors");
+    assert_int_equal(ei.index, 0);
     free(a);
     free(out);
     clpad_context_destroy(small);

@@ -41,7 +41,7 @@ static clpad_context *make_ctx(const char *geo, bool zc, const char *quirks)
         setenv("CLPAD_QUIRKS", quirks, 1);
     clpad_context *ctx = NULL;
     clpad_status st =
-        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+        tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
     unsetenv("CLPAD_GEOMETRY");
     unsetenv("CLPAD_ZERO_COPY");
     unsetenv("CLPAD_QUIRKS");
@@ -401,7 +401,7 @@ static void check_table(clpad_context *ctx, const char *quirk, bool bug, const c
                  clpad_context_device_name(ctx), quirk);
     if (!bug && has_quirk(ctx, quirk))
         fail_msg("quirk '%s' applies to %s, but its reproducer shows no bug: bound the "
-                 "table entry's driver versions (host/context_quirks.c)",
+                 "table entry's driver versions (host/device/quirks.c)",
                  quirk, clpad_context_device_name(ctx));
 }
 
@@ -643,7 +643,7 @@ int main(void)
     const char *impl = getenv("CLPAD_TEST_IMPL");
     if (impl) {
         clpad_context *probe = NULL;
-        clpad_status st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
+        clpad_status st = tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &probe);
         if (st) {
             fprintf(stderr, "%s is installed, but no device: %s: %s\n", impl,
                     clpad_status_name(st), clpad_last_error());

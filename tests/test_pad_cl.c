@@ -477,7 +477,8 @@ static void test_wrap_and_warmup(void **state)
 }
 
 /* A kernel that does not compile: a status, and a build log with the options
- * and the device name. Uses CLPAD_KERNEL_DIR, the kernel-development switch. */
+ * and the device name. Uses CLPAD_KERNEL_DIR, the kernel-development switch
+ * (the context's kernel_dir). */
 static void test_build_failure(void **state)
 {
     (void)state;
@@ -502,7 +503,7 @@ static void test_build_failure(void **state)
     fclose(f);
     setenv("CLPAD_KERNEL_DIR", dir, 1);
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx));
     const seed_case *s = &seed_cases[1];
     int32_t out[40];
     TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
@@ -515,8 +516,26 @@ static void test_build_failure(void **state)
     assert_non_null(strstr(log, clpad_context_device_name(ctx)));
     /* The error is reported on line 1, pad.cl's own numbering. */
     assert_non_null(strstr(log, "pad.cl:1:"));
-    /* The context stays usable once the kernels are fixed. */
+    /* The context stays usable once the kernels are fixed: its kernel
+     * directory (the context's, read when it was made) now holds the
+     * repository's files. */
     unsetenv("CLPAD_KERNEL_DIR");
+    const char *root = getenv("CLPAD_SOURCE_DIR");
+    if (!root)
+        fail_msg("CLPAD_SOURCE_DIR is not set (CTest sets it)");
+    static const char *const fixed[] = {"coords.h", "common.cl", "pad.cl"};
+    for (int i = 0; i < 3; i++) {
+        char from[1024], to[256], buf[4096];
+        snprintf(from, sizeof from, "%s/kernels/%s", root, fixed[i]);
+        snprintf(to, sizeof to, "%s/%s", dir, fixed[i]);
+        FILE *in = fopen(from, "rb"), *o = fopen(to, "wb");
+        assert_non_null(in);
+        assert_non_null(o);
+        for (size_t k; (k = fread(buf, 1, sizeof buf, in)) > 0;)
+            assert_int_equal(fwrite(buf, 1, k, o), k);
+        fclose(in);
+        fclose(o);
+    }
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
                            s->mode, NULL, out, sizeof out, NULL));
     assert_memory_equal(out, s->expect, sizeof out);
@@ -598,11 +617,11 @@ static void test_small_call_policy(void **state)
                                s->mode, NULL, want, n * 4));
     unsetenv("CLPAD_SMALL_CALL_BYTES");
     clpad_context *def = NULL, *dev = NULL, *off = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &def));
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &def));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY,
                                       &dev));
     setenv("CLPAD_SMALL_CALL_BYTES", "0", 1);
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &off));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &off));
     unsetenv("CLPAD_SMALL_CALL_BYTES");
     clpad_context *ctxs[3] = {def, dev, off};
     int want_opencl[3] = {!cpu_device, 1, 1};
@@ -629,6 +648,49 @@ static void test_small_call_policy(void **state)
         clpad_context_destroy(ctxs[k]);
 }
 
+/* clpad_context_config against the environment: a field left at its
+ * default takes the variable, a field the caller sets wins over it. */
+static void test_config_over_environment(void **state)
+{
+    (void)state;
+    const seed_case *s = &seed_cases[2];
+    int32_t out[40];
+    size_t n = (size_t)(s->out_shape[0] * s->out_shape[1]);
+    clpad_context_config cfg;
+    clpad_context *ctx = NULL;
+    /* small_call_bytes: env 0 (never) against an explicit 1 MiB */
+    setenv("CLPAD_SMALL_CALL_BYTES", "0", 1);
+    for (int explicit_field = 0; explicit_field < 2; explicit_field++) {
+        clpad_context_config_init(&cfg);
+        cfg.flags = CLPAD_CONTEXT_NO_FALLBACK;
+        if (explicit_field)
+            cfg.small_call_bytes = 1 << 20;
+        TU_ASSERT_OK(clpad_context_create(&cfg, &ctx));
+        clpad_run_info info;
+        TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
+                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+        clpad_context_destroy(ctx);
+        /* the CPU path only where the device is a CPU with unified memory */
+        if (explicit_field ? info.used_opencl && !strstr(clpad_context_tuning(g_ctx), "gpu") &&
+                                 strcmp(clpad_context_tuning(g_ctx), "oclgrind")
+                           : !info.used_opencl)
+            fail_msg("small_call_bytes %s: used_opencl = %d", explicit_field ? "1 MiB" : "env 0",
+                     info.used_opencl);
+    }
+    unsetenv("CLPAD_SMALL_CALL_BYTES");
+    /* device: a name in the environment that matches nothing, against the
+     * device the default context has */
+    setenv("CLPAD_DEVICE", "no device has this name", 1);
+    clpad_context_config_init(&cfg);
+    cfg.flags = CLPAD_CONTEXT_NO_FALLBACK;
+    TU_ASSERT_STATUS(clpad_context_create(&cfg, &ctx), CLPAD_ERR_DEVICE_NOT_FOUND);
+    assert_non_null(strstr(clpad_last_error(), "no device has this name"));
+    cfg.device = clpad_context_device_name(g_ctx);
+    TU_ASSERT_OK(clpad_context_create(&cfg, &ctx));
+    clpad_context_destroy(ctx);
+    unsetenv("CLPAD_DEVICE");
+}
+
 int main(void)
 {
     g_ctx = tu_device_context();
@@ -640,7 +702,7 @@ int main(void)
         cmocka_unit_test(test_copy_and_empty), cmocka_unit_test(test_wait_list),
         cmocka_unit_test(test_buffer_checks),  cmocka_unit_test(test_wrap_and_warmup),
         cmocka_unit_test(test_build_failure),  cmocka_unit_test(test_unknown_variant_is_build_error),
-        cmocka_unit_test(test_small_call_policy),
+        cmocka_unit_test(test_small_call_policy), cmocka_unit_test(test_config_over_environment),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     clpad_context_destroy(g_ctx);

@@ -440,7 +440,7 @@ static void test_threaded_cpu_path_vs_oracle(void **state)
 {
     (void)state;
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     uint64_t rng = tu_seed() ^ 0x7EAD;
     char buf[512];
     int ranks[] = {1, 2, 3, 4, 5};

@@ -131,7 +131,7 @@ static void test_large_pads_vs_oracle(void **state)
                 CLPAD_ERR_INVALID_PADS, "non-empty axis");
     /* the threaded CPU path (a CPU-only context), on outputs large enough */
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     tu_pad_case c = {.dtype = CLPAD_F32, .rank = 3, .per_axis = 1,
                      .modes = {CLPAD_PAD_WRAP, CLPAD_PAD_REFLECT, CLPAD_PAD_SYMMETRIC},
                      .flags = CLPAD_PAD_LARGE_NUMPY, .shape = {3, 5, 7},
@@ -434,13 +434,81 @@ static void test_to_multiple(void **state)
                 CLPAD_ERR_OVERFLOW, "overflows");
 }
 
+/* The forms composed in one call (clpad_pad_form_resolve): the named axes'
+ * pads in place, per-axis modes, the large-pads policy over the modes'
+ * flags, multiples; errors name the form's field and item. */
+static void test_form_resolve(void **state)
+{
+    (void)state;
+    int64_t shape[3] = {5, 7, 3}, pb[3] = {9, 9, 9}, pe[3] = {9, 9, 9};
+    int64_t axes[2] = {1, -3}, b[2] = {1, 2}, e[2] = {0, 1}, mult[2] = {4, 1};
+    clpad_pad_mode modes[2] = {CLPAD_PAD_WRAP, CLPAD_PAD_REFLECT};
+    clpad_pad_form f;
+    clpad_pad_form_init(&f);
+    f.naxes = 2;
+    f.axes = axes;
+    f.pads_begin = b;
+    f.pads_end = e;
+    f.nmodes = 2;
+    f.modes = modes;
+    f.mode_flags = CLPAD_PAD_LARGE_NUMPY; /* as np: names give it */
+    f.large_pads = 0;                     /* "error": the policy wins */
+    f.nmultiples = 2;
+    f.multiples = mult;
+    f.placement = CLPAD_PLACE_CENTER;
+    clpad_pad_options o;
+    TU_ASSERT_OK(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o));
+    /* axis 1: 1 + 7 + 0 = 8, a multiple of 4; axis 0: 2 + 5 + 1 = 8; axis 2 untouched */
+    assert_int_equal(pb[0], 2);
+    assert_int_equal(pe[0], 1);
+    assert_int_equal(pb[1], 1);
+    assert_int_equal(pe[1], 0);
+    assert_int_equal(pb[2], 0);
+    assert_int_equal(pe[2], 0);
+    assert_int_equal(o.modes[1], CLPAD_PAD_WRAP);
+    assert_int_equal(o.modes[0], CLPAD_PAD_REFLECT);
+    assert_int_equal(o.modes[2], CLPAD_PAD_WRAP); /* the unnamed axis: modes[0] */
+    assert_int_equal(o.flags, 0);
+    mult[0] = 3; /* 8 -> 9 on axis 1: centred, the odd one after */
+    TU_ASSERT_OK(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o));
+    assert_int_equal(pb[1], 1);
+    assert_int_equal(pe[1], 1);
+    /* errors, each naming its field and item; nothing written */
+    clpad_error_info ei = {.size = sizeof ei};
+    int64_t keep[3] = {7, 7, 7};
+    memcpy(pb, keep, sizeof keep);
+    f.nmodes = 3;
+    EXPECT_FAIL(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o), CLPAD_ERR_INVALID_ARGUMENT,
+                "3 modes for 2 padded axes");
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "modes");
+    f.nmodes = 1;
+    mult[1] = 0;
+    EXPECT_FAIL(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o), CLPAD_ERR_INVALID_ARGUMENT,
+                "value 1 is 0");
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "multiples");
+    assert_int_equal(ei.index, 1);
+    mult[1] = 1;
+    axes[1] = 1;
+    EXPECT_FAIL(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o), CLPAD_ERR_INVALID_ARGUMENT,
+                "repeats axis 1");
+    clpad_last_error_info(&ei);
+    assert_string_equal(ei.argument, "axes");
+    assert_int_equal(ei.index, 1);
+    assert_memory_equal(pb, keep, sizeof keep);
+    f.size = 4;
+    EXPECT_FAIL(clpad_pad_form_resolve(3, shape, &f, pb, pe, &o), CLPAD_ERR_INVALID_ARGUMENT,
+                "size = 4");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mixed_modes_vs_oracle), cmocka_unit_test(test_large_pads_vs_oracle),
         cmocka_unit_test(test_options_checked),       cmocka_unit_test(test_panorama),
         cmocka_unit_test(test_mode_names),            cmocka_unit_test(test_axes),
-        cmocka_unit_test(test_to_multiple),
+        cmocka_unit_test(test_to_multiple),           cmocka_unit_test(test_form_resolve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

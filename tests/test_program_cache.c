@@ -70,7 +70,7 @@ static void pad_variant(clpad_context *ctx, clpad_dtype dtype, int rule, bool mi
     int64_t os[2];
     TU_ASSERT_OK(clpad_pad_output_shape_ex(2, shape, pb, pe, &o, os));
     size_t es = clpad_dtype_size(dtype), nin = 12 * es, nout = (size_t)(os[0] * os[1]) * es;
-    /* 8-byte aligned, so that the unit is the element (host/launch.c) */
+    /* 8-byte aligned, so that the unit is the element (host/device/launch.c) */
     uint64_t in[12], value[1], want[64 * 8], got[64 * 8];
     assert_true(nout <= sizeof got);
     uint64_t rng = 0x9E37 + (uint64_t)rule * 8 + es + (uint64_t)mixed;

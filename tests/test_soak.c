@@ -44,7 +44,7 @@ static void soak_pass(uint64_t seed, clpad_context **ctx, unsigned char *in, uns
             printf("op %d: %ld KiB\n", i, rss_kib());
         if (i % 500 == 499) { /* a fresh context now and then */
             clpad_context_destroy(*ctx);
-            TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, ctx));
+            TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, ctx));
         }
         tu_pad_case c;
         tu_random_pad_case(&rng, ranks, 7, MAXE, &c);

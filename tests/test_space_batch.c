@@ -616,7 +616,7 @@ static void test_host_api_fallback(void **state)
 {
     (void)state;
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     int64_t shape[4] = {2, 4, 5, 3}, block[4] = {1, 2, 3, 1}, pb[4] = {0, 1, 0, 0},
             pe[4] = {0, 1, 1, 0}, os[4];
     TU_ASSERT_OK(clpad_space_to_batch_output_shape(4, shape, block, pb, pe, os));

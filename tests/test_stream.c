@@ -69,7 +69,7 @@ static void make_dir(const char *name)
 static clpad_context *cpu_context(void)
 {
     clpad_context *ctx = NULL;
-    TU_ASSERT_OK(clpad_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &ctx));
     return ctx;
 }
 
@@ -662,7 +662,7 @@ static void test_device(void **state)
     (void)state;
     clpad_context *ctx = NULL;
     clpad_status st =
-        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+        tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
     if (st == CLPAD_ERR_NO_DEVICE) {
         printf("SKIP: no OpenCL device (%s)\n", clpad_last_error());
         skip();

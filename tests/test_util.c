@@ -39,11 +39,20 @@ void tu_fill(void *p, size_t n, uint64_t *state)
         b[i] = (unsigned char)(tu_rand(state) >> 56);
 }
 
+clpad_status tu_context_create(const char *device, unsigned flags, clpad_context **ctx)
+{
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.device = device;
+    config.flags = flags;
+    return clpad_context_create(&config, ctx);
+}
+
 clpad_context *tu_device_context(void)
 {
     clpad_context *ctx = NULL;
     clpad_status st =
-        clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+        tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
     if (st == CLPAD_ERR_NO_DEVICE) {
         printf("SKIP: no OpenCL device (%s)\n", clpad_last_error());
         exit(TU_SKIP_CODE);

@@ -27,6 +27,10 @@ int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi);
 /* Fill n bytes with pseudo-random bytes. */
 void tu_fill(void *p, size_t n, uint64_t *state);
 
+/* clpad_context_create with a configuration of that device (NULL: the
+ * default) and those flags, the rest left to the environment. */
+clpad_status tu_context_create(const char *device, unsigned flags, clpad_context **ctx);
+
 /* A context on the default OpenCL device (honours CLPAD_DEVICE) whose
  * host-pointer calls always run the kernel (CLPAD_CONTEXT_DEVICE_ONLY: no
  * small-call CPU path). When there is no OpenCL device, prints "SKIP: ..."

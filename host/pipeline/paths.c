@@ -1,7 +1,7 @@
 /* Path lists (include/clpad_stream.h): files, directories walked
  * recursively, @lists and glob patterns into one ordered list of files. */
 #define _XOPEN_SOURCE 700
-#include "core.h"
+#include "core/core.h"
 
 #include "clpad_stream.h"
 

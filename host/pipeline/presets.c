@@ -1,6 +1,6 @@
 /* Letterbox presets (include/clpad_stream.h): named sets of the existing
  * options, one table for the CLI and Python. */
-#include "core.h"
+#include "core/core.h"
 
 #include "clpad_stream.h"
 

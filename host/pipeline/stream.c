@@ -16,7 +16,7 @@
  * input order, so the batches, the skipped files and the first error are
  * the same whatever the threads' timing. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
-#include "context.h"
+#include "device/context.h"
 
 #include "clpad_stream.h"
 
@@ -545,10 +545,11 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
      * batch, CPU devices included: there the kernel took less CPU time than
      * the CPU reference image by image (bench/README.md). */
     s->per_image = ctx->fallback;
-    const char *mode = getenv("CLPAD_STREAM_LETTERBOX");
-    if (mode && !strcmp(mode, "image"))
+    clpad_environment env; /* $CLPAD_STREAM_LETTERBOX, read per stream */
+    clpad__read_environment(&env);
+    if (env.stream_letterbox == 1)
         s->per_image = true;
-    else if (mode && !strcmp(mode, "batch") && !ctx->fallback)
+    else if (env.stream_letterbox == 2 && !ctx->fallback)
         s->per_image = false;
     s->paths = calloc(n ? n : 1, sizeof *s->paths);
     s->ring = calloc(s->ring_n, sizeof *s->ring);

@@ -17,16 +17,12 @@ from ._errors import (INVALID_ARGUMENT, OVERFLOW, UNSUPPORTED, ClpadValueError, 
 
 MAX_RANK = _lib.MAX_RANK
 
-# clpad_dtype codes (include/clpad.h).
-BOOL, BF16 = 0, 10
-_BY_KIND = {
-    ("b", 1): 0,
-    ("i", 1): 1, ("u", 1): 2,
-    ("i", 2): 3, ("u", 2): 4,
-    ("i", 4): 5, ("u", 4): 6,
-    ("i", 8): 7, ("u", 8): 8,
-    ("f", 2): 9, ("f", 4): 11, ("f", 8): 12,
-}
+# clpad_dtype codes (include/clpad.h), by NumPy kind and item size.
+BOOL, BF16 = _lib.constant("CLPAD_BOOL"), _lib.constant("CLPAD_BF16")
+_BY_KIND = {(kind, size): _lib.constant("CLPAD_" + name) for kind, size, name in (
+    ("b", 1, "BOOL"), ("i", 1, "I8"), ("u", 1, "U8"), ("i", 2, "I16"), ("u", 2, "U16"),
+    ("i", 4, "I32"), ("u", 4, "U32"), ("i", 8, "I64"), ("u", 8, "U64"),
+    ("f", 2, "F16"), ("f", 4, "F32"), ("f", 8, "F64"))}
 
 _BFLOAT16: Optional[np.dtype[Any]]
 try:  # optional: bfloat16 arrays, only if the user has ml_dtypes

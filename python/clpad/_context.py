@@ -29,8 +29,7 @@ from ._errors import NO_DEVICE, ClpadRuntimeError, check
 #: ``device=REFERENCE`` runs the CPU reference path, without OpenCL.
 REFERENCE = "reference"
 
-_CONTEXT_QUIET = 1 << 1
-_CONTEXT_CPU_ONLY = 1 << 2
+_CONTEXT_CPU_ONLY = _lib.constant("CLPAD_CONTEXT_CPU_ONLY")
 
 _DEVICE_TYPES = ((4, "GPU"), (8, "ACCELERATOR"), (2, "CPU"), (16, "CUSTOM"), (1, "DEFAULT"))
 
@@ -151,6 +150,15 @@ def device_key(device: Any) -> Optional[str]:
     raise TypeError("device must be None, a string spec or a clpad.Device, not %r" % (device,))
 
 
+def _config(device: Optional[bytes], flags: int) -> Any:
+    """A clpad_context_config: the library's defaults, then `device` and `flags`."""
+    config = _lib.ContextConfig()
+    _lib.lib().clpad_context_config_init(ctypes.byref(config))
+    config.device = device
+    config.flags = flags
+    return config
+
+
 def _create(key: Optional[str]) -> ctypes.c_void_p:
     global _warned_fork
     lib = _lib.lib()
@@ -160,12 +168,12 @@ def _create(key: Optional[str]) -> ctypes.c_void_p:
             _warned_fork = True
             warnings.warn("clpad: running the CPU reference path: %s"
                           % opencl_unusable_after_fork(), RuntimeWarning, stacklevel=4)
-        check(lib.clpad_context_create(None, _CONTEXT_CPU_ONLY | _CONTEXT_QUIET,
+        check(lib.clpad_context_create(ctypes.byref(_config(None, _CONTEXT_CPU_ONLY)),
                                        ctypes.byref(handle)))
         return handle
     _use_opencl()
     spec = None if key is None else key.encode()
-    check(lib.clpad_context_create(spec, _CONTEXT_QUIET, ctypes.byref(handle)))
+    check(lib.clpad_context_create(ctypes.byref(_config(spec, 0)), ctypes.byref(handle)))
     if key is None and lib.clpad_context_is_fallback(handle):
         warnings.warn("clpad: no OpenCL device; running the CPU reference path",
                       RuntimeWarning, stacklevel=4)

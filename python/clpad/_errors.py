@@ -2,41 +2,42 @@
 
 from __future__ import annotations
 
+import ctypes
 from typing import Optional
 
 from . import _lib
 
 # clpad_status values (include/clpad.h) that are the caller's fault: ValueError.
-_VALUE_ERRORS = {
-    -1: "CLPAD_ERR_INVALID_ARGUMENT",
-    -2: "CLPAD_ERR_INVALID_SHAPE",
-    -3: "CLPAD_ERR_INVALID_PADS",
-    -4: "CLPAD_ERR_OVERFLOW",
-    -5: "CLPAD_ERR_BUFFER_TOO_SMALL",
-    -6: "CLPAD_ERR_UNSUPPORTED",
-    -13: "CLPAD_ERR_PARSE",
-    -15: "CLPAD_ERR_BAD_INPUT",
-    -16: "CLPAD_ERR_TOO_LARGE",
-}
-INVALID_ARGUMENT = -1
-OUT_OF_MEMORY = -7
-UNSUPPORTED = -6
-OVERFLOW = -4
-NO_DEVICE = -8
+_VALUE_ERRORS = {_lib.constant(name): name for name in (
+    "CLPAD_ERR_INVALID_ARGUMENT", "CLPAD_ERR_INVALID_SHAPE", "CLPAD_ERR_INVALID_PADS",
+    "CLPAD_ERR_OVERFLOW", "CLPAD_ERR_BUFFER_TOO_SMALL", "CLPAD_ERR_UNSUPPORTED",
+    "CLPAD_ERR_PARSE", "CLPAD_ERR_BAD_INPUT", "CLPAD_ERR_TOO_LARGE")}
+INVALID_ARGUMENT = _lib.constant("CLPAD_ERR_INVALID_ARGUMENT")
+INVALID_PADS = _lib.constant("CLPAD_ERR_INVALID_PADS")
+OUT_OF_MEMORY = _lib.constant("CLPAD_ERR_OUT_OF_MEMORY")
+UNSUPPORTED = _lib.constant("CLPAD_ERR_UNSUPPORTED")
+OVERFLOW = _lib.constant("CLPAD_ERR_OVERFLOW")
+NO_DEVICE = _lib.constant("CLPAD_ERR_NO_DEVICE")
 
 
 class ClpadError(Exception):
     """Base of clpad's errors.
 
     ``status`` is the clpad_status (a negative int), or None for an error found
-    on the Python side; ``status_name`` is its name (``"CLPAD_ERR_INVALID_PADS"``).
+    on the Python side; ``status_name`` is its name (``"CLPAD_ERR_INVALID_PADS"``);
+    ``argument`` the offending argument the library names (``"pads_end"``,
+    ``"images"``, ``"tensors"``), or None; ``index`` the failing item of that
+    argument (an axis, image or tensor index), or None.
     """
 
     def __init__(self, message: str, status: Optional[int] = None,
-                 status_name: Optional[str] = None) -> None:
+                 status_name: Optional[str] = None, argument: Optional[str] = None,
+                 index: Optional[int] = None) -> None:
         super().__init__(message)
         self.status = status
         self.status_name = status_name
+        self.argument = argument
+        self.index = index
 
 
 class ClpadValueError(ClpadError, ValueError):
@@ -59,12 +60,17 @@ def check(status: int) -> int:
     if status >= 0:
         return status
     lib = _lib.lib()
-    message = (lib.clpad_last_error() or b"").decode("utf-8", "replace")
+    info = _lib.ErrorInfo()
+    info.size = ctypes.sizeof(info)
+    lib.clpad_last_error_info(ctypes.byref(info))
+    message = (info.message or b"").decode("utf-8", "replace")
     name = (lib.clpad_status_name(status) or b"").decode()
     if not message:
         message = (lib.clpad_status_string(status) or b"").decode()
+    argument = info.argument.decode() or None
+    index = info.index if argument is not None and info.index >= 0 else None
     cls = ClpadValueError if status in _VALUE_ERRORS else ClpadRuntimeError
-    raise cls(message, status, name)
+    raise cls(message, status, name, argument, index)
 
 
 def value_error(message: str, status: Optional[int] = None) -> ClpadValueError:

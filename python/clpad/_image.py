@@ -13,42 +13,33 @@ import numpy as np
 from . import _lib
 from ._errors import check, value_error
 
-CHANNELS_KEEP = -1
+CHANNELS_KEEP = _lib.constant("CLPAD_CHANNELS_KEEP")
 
+_ReadOptions = _lib.struct("clpad_read_options", [
+    ("size", ctypes.c_size_t),
+    ("channels", ctypes.c_int),
+    ("keep_depth", ctypes.c_int),
+    ("ignore_orientation", ctypes.c_int),
+    ("max_pixels", ctypes.c_uint64),
+    ("min_height", ctypes.c_int64),
+    ("min_width", ctypes.c_int64),
+], "clpad_read_options.")
 
-class _ReadOptions(ctypes.Structure):
-    """clpad_read_options."""
+_Decoded = _lib.struct("clpad_decoded_image", [
+    ("size", ctypes.c_size_t),
+    ("data", ctypes.c_void_p),
+    ("dtype", ctypes.c_int),
+    ("height", ctypes.c_int64),
+    ("width", ctypes.c_int64),
+    ("channels", ctypes.c_int64),
+    ("source_height", ctypes.c_int64),
+    ("source_width", ctypes.c_int64),
+    ("scale_num", ctypes.c_int),
+    ("orientation", ctypes.c_int),
+    ("format", ctypes.c_char * 8),
+], "clpad_decoded_image.")
 
-    _fields_ = [
-        ("size", ctypes.c_size_t),
-        ("channels", ctypes.c_int),
-        ("keep_depth", ctypes.c_int),
-        ("ignore_orientation", ctypes.c_int),
-        ("max_pixels", ctypes.c_uint64),
-        ("min_height", ctypes.c_int64),
-        ("min_width", ctypes.c_int64),
-    ]
-
-
-class _Decoded(ctypes.Structure):
-    """clpad_decoded_image."""
-
-    _fields_ = [
-        ("size", ctypes.c_size_t),
-        ("data", ctypes.c_void_p),
-        ("dtype", ctypes.c_int),
-        ("height", ctypes.c_int64),
-        ("width", ctypes.c_int64),
-        ("channels", ctypes.c_int64),
-        ("source_height", ctypes.c_int64),
-        ("source_width", ctypes.c_int64),
-        ("scale_num", ctypes.c_int),
-        ("orientation", ctypes.c_int),
-        ("format", ctypes.c_char * 8),
-    ]
-
-
-_U16 = 4  # clpad_dtype CLPAD_U16
+_U16 = _lib.constant("CLPAD_U16")
 
 
 def _channels(channels: Any) -> int:

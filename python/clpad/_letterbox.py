@@ -18,7 +18,7 @@ from ._context import DeviceLike
 from ._errors import check, value_error
 from ._types import BatchPadModeName, Interp, Layout, Placement
 
-MAX_CHANNELS = 4
+MAX_CHANNELS = _lib.constant("CLPAD_LETTERBOX_MAX_CHANNELS")
 
 #: One number for every channel, or one per channel.
 PerChannel = Union[float, Sequence[float]]
@@ -131,55 +131,44 @@ def boxes_to_slot(boxes: Any, transforms: Union[LetterboxTransform,
     return [t.to_slot(_boxes("boxes_to_slot", b)) for t, b in zip(ts, bs)]
 
 
-class _Image(ctypes.Structure):
-    """clpad_image."""
+_Image = _lib.struct("clpad_image", [
+    ("data", ctypes.c_void_p),
+    ("offset", ctypes.c_size_t),
+    ("height", ctypes.c_int64),
+    ("width", ctypes.c_int64),
+    ("channels", ctypes.c_int64),
+    ("row_stride", ctypes.c_int64),
+    ("geometry_height", ctypes.c_int64),
+    ("geometry_width", ctypes.c_int64),
+], "clpad_image.")
 
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("offset", ctypes.c_size_t),
-        ("height", ctypes.c_int64),
-        ("width", ctypes.c_int64),
-        ("channels", ctypes.c_int64),
-        ("row_stride", ctypes.c_int64),
-        ("geometry_height", ctypes.c_int64),
-        ("geometry_width", ctypes.c_int64),
-    ]
+_Options = _lib.struct("clpad_letterbox_options", [
+    ("out_height", ctypes.c_int64),
+    ("out_width", ctypes.c_int64),
+    ("interp", ctypes.c_int),
+    ("placement", ctypes.c_int),
+    ("scaleup", ctypes.c_int),
+    ("pad_mode", ctypes.c_int),
+    ("pad_value", ctypes.c_uint8 * MAX_CHANNELS),
+    ("swap_rb", ctypes.c_int),
+    ("scale", ctypes.c_float),
+    ("mean", ctypes.c_float * MAX_CHANNELS),
+    ("std", ctypes.c_float * MAX_CHANNELS),
+    ("dtype", ctypes.c_int),
+    ("layout", ctypes.c_int),
+], "clpad_letterbox_options.")
 
-
-class _Options(ctypes.Structure):
-    """clpad_letterbox_options."""
-
-    _fields_ = [
-        ("out_height", ctypes.c_int64),
-        ("out_width", ctypes.c_int64),
-        ("interp", ctypes.c_int),
-        ("placement", ctypes.c_int),
-        ("scaleup", ctypes.c_int),
-        ("pad_mode", ctypes.c_int),
-        ("pad_value", ctypes.c_uint8 * MAX_CHANNELS),
-        ("swap_rb", ctypes.c_int),
-        ("scale", ctypes.c_float),
-        ("mean", ctypes.c_float * MAX_CHANNELS),
-        ("std", ctypes.c_float * MAX_CHANNELS),
-        ("dtype", ctypes.c_int),
-        ("layout", ctypes.c_int),
-    ]
-
-
-class _Transform(ctypes.Structure):
-    """clpad_letterbox_transform."""
-
-    _fields_ = [
-        ("scale", ctypes.c_double),
-        ("pad_top", ctypes.c_int64),
-        ("pad_left", ctypes.c_int64),
-        ("resized_height", ctypes.c_int64),
-        ("resized_width", ctypes.c_int64),
-    ]
+_Transform = _lib.struct("clpad_letterbox_transform", [
+    ("scale", ctypes.c_double),
+    ("pad_top", ctypes.c_int64),
+    ("pad_left", ctypes.c_int64),
+    ("resized_height", ctypes.c_int64),
+    ("resized_width", ctypes.c_int64),
+], "clpad_letterbox_transform.")
 
 
-_DTYPES: Dict["np.dtype[Any]", int] = {np.dtype(np.uint8): 2, np.dtype(np.float16): 9,
-                                     np.dtype(np.float32): 11}
+_DTYPES = {np.dtype(t): _lib.constant(c) for t, c in (
+    (np.uint8, "CLPAD_U8"), (np.float16, "CLPAD_F16"), (np.float32, "CLPAD_F32"))}
 
 
 def _name_code(fn: str, what: str, name: Any) -> int:
@@ -208,7 +197,7 @@ def _batch(images: Any) -> List[Any]:
     return list(images)
 
 
-def _image(i: int, x: Any, keep: List[Any]) -> _Image:
+def _image(i: int, x: Any, keep: List[Any]) -> Any:
     """The clpad_image of images[i]: rows may be any stride (a crop of a
     larger array is read in place); other layouts are copied first."""
     if x is None:
@@ -237,7 +226,8 @@ def _image(i: int, x: Any, keep: List[Any]) -> _Image:
     if not (a.strides[2] == 1 and a.strides[1] == c and a.strides[0] >= w * c):
         a = np.ascontiguousarray(a)
     keep.append(a)
-    return _Image(a.ctypes.data, 0, h, w, c, a.strides[0])
+    return _Image(data=a.ctypes.data, offset=0, height=h, width=w, channels=c,
+                  row_stride=a.strides[0])
 
 
 def _is_pil(x: Any) -> bool:
@@ -269,7 +259,7 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
              mode: Optional[BatchPadModeName], value: Optional[Union[int, Sequence[int]]],
              swap_rb: Optional[bool], scale: Optional[float], mean: Optional[PerChannel],
              std: Optional[PerChannel], dtype: Optional[npt.DTypeLike], layout: Optional[Layout],
-             ) -> Tuple[_Options, "np.dtype[Any]"]:
+             ) -> Tuple[Any, "np.dtype[Any]"]:
     """The clpad_letterbox_options of a call: the defaults, or the preset's,
     with every option given (not None) over them. `channels`: the images'
     (None: unknown yet), against which per-channel lists are checked."""

@@ -24,13 +24,22 @@ import sys
 import threading
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
-from . import _icd
+from . import _abi, _icd
 from ._about import VERSION
 
 # The ABI this package is written for: the library's major version (the
 # package's version is the library's).
 ABI_MAJOR = int(VERSION.split(".")[0]) if VERSION.split(".")[0].isdigit() else 0
-MAX_RANK = 8
+
+
+def constant(name: str) -> int:
+    """The value of a constant of the C API by its C name ("CLPAD_F32"), as the
+    library reports it (clpad._abi, generated from the library and checked
+    against it by the tests)."""
+    return _abi.CONSTANTS[name]
+
+
+MAX_RANK = constant("CLPAD_MAX_RANK")
 
 c_int64_p = ctypes.POINTER(ctypes.c_int64)
 _status = ctypes.c_int
@@ -40,58 +49,98 @@ _int = ctypes.c_int
 _size_t = ctypes.c_size_t
 
 
-class DeviceInfo(ctypes.Structure):
-    """clpad_device_info."""
-
-    _fields_ = [
-        ("platform_index", ctypes.c_uint),
-        ("device_index", ctypes.c_uint),
-        ("platform_name", ctypes.c_char * 128),
-        ("device_name", ctypes.c_char * 128),
-        ("device_version", ctypes.c_char * 128),
-        ("type", ctypes.c_uint64),  # cl_device_type (cl_bitfield, cl_ulong)
-        ("host_unified_memory", ctypes.c_int),
-        ("compute_units", ctypes.c_uint),
-        ("global_mem_bytes", ctypes.c_uint64),
-    ]
-
-
-class RunInfo(ctypes.Structure):
-    """clpad_run_info."""
-
-    _fields_ = [
-        ("used_opencl", ctypes.c_int),
-        ("zero_copy", ctypes.c_int),
-        ("kernel_ns", ctypes.c_uint64),
-        ("total_ns", ctypes.c_uint64),
-        ("bytes_moved", ctypes.c_uint64),
-    ]
-
-
-class WindowResult(ctypes.Structure):
-    """clpad_window_result."""
-
-    _fields_ = [
-        ("op", ctypes.c_int),
-        ("naxes", ctypes.c_int),
-        ("input", ctypes.c_int64 * MAX_RANK),
-        ("extent", ctypes.c_int64 * MAX_RANK),
-        ("stride", ctypes.c_int64 * MAX_RANK),
-        ("output", ctypes.c_int64 * MAX_RANK),
-        ("pads_begin", ctypes.c_int64 * MAX_RANK),
-        ("pads_end", ctypes.c_int64 * MAX_RANK),
-    ]
+def struct(cname: str, fields: List[Tuple[str, Any]], doc: str = "") -> Any:
+    """A ctypes Structure for the C struct `cname`, with `fields` (name, ctypes
+    type) at the offsets, and the size, that the library reports (clpad._abi):
+    the fields Python does not use are padding bytes, and a field whose size
+    differs from the library's is an ImportError, never a silent misreading."""
+    size, layout = _abi.STRUCTS[cname]
+    placed = []
+    for name, ctype in fields:
+        if name not in layout:
+            raise ImportError("clpad: the library's %s has no field %s" % (cname, name))
+        offset, fsize = layout[name]
+        if ctypes.sizeof(ctype) != fsize:
+            raise ImportError("clpad: %s.%s is %d bytes in the library, %d here"
+                              % (cname, name, fsize, ctypes.sizeof(ctype)))
+        placed.append((offset, name, ctype))
+    out: List[Tuple[str, Any]] = []
+    at = 0
+    for offset, name, ctype in sorted(placed, key=lambda p: p[0]):
+        if offset > at:
+            out.append(("_gap%d" % at, ctypes.c_ubyte * (offset - at)))
+        out.append((name, ctype))
+        at = offset + ctypes.sizeof(ctype)
+    if size > at:
+        out.append(("_gap%d" % at, ctypes.c_ubyte * (size - at)))
+    return type(cname, (ctypes.Structure,), {"_pack_": 1, "_fields_": out, "__doc__": doc})
 
 
-class PadOptions(ctypes.Structure):
-    """clpad_pad_options."""
+DeviceInfo = struct("clpad_device_info", [
+    ("platform_index", ctypes.c_uint),
+    ("device_index", ctypes.c_uint),
+    ("platform_name", ctypes.c_char * 128),
+    ("device_name", ctypes.c_char * 128),
+    ("device_version", ctypes.c_char * 128),
+    ("type", ctypes.c_uint64),  # cl_device_type (cl_bitfield, cl_ulong)
+    ("host_unified_memory", ctypes.c_int),
+    ("compute_units", ctypes.c_uint),
+    ("global_mem_bytes", ctypes.c_uint64),
+], "clpad_device_info.")
 
-    _fields_ = [
-        ("size", ctypes.c_size_t),
-        ("modes", ctypes.c_int * MAX_RANK),
-        ("flags", ctypes.c_uint),
-        ("reserved", ctypes.c_uint64 * 4),
-    ]
+RunInfo = struct("clpad_run_info", [
+    ("used_opencl", ctypes.c_int),
+    ("zero_copy", ctypes.c_int),
+    ("kernel_ns", ctypes.c_uint64),
+    ("total_ns", ctypes.c_uint64),
+    ("bytes_moved", ctypes.c_uint64),
+], "clpad_run_info.")
+
+WindowResult = struct("clpad_window_result", [
+    ("op", ctypes.c_int),
+    ("naxes", ctypes.c_int),
+    ("input", ctypes.c_int64 * MAX_RANK),
+    ("extent", ctypes.c_int64 * MAX_RANK),
+    ("stride", ctypes.c_int64 * MAX_RANK),
+    ("output", ctypes.c_int64 * MAX_RANK),
+    ("pads_begin", ctypes.c_int64 * MAX_RANK),
+    ("pads_end", ctypes.c_int64 * MAX_RANK),
+], "clpad_window_result.")
+
+PadOptions = struct("clpad_pad_options", [
+    ("size", ctypes.c_size_t),
+    ("modes", ctypes.c_int * MAX_RANK),
+    ("flags", ctypes.c_uint),
+], "clpad_pad_options (filled by clpad_pad_options_init).")
+
+PadForm = struct("clpad_pad_form", [
+    ("size", ctypes.c_size_t),
+    ("naxes", ctypes.c_int),
+    ("axes", c_int64_p),
+    ("pads_begin", c_int64_p),
+    ("pads_end", c_int64_p),
+    ("nmodes", ctypes.c_int),
+    ("modes", ctypes.POINTER(ctypes.c_int)),
+    ("mode_flags", ctypes.c_uint),
+    ("large_pads", ctypes.c_int),
+    ("nmultiples", ctypes.c_int),
+    ("multiples", c_int64_p),
+    ("placement", ctypes.c_int),
+], "clpad_pad_form (filled by clpad_pad_form_init).")
+
+ErrorInfo = struct("clpad_error_info", [
+    ("size", ctypes.c_size_t),
+    ("status", ctypes.c_int),
+    ("argument", ctypes.c_char * 32),
+    ("index", ctypes.c_int64),
+    ("message", ctypes.c_char_p),
+], "clpad_error_info.")
+
+ContextConfig = struct("clpad_context_config", [
+    ("size", ctypes.c_size_t),
+    ("device", ctypes.c_char_p),
+    ("flags", ctypes.c_uint),
+], "clpad_context_config (filled by clpad_context_config_init).")
 
 
 _ctx = _void_p  # clpad_context *
@@ -108,6 +157,7 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_status_name": (_str, [_status]),
     "clpad_status_string": (_str, [_status]),
     "clpad_last_error": (_str, []),
+    "clpad_last_error_info": (_status, [ctypes.POINTER(ErrorInfo)]),
     "clpad_version_string": (_str, []),
     "clpad_version": (ctypes.c_uint, []),
     "clpad_dtype_size": (_size_t, [_int]),
@@ -122,6 +172,9 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_output_shape_ex": (
         _status, [_int, _i64p, _i64p, _i64p, ctypes.POINTER(PadOptions), _i64p]),
     "clpad_pad_axes_expand": (_status, [_int, _int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_pad_form_init": (None, [ctypes.POINTER(PadForm)]),
+    "clpad_pad_form_resolve": (
+        _status, [_int, _i64p, ctypes.POINTER(PadForm), _i64p, _i64p, ctypes.POINTER(PadOptions)]),
     "clpad_pad_to_multiple": (_status, [_int, _i64p, _i64p, _int, _i64p, _i64p]),
     "clpad_pad_ex": (
         _status,
@@ -137,7 +190,13 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_space_to_batch_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_devices": (_status, [ctypes.POINTER(DeviceInfo), _size_t, ctypes.POINTER(_size_t)]),
-    "clpad_context_create": (_status, [_str, ctypes.c_uint, ctypes.POINTER(_ctx)]),
+    "clpad_context_config_init": (None, [ctypes.POINTER(ContextConfig)]),
+    "clpad_context_create": (_status, [ctypes.POINTER(ContextConfig), ctypes.POINTER(_ctx)]),
+    "clpad_context_tuning": (_str, [_ctx]),
+    "clpad_operation_name": (_str, [_size_t]),
+    "clpad_api_constant": (_status, [_str, ctypes.POINTER(ctypes.c_int64)]),
+    "clpad_api_layout": (
+        _status, [_str, _str, ctypes.POINTER(_size_t), ctypes.POINTER(_size_t)]),
     "clpad_context_wrap": (_status, [_cl, _cl, ctypes.POINTER(_ctx)]),
     "clpad_context_destroy": (None, [_ctx]),
     "clpad_context_is_fallback": (_int, [_ctx]),

@@ -9,9 +9,20 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _args, _context, _lib, _memory, _pyopencl
-from ._errors import UNSUPPORTED, check, value_error
+from ._errors import INVALID_PADS, UNSUPPORTED, ClpadValueError, check, value_error
 from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
+
+# clpad_pad_mode values and pad option flags (include/clpad.h).
+_CONSTANT = _lib.constant("CLPAD_PAD_CONSTANT")
+_REFLECT = _lib.constant("CLPAD_PAD_REFLECT")
+_SYMMETRIC = _lib.constant("CLPAD_PAD_SYMMETRIC")
+_LARGE_NUMPY = _lib.constant("CLPAD_PAD_LARGE_NUMPY")
+_END = _lib.constant("CLPAD_PLACE_END")
+_CENTER = _lib.constant("CLPAD_PLACE_CENTER")
+# clpad_pad_form's fields as pad()'s parameters, for the library's messages.
+_FORM_NAMES = {"modes": "mode", "multiples": "to_multiple", "axes": "axes",
+               "large_pads": "large_pads"}
 
 # numpy.pad's modes that clpad does not have.
 _NUMPY_ONLY_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
@@ -121,24 +132,24 @@ def pad_width_pairs(pad_width: Any, ndim: int) -> List[Tuple[int, int]]:
 def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
                   modes: List[int]) -> None:
     """The limits of clpad's mirror modes, said in numpy.pad's terms; modes:
-    each axis's clpad_pad_mode (0 constant, 2 reflect, 3 symmetric)."""
+    each axis's clpad_pad_mode."""
     for i, ((b, a), d, m) in enumerate(zip(pairs, shape, modes)):
         p = max(b, a)
         if p == 0:
             continue
-        if d == 0 and m != 0:
+        if d == 0 and m != _CONSTANT:
             raise value_error("pad_width[%d] = (%d, %d) pads an empty axis (shape[%d] = 0): "
-                              "only mode='constant' can" % (i, b, a, i), -3)
-        if m == 2 and p > d - 1:
+                              "only mode='constant' can" % (i, b, a, i), INVALID_PADS)
+        if m == _REFLECT and p > d - 1:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the reflect limit shape[%d] - 1 = %d: "
                 "clpad reflects once (pads <= D-1) unless large_pads='numpy', which repeats "
-                "the reflection as numpy.pad does" % (i, b, a, i, d - 1), -3)
-        if m == 3 and p > d:
+                "the reflection as numpy.pad does" % (i, b, a, i, d - 1), INVALID_PADS)
+        if m == _SYMMETRIC and p > d:
             raise value_error(
                 "pad_width[%d] = (%d, %d) exceeds the symmetric limit shape[%d] = %d: "
                 "clpad mirrors once (pads <= D) unless large_pads='numpy', which repeats "
-                "the mirror as numpy.pad does" % (i, b, a, i, d), -3)
+                "the mirror as numpy.pad does" % (i, b, a, i, d), INVALID_PADS)
 
 
 def _mode_name(mode: Any) -> str:
@@ -293,7 +304,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         return None
     value_bytes: Optional[bytes] = None
     if v is not None and not (type(v) is int and v == 0):
-        if mode_code != 0:
+        if mode_code != _CONSTANT:
             return None  # a value with another mode: the general path says what it does
         value_bytes = _fast_value(v, dt, code)
         if value_bytes is None:
@@ -306,7 +317,7 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         pairs = _int_pairs(pad_width, rank)
         if pairs is None:
             return None
-        if mode_code != 0:  # numpy.pad's wording for the mirror limits
+        if mode_code != _CONSTANT:  # numpy.pad's wording for the mirror limits
             _numpy_limits(pairs, shape, [mode_code] * rank)
         pb = [b for b, _ in pairs]
         pe = [a for _, a in pairs]
@@ -545,7 +556,7 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     if placement is not None and to_multiple is None:
         raise TypeError("placement= applies to to_multiple=")
     if reflect_type is not None:
-        if any(_args.pad_mode(m) not in (2, 3) for m in (mode_list or [mode])):
+        if any(_args.pad_mode(m) not in (_REFLECT, _SYMMETRIC) for m in (mode_list or [mode])):
             raise value_error("reflect_type applies to mode='reflect' and 'symmetric' only")
         if reflect_type != "even":
             raise value_error("reflect_type=%r: clpad mirrors the values themselves "
@@ -572,15 +583,6 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         ax = list(range(rank))
     listed = len(ax)
     codes = [_args.pad_mode_flags(m) for m in (mode_list or [mode])]
-    flags = 0
-    for _, f in codes:
-        flags |= f
-    if large_flags is not None:  # "numpy", or "error": Pad-12's limits even for np: and cv:
-        flags = (flags & ~1) | large_flags  # (1: CLPAD_PAD_LARGE_NUMPY)
-    if mode_list is not None and len(mode_list) not in (1, listed):
-        raise value_error("mode has %d entries but %s %d axes: give one mode, or one per "
-                          "axis" % (len(mode_list), "axes names" if axes is not None
-                                    else "the array has", listed))
     mode_code = codes[0][0]
     if mode_list is None and codes[0][1] == 0:
         _MODE_CODES[mode] = mode_code  # (for the fast path: a name the library took)
@@ -588,9 +590,6 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         _DTYPE_CODES[dt] = code
     if numpy_form:
         pairs = pad_width_pairs(pad_width, rank)
-        if not flags & 1:
-            per_axis = [c for c, _ in codes] if len(codes) == rank else [mode_code] * rank
-            _numpy_limits(pairs, shape, per_axis)
         pb = [b for b, _ in pairs]
         pe = [a for _, a in pairs]
     elif pads_begin is None and pads_end is None:
@@ -598,39 +597,49 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     else:
         pb = _args.axes("pads_begin", pads_begin, listed, default=0)
         pe = _args.axes("pads_end", pads_end, listed, default=0)
-    opts = _lib.PadOptions()
-    lib.clpad_pad_options_init(ctypes.byref(opts), mode_code)
-    opts.flags = flags
-    c_shape = _args.i64(shape)
-    if not numpy_form:
-        c_ax = _args.i64(ax) if listed else None
-        c_pb, c_pe = _args.i64([0] * rank), _args.i64([0] * rank)
-        check(lib.clpad_pad_axes_expand(rank, listed, c_ax, _args.i64(pb) if listed else None,
-                                        _args.i64(pe) if listed else None, c_pb, c_pe))
-    else:
-        c_pb, c_pe = _args.i64(pb), _args.i64(pe)
-    norm = [a + rank if a < 0 else a for a in ax]
-    if mode_list is not None and len(mode_list) == listed:
-        for k, i in enumerate(norm):
-            opts.modes[i] = codes[k][0]
+    mult: List[int] = []
     if to_multiple is not None:
         mult = [_args.whole("to_multiple", m)
                 for m in (to_multiple if np.ndim(to_multiple) else [to_multiple])]
-        for k, m in enumerate(mult):
-            if m < 1:
-                raise value_error("to_multiple[%d] = %d must be >= 1 (1 leaves an axis alone)"
-                                  % (k, m))
-        if len(mult) not in (1, listed):
-            raise value_error("to_multiple has %d values but %s %d axes: give one, or one per "
-                              "axis" % (len(mult), "axes names" if axes is not None
-                                        else "the array has", listed))
-        full = [1] * rank
-        for k, i in enumerate(norm):
-            full[i] = mult[0] if len(mult) == 1 else mult[k]
-        check(lib.clpad_pad_to_multiple(rank, c_shape, _args.i64(full),
-                                        1 if placement == "center" else 0, c_pb, c_pe))
+    # The forms composed by the library (clpad_pad_form_resolve), as the CLI
+    # composes them: the named axes' pads in place, the modes, the flags and
+    # the large-pads policy, the multiples.
+    form = _lib.PadForm()
+    lib.clpad_pad_form_init(ctypes.byref(form))
+    c_ax = _args.i64(ax) if listed else None
+    if axes is not None:
+        form.naxes = listed
+        form.axes = c_ax
+    form.pads_begin = _args.i64(pb) if listed else None
+    form.pads_end = _args.i64(pe) if listed else None
+    c_modes = (ctypes.c_int * len(codes))(*[c for c, _ in codes])
+    form.nmodes = len(codes)
+    form.modes = c_modes
+    for _, f in codes:
+        form.mode_flags |= f
+    if large_flags is not None:  # "numpy", or "error": Pad-12's limits even for np: and cv:
+        form.large_pads = large_flags
+    c_mult = _args.i64(mult) if mult else None
+    form.nmultiples = len(mult)
+    form.multiples = c_mult
+    form.placement = _CENTER if placement == "center" else _END
+    opts = _lib.PadOptions()
+    c_shape = _args.i64(shape)
+    c_pb, c_pe = _args.i64([0] * rank), _args.i64([0] * rank)
+    try:
+        check(lib.clpad_pad_form_resolve(rank, c_shape, ctypes.byref(form), c_pb, c_pe,
+                                         ctypes.byref(opts)))
+    except ClpadValueError as e:  # the form's field is a parameter here
+        param = _FORM_NAMES.get(e.argument or "")
+        if param is None:
+            raise
+        raise ClpadValueError("%s: %s" % (param, e), e.status, e.status_name, param,
+                              e.index) from None
+    if numpy_form and not opts.flags & _LARGE_NUMPY:  # numpy.pad's wording for the limits
+        _numpy_limits(pairs, shape, [opts.modes[i] for i in range(rank)])
     value_bytes = _value_bytes(value, dt, code, value_name)
-    if (0 not in [opts.modes[i] for i in range(rank)] and not (rank == 0 and mode_code == 0)
+    if (_CONSTANT not in [opts.modes[i] for i in range(rank)]
+            and not (rank == 0 and mode_code == _CONSTANT)
             and not _args.is_zero(value_bytes, dt)):
         raise _args.unused_value(value_name, value, mode_list or mode)
     value_buf = ctypes.create_string_buffer(value_bytes, 8)

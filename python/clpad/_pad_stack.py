@@ -85,7 +85,7 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
         c_shape = _args.i64(_args.axes("shape", shape, rank))
     mode_code = _args.pad_mode_within_limits(mode)
     value_bytes = _args.scalar_bytes(value, dt, code)
-    if mode_code != 0 and not _args.is_zero(value_bytes, dt):
+    if mode_code != _lib.constant("CLPAD_PAD_CONSTANT") and not _args.is_zero(value_bytes, dt):
         raise _args.unused_value("value", value, mode)
     lib = _lib.lib()
     c_out = _args.i64([0] * (rank + 1))

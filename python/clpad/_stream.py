@@ -22,64 +22,51 @@ from ._types import BatchPadModeName, Interp, Layout, Placement
 
 PathArg = Union[str, bytes, "os.PathLike[Any]"]
 
-_DECODE_SCALE = {None: 0, "off": 0, False: 0, "auto": 1}
-_ON_ERROR = {"fail": 0, "skip": 1}
+_OFF = _lib.constant("CLPAD_DECODE_SCALE_OFF")
+_DECODE_SCALE = {None: _OFF, "off": _OFF, False: _OFF,
+                 "auto": _lib.constant("CLPAD_DECODE_SCALE_AUTO")}
+_ON_ERROR = {"fail": _lib.constant("CLPAD_ON_ERROR_FAIL"),
+             "skip": _lib.constant("CLPAD_ON_ERROR_SKIP")}
 
+_StreamOptions = _lib.struct("clpad_stream_options", [
+    ("size", ctypes.c_size_t),
+    ("batch", ctypes.c_size_t),
+    ("workers", ctypes.c_int),
+    ("read", _ReadOptions),
+    ("decode_scale", ctypes.c_int),
+    ("on_error", ctypes.c_int),
+    ("keep_pixels", ctypes.c_int),
+    ("read_fn", ctypes.c_void_p),
+    ("release_fn", ctypes.c_void_p),
+    ("user", ctypes.c_void_p),
+], "clpad_stream_options.")
 
-class _StreamOptions(ctypes.Structure):
-    """clpad_stream_options."""
+_StreamImage = _lib.struct("clpad_stream_image", [
+    ("index", ctypes.c_size_t),
+    ("source_height", ctypes.c_int64),
+    ("source_width", ctypes.c_int64),
+    ("decoded_height", ctypes.c_int64),
+    ("decoded_width", ctypes.c_int64),
+    ("scale_num", ctypes.c_int),
+    ("transform", _Transform),
+], "clpad_stream_image.")
 
-    _fields_ = [
-        ("size", ctypes.c_size_t),
-        ("batch", ctypes.c_size_t),
-        ("workers", ctypes.c_int),
-        ("read", _ReadOptions),
-        ("decode_scale", ctypes.c_int),
-        ("on_error", ctypes.c_int),
-        ("keep_pixels", ctypes.c_int),
-        ("read_fn", ctypes.c_void_p),
-        ("release_fn", ctypes.c_void_p),
-        ("user", ctypes.c_void_p),
-    ]
+_StreamSkip = _lib.struct("clpad_stream_skip", [
+    ("index", ctypes.c_size_t),
+    ("status", ctypes.c_int),
+    ("message", ctypes.c_char_p),
+], "clpad_stream_skip.")
 
-
-class _StreamImage(ctypes.Structure):
-    """clpad_stream_image."""
-
-    _fields_ = [
-        ("index", ctypes.c_size_t),
-        ("source_height", ctypes.c_int64),
-        ("source_width", ctypes.c_int64),
-        ("decoded_height", ctypes.c_int64),
-        ("decoded_width", ctypes.c_int64),
-        ("scale_num", ctypes.c_int),
-        ("transform", _Transform),
-    ]
-
-
-class _StreamSkip(ctypes.Structure):
-    """clpad_stream_skip."""
-
-    _fields_ = [
-        ("index", ctypes.c_size_t),
-        ("status", ctypes.c_int),
-        ("message", ctypes.c_char_p),
-    ]
-
-
-class _StreamBatch(ctypes.Structure):
-    """clpad_stream_batch."""
-
-    _fields_ = [
-        ("size", ctypes.c_size_t),
-        ("count", ctypes.c_size_t),
-        ("images", ctypes.POINTER(_StreamImage)),
-        ("skipped_count", ctypes.c_size_t),
-        ("skipped", ctypes.POINTER(_StreamSkip)),
-        ("pixels", ctypes.c_void_p),
-        ("inputs_done", ctypes.c_size_t),
-        ("end", ctypes.c_int),
-    ]
+_StreamBatch = _lib.struct("clpad_stream_batch", [
+    ("size", ctypes.c_size_t),
+    ("count", ctypes.c_size_t),
+    ("images", ctypes.POINTER(_StreamImage)),
+    ("skipped_count", ctypes.c_size_t),
+    ("skipped", ctypes.POINTER(_StreamSkip)),
+    ("pixels", ctypes.c_void_p),
+    ("inputs_done", ctypes.c_size_t),
+    ("end", ctypes.c_int),
+], "clpad_stream_batch.")
 
 
 def _fs(name: str, p: Any) -> bytes:

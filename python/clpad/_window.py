@@ -57,7 +57,7 @@ class WindowGeometry:
             out = ctypes.c_int()
             check(_lib.lib().clpad_tf_layout_from_name(_args.c_string("layout", str(layout)),
                                                         ctypes.byref(out)))
-            first_axis = 1 if out.value == 0 else 2
+            first_axis = 1 if out.value == _lib.constant("CLPAD_TF_CHANNELS_LAST") else 2
         if first_axis is None:
             raise value_error("tensor_pads needs layout= or first_axis=")
         if rank is None:

@@ -126,7 +126,7 @@ def test_photo_and_transform_back():
     batch, t = clpad.letterbox([photo, wide], 320, scale=1 / 255)
     ref, _ = clpad.letterbox([photo, wide], 320, scale=1 / 255, device=clpad.REFERENCE)
     assert batch.tobytes() == ref.tobytes()
-    assert t[1] == (0.625, 97, 0, 125, 320)
+    assert t[1][:5] == (0.625, 97, 0, 125, 320) and t[1][5:] == (200, 512)
     # the slot's corners of the image map back to the source's corners
     corners = t[1].to_source([[0, 97, 320, 97 + 125]])
     assert np.allclose(corners, [[0, 0, 512, 200]])

@@ -107,7 +107,10 @@ int main(void)
     /* The default OpenCL device. */
     clpad_context *ctx = NULL;
     /* DEVICE_ONLY: this tiny call would otherwise take the CPU path on a CPU device */
-    st = clpad_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
+    clpad_context_config config;
+    clpad_context_config_init(&config);
+    config.flags = CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY;
+    st = clpad_context_create(&config, &ctx);
     if (st == CLPAD_ERR_NO_DEVICE) {
         printf("consumer: SKIP device part: %s\n", clpad_last_error());
         return 77;

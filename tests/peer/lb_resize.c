@@ -6,11 +6,11 @@
  * reads an H x W image of C u8 samples per pixel (HWC, rows packed) and
  * writes it resized to NH x NW. Letterbox keeps the aspect, so its own size
  * pairs are tied to each other; this tool runs the same rule on any pair:
- * the plan of a one-image letterbox (host/letterbox_plan.c) whose row and
+ * the plan of a one-image letterbox (host/ops/letterbox/plan.c) whose row and
  * column tables are replaced by the axis tables of H -> NH and W -> NW,
- * computed by the CPU reference's own row loop (host/letterbox_cpu.c) with
+ * computed by the CPU reference's own row loop (host/ops/letterbox/cpu.c) with
  * the shared arithmetic of kernels/coords.h. Exit 0, or 2 with a message. */
-#include "letterbox.h"
+#include "ops/letterbox/letterbox.h"
 
 #include <stdio.h>
 #include <stdlib.h>

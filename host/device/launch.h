@@ -1,0 +1,130 @@
+/* The one launch path every operation's device side takes (host/device/launch.c):
+ * the shortcuts before a launch, the unit and streaming-store choices, the
+ * launch geometry, an argument builder that names the argument that failed,
+ * and the host-pointer path. Not installed.
+ *
+ * An operation's enqueue reads:
+ *
+ *   if (out_bytes == 0) return clpad__enqueue_marker(...);     // no launch
+ *   if (plain copy)     return clpad__enqueue_copy(...);
+ *   clpad_kernel_call kc;
+ *   if ((st = clpad__kernel_begin(ctx, "family", options, "kernel", table, &kc)))
+ *       return st;                        // the context's lock is held from here
+ *   clpad__arg_mem(&kc, "src", input);
+ *   ...
+ *   clpad__arg_rows(&kc, n_rows, &geometry);
+ *   return clpad__kernel_launch(&kc, queue, &geometry, num_events, wait_list, event);
+ *                                         // reports the first failed argument; unlocks
+ *                                         // and releases `table` (NULL: none)
+ */
+#ifndef CLPAD_LAUNCH_H
+#define CLPAD_LAUNCH_H
+
+#include "device/context.h"
+
+/* ---- Before a launch --------------------------------------------------------- */
+
+/* An operation with an empty output: no launch, but the event contract holds
+ * (a marker after the wait list when the caller asks for an event). */
+clpad_status clpad__enqueue_marker(cl_command_queue queue, cl_uint num_events,
+                                   const cl_event *wait_list, cl_event *event);
+/* An operation that is a plain copy of `bytes` bytes. */
+clpad_status clpad__enqueue_copy(cl_command_queue queue, cl_mem input, size_t input_offset,
+                                 cl_mem output, size_t output_offset, size_t bytes,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event);
+
+/* The unit the data-movement kernels move: the largest of 8, 4, 2, 1 bytes
+ * that divides the (widened) element and both buffer offsets. */
+size_t clpad__unit_bytes(size_t elem_bytes, size_t input_offset, size_t output_offset);
+
+/* Streaming stores for an output of out_bytes on this context: the shortest
+ * stretch, in units of unit_bytes, worth them (stretch_bytes / unit_bytes,
+ * at least 1), or 0 for plain stores: only large outputs on CPU devices
+ * (ctx->policy.nt_output_bytes). */
+cl_long clpad__nt_min(const clpad_context *ctx, size_t out_bytes, size_t unit_bytes,
+                      size_t stretch_bytes);
+
+/* ---- Launch geometry ------------------------------------------------------------ */
+
+/* Bytes of one "vector" of the row kernels' geometry. */
+#define CLPAD_GEOMETRY_VECTOR_BYTES 16
+
+/* Launch geometry of a row kernel: dimension 0 walks a row in vectors of
+ * CLPAD_GEOMETRY_VECTOR_BYTES, each work-item copying `items` of them
+ * (strided by the local size, so that neighbouring work-items touch
+ * neighbouring memory), dimension 1 walks rows. CPU devices get one
+ * work-item per contiguous stretch of a row (a local x size of 1 and many
+ * items), GPUs wide work-groups along the row. */
+typedef struct clpad_row_geometry {
+    size_t global[2], local[2];
+    cl_long items;         /* vectors per work-item along a row */
+    cl_long rows_per_item; /* consecutive rows per work-item (1 unless asked) */
+} clpad_row_geometry;
+/* multi_row: the kernel can take several rows per work-item (short rows on
+ * CPUs then share the per-item cost). */
+void clpad__row_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                         size_t vectors_per_row, size_t n_rows, bool multi_row,
+                         clpad_row_geometry *g);
+
+/* ---- A kernel call ---------------------------------------------------------------- */
+
+typedef struct clpad_kernel_call {
+    clpad_context *ctx;
+    struct clpad_kernel_entry *k;
+    cl_uint next;           /* index of the next argument */
+    cl_int err;             /* the first failure, CL_SUCCESS so far */
+    cl_uint failed_index;
+    const char *failed_name;
+    cl_mem owned;           /* released by clpad__kernel_launch (NULL: none) */
+} clpad_kernel_call;
+
+/* Take the context's lock and the kernel `name` of program (family,
+ * options), compiling it if needed. On failure the lock is released.
+ * `owned`: a buffer the caller made for this launch alone (a table), or
+ * NULL; the call releases it when it fails here or in clpad__kernel_launch,
+ * and after the enqueue (OpenCL keeps it alive until the kernel has run). */
+clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const char *options,
+                                 const char *name, cl_mem owned, clpad_kernel_call *kc);
+/* Set the next argument (after a failure, nothing more is set). */
+void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void *value);
+static inline void clpad__arg_mem(clpad_kernel_call *kc, const char *name, cl_mem mem)
+{
+    clpad__arg(kc, name, sizeof mem, &mem);
+}
+/* The arguments the pad and space_batch kernels open with: src, src_off
+ * (in units), dst, dst_off. */
+void clpad__arg_src_dst(clpad_kernel_call *kc, cl_mem src, cl_ulong src_off, cl_mem dst,
+                        cl_ulong dst_off);
+/* The arguments every row kernel takes next to each other: n_rows, and the
+ * geometry's items. */
+void clpad__arg_rows(clpad_kernel_call *kc, cl_long n_rows, const clpad_row_geometry *g);
+/* Enqueue the kernel with geometry g unless an argument failed (then the
+ * error names it); release the lock and the owned buffer either way. */
+clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
+                                  const clpad_row_geometry *g, cl_uint num_events,
+                                  const cl_event *wait_list, cl_event *event);
+
+/* ---- Buffers and the host-pointer path -------------------------------------------- */
+
+/* Check a cl_mem and byte offset hold `need` bytes; `what` names the argument. */
+clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
+                                 const char *what);
+
+/* Enqueue function of an operation over device buffers (host-pointer path):
+ * the input at byte in_off of `in`, the output at out_off of `out`. */
+typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t in_off,
+                                          cl_mem out, size_t out_off, cl_command_queue queue,
+                                          cl_event *event, const void *closure);
+
+/* Run an operation on host memory: wrap or copy the buffers, enqueue via
+ * `fn`, wait, bring the output back and fill `info` (may be NULL). On a
+ * device with host-unified memory the host memory is used in place
+ * (zero-copy): each buffer starts at the host pointer rounded down to
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN, and the operation gets the rest as an
+ * offset. If the output cannot be mapped back, the call ends with copies and
+ * the context copies from then on. */
+clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
+                             size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
+                             const void *closure, clpad_run_info *info);
+
+#endif /* CLPAD_LAUNCH_H */

@@ -1,0 +1,514 @@
+/* Letterbox on OpenCL (kernels/letterbox.cl): the enqueue path, the
+ * host-pointer path (the rows the resize reads gathered into one buffer,
+ * one launch for the batch) and its CPU path on several threads. */
+#include "device/launch.h"
+#include "ops/letterbox/letterbox.h"
+#include "core/pool.h"
+#include "device/staging.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The launch numbers of CPU devices (the measurements that chose them:
+ * bench/README.md, "Design measurements"): pixels per chunk of a row, and
+ * the band form's rows per work-item and pixels per chunk. */
+#define LB_CPU_CHUNK 64
+#define LB_CPU_BAND_ROWS 8
+#define LB_CPU_BAND_CHUNK 256
+
+void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
+{
+    /* Exact devices normalise in the kernel (correctly rounded division
+     * asked for explicitly); others look values up. CPU devices compute
+     * samples LB_CPU_CHUNK pixels at a time (and have the band form, in
+     * chunks of LB_CPU_BAND_CHUNK), GPUs 4 (private arrays). */
+    bool exact = ctx->policy.exact_fp32, cpu = clpad__cpu_geometry(ctx);
+    snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d -DCLPAD_LB_BAND_CHUNK=%d%s",
+             exact ? "COMPUTE" : "TABLE", cpu ? LB_CPU_CHUNK : 4, cpu ? LB_CPU_BAND_CHUNK : 0,
+             exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
+}
+
+/* Output pixels per vector of the launch geometry (kernels/letterbox.cl). */
+#define LB_VEC 4
+/* The launch geometry's one local size per device style: drivers that
+ * compile a kernel per local size (PoCL) then compile the letterbox once.
+ * CPUs: work-items of whole output rows, LB_CPU_ROWS of them per
+ * work-group: one row each, or LB_CPU_BAND_ROWS consecutive rows each (the
+ * band form) when `band`; GPUs: LB_GPU_LANES work-items along a row, each
+ * taking vectors strided by that many. */
+#define LB_CPU_ROWS 16
+#define LB_GPU_LANES 64
+#define LB_GPU_ITEMS 4
+
+static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entry *k,
+                        size_t vectors, size_t n_rows, bool band, clpad_row_geometry *g)
+{
+    size_t max = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
+    if (clpad__cpu_geometry(ctx)) {
+        size_t ly = LB_CPU_ROWS <= max ? LB_CPU_ROWS : 1;
+        if (ctx->lb_band >= 0)
+            band = ctx->lb_band;
+        size_t per = band ? LB_CPU_BAND_ROWS : 1, items = (n_rows + per - 1) / per;
+        *g = (clpad_row_geometry){.global = {1, (items + ly - 1) / ly * ly},
+                                  .local = {1, ly},
+                                  .items = (cl_long)vectors,
+                                  .rows_per_item = (cl_long)per};
+    } else {
+        size_t lx = LB_GPU_LANES <= max ? LB_GPU_LANES : 1;
+        size_t per_group = lx * LB_GPU_ITEMS, groups = (vectors + per_group - 1) / per_group;
+        *g = (clpad_row_geometry){.global = {groups * lx, n_rows},
+                                  .local = {lx, 1},
+                                  .items = LB_GPU_ITEMS,
+                                  .rows_per_item = 1};
+    }
+}
+
+/* Whether the band form pays on a CPU device: the horizontal passes it
+ * makes (a source row that neither of the previous output row's two
+ * source rows is; the first row of each band aside) are at most 3 per 2
+ * output rows, against 2 per row in the row form. Upscaled images make
+ * about 1, downscaled ones by 1.5 or more 2 (bench/README.md, "Design
+ * measurements"). */
+static bool lb_band_pays(const lb_plan *p)
+{
+    uint64_t rows = 0, passes = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const lb_entry *r = p->rows + i * (size_t)p->H;
+        int32_t pa = -1, pb = -1;
+        for (int64_t y = 0; y < p->H; y++) {
+            if (r[y].a < 0) {
+                pa = pb = -1;
+                continue;
+            }
+            rows++;
+            passes += (r[y].a != pa && r[y].a != pb) +
+                      (r[y].b != r[y].a && r[y].b != pa && r[y].b != pb);
+            pa = r[y].a;
+            pb = r[y].b;
+        }
+    }
+    return 2 * passes <= 3 * rows;
+}
+
+/* The kernel's table buffer: descriptors, rows, columns, value table, in
+ * units of 16 bytes (int4). */
+typedef struct lb_tab_layout {
+    size_t rows_at, cols_at, lut_at, units;
+} lb_tab_layout;
+
+static void tab_layout(const lb_plan *p, lb_tab_layout *t)
+{
+    t->rows_at = p->n * 2; /* lb_desc: 32 bytes */
+    t->cols_at = t->rows_at + p->n * (size_t)p->H;
+    t->lut_at = t->cols_at + p->n * (size_t)p->W;
+    t->units = t->lut_at + ((size_t)p->C * 256 * p->es + 15) / 16;
+}
+
+/* Launch the kernel of a plan with tables, whose desc offsets count from
+ * the start of `input`. */
+static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem input,
+                                 cl_mem output, size_t output_offset, cl_command_queue queue,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (p->out_bytes == 0)
+        return clpad__enqueue_marker(queue, num_events, wait_list, event);
+    lb_tab_layout t;
+    tab_layout(p, &t);
+    unsigned char *host = calloc(t.units, 16);
+    if (!host)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables");
+    memcpy(host, p->desc, p->n * sizeof *p->desc);
+    memcpy(host + t.rows_at * 16, p->rows, p->n * (size_t)p->H * sizeof *p->rows);
+    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W] */
+    for (size_t i = 0; i < p->n; i++) {
+        int32_t *planes = (int32_t *)(host + (t.cols_at + i * (size_t)p->W) * 16);
+        const lb_entry *c = p->cols + i * (size_t)p->W;
+        for (int64_t x = 0, W = p->W; x < W; x++) {
+            planes[x] = c[x].a;
+            planes[W + x] = c[x].b;
+            planes[2 * W + x] = c[x].w0;
+            planes[3 * W + x] = c[x].w1;
+        }
+    }
+    memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
+    cl_int err;
+    cl_mem tab = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                t.units * 16, host, &err);
+    free(host);
+    if (!tab)
+        return clpad__fail_cl(err, "clCreateBuffer(letterbox tables)");
+
+    cl_long rows_at = (cl_long)t.rows_at, cols_at = (cl_long)t.cols_at,
+            lut_at = (cl_long)t.lut_at;
+    cl_ulong dst_off = output_offset; /* bytes: a multiple of the element size */
+    cl_int out_bytes = (cl_int)p->es;
+    cl_long H = p->H, W = p->W, n_rows = (cl_long)p->n * p->H;
+    cl_int C = p->C, nhwc = p->layout == CLPAD_LAYOUT_NHWC;
+    cl_int4 chan = {{0, 0, 0, 0}};
+    cl_uint4 fill = {{0, 0, 0, 0}};
+    cl_float scale = p->scale;
+    cl_float4 mean = {{0, 0, 0, 0}}, std_ = {{1, 1, 1, 1}};
+    for (int c = 0; c < p->C; c++) {
+        chan.s[c] = p->src_chan[c];
+        mean.s[c] = p->mean[c];
+        std_.s[c] = p->std[c];
+        uint32_t f = 0;
+        if (p->es == 1)
+            f = p->fill[c];
+        else if (p->es == 2) {
+            uint16_t h;
+            memcpy(&h, p->fill + 2 * c, 2);
+            f = h;
+        } else {
+            memcpy(&f, p->fill + 4 * c, 4);
+        }
+        fill.s[c] = f;
+    }
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__lb_options(ctx, options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", tab, &kc);
+    if (st)
+        return st;
+    clpad_row_geometry g;
+    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows,
+                lb_band_pays(p), &g);
+    clpad__arg_mem(&kc, "src", input);
+    clpad__arg_mem(&kc, "tab", tab);
+    clpad__arg(&kc, "rows_at", sizeof rows_at, &rows_at);
+    clpad__arg(&kc, "cols_at", sizeof cols_at, &cols_at);
+    clpad__arg(&kc, "lut_at", sizeof lut_at, &lut_at);
+    clpad__arg_mem(&kc, "dst", output);
+    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg(&kc, "out_bytes", sizeof out_bytes, &out_bytes);
+    clpad__arg(&kc, "H", sizeof H, &H);
+    clpad__arg(&kc, "W", sizeof W, &W);
+    clpad__arg(&kc, "C", sizeof C, &C);
+    clpad__arg(&kc, "nhwc", sizeof nhwc, &nhwc);
+    clpad__arg(&kc, "chan", sizeof chan, &chan);
+    clpad__arg(&kc, "fill", sizeof fill, &fill);
+    clpad__arg(&kc, "scale", sizeof scale, &scale);
+    clpad__arg(&kc, "mean", sizeof mean, &mean);
+    clpad__arg(&kc, "std", sizeof std_, &std_);
+    clpad__arg_rows(&kc, n_rows, &g);
+    clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
+    return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
+}
+
+clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
+                                     const clpad_letterbox_options *opts, cl_mem input,
+                                     cl_mem output, size_t output_offset,
+                                     clpad_letterbox_transform *transforms,
+                                     cl_command_queue queue, cl_uint num_events,
+                                     const cl_event *wait_list, cl_event *event)
+{
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_letterbox");
+    if (st)
+        return st;
+    lb_plan p;
+    if ((st = clpad__lb_check(images, n, opts, false, &p, NULL)))
+        return st;
+    if (num_events && !wait_list)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "enqueue_letterbox: num_events = %u but wait_list is NULL",
+                           (unsigned)num_events);
+    if (p.out_bytes > 0) {
+        if ((st = clpad__check_buffer(output, output_offset, p.out_bytes, p.es, "output")))
+            return st;
+        if (!input)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
+        size_t size = 0;
+        cl_int err = clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof size, &size, NULL);
+        if (err != CL_SUCCESS)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "input buffer is not a valid cl_mem: %s (%d)",
+                               clpad_cl_error_name(err), (int)err);
+        for (size_t i = 0; i < n; i++) {
+            const clpad_image *im = &images[i];
+            uint64_t row = (uint64_t)(im->width * im->channels);
+            uint64_t stride = im->row_stride ? (uint64_t)im->row_stride : row;
+            uint64_t end = (uint64_t)(im->height - 1) * stride + row;
+            if (im->offset > size || size - im->offset < end)
+                return clpad__fail_at(CLPAD_ERR_BUFFER_TOO_SMALL, "images", (int64_t)i,
+                                   "images[%zu]: offset %zu + %llu bytes lies outside the input "
+                                   "buffer of %zu bytes",
+                                   i, im->offset, (unsigned long long)end, size);
+        }
+    }
+    if ((st = clpad__lb_tables(images, opts, &p)))
+        return st;
+    size_t in_size = 0;
+    if (p.out_bytes > 0)
+        clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof in_size, &in_size, NULL);
+    for (size_t i = 0; i < n; i++)
+        p.desc[i].wide_rows =
+            clpad__lb_wide_rows(images[i].offset, images[i].height, p.desc[i].stride,
+                                images[i].width * p.C, p.C, in_size);
+    st = enqueue_plan(ctx, &p, input, output, output_offset, queue ? queue : ctx->queue,
+                      num_events, wait_list, event);
+    clpad__lb_free(&p);
+    for (size_t i = 0; !st && transforms && i < n; i++)
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+    return st;
+}
+
+/* ---- Host pointers ------------------------------------------------------------------- */
+
+typedef struct lb_cpu_job {
+    const lb_plan *p;
+    const unsigned char *const *src;
+    void *out;
+    int64_t rows_per_task, n_rows;
+} lb_cpu_job;
+
+static void cpu_task(void *arg, int i)
+{
+    const lb_cpu_job *j = arg;
+    int64_t r0 = (int64_t)i * j->rows_per_task, r1 = r0 + j->rows_per_task;
+    clpad__lb_run_rows(j->p, j->src, j->out, r0, r1 < j->n_rows ? r1 : j->n_rows);
+}
+
+/* The CPU path of a host call: the plan on the caller's pointers, output
+ * rows shared out among the pool's threads. */
+static clpad_status run_cpu_parallel(lb_plan *p, const clpad_image *images, void *output)
+{
+    const unsigned char **src = calloc(p->n ? p->n : 1, sizeof *src);
+    if (!src)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory");
+    for (size_t i = 0; i < p->n; i++) {
+        src[i] = images[i].data;
+        p->desc[i].offset = 0;
+    }
+    int64_t n_rows = (int64_t)p->n * p->H;
+    int threads = clpad__pool_threads();
+    int64_t tasks = threads > 1 ? (int64_t)threads * 4 : 1;
+    if (tasks > n_rows)
+        tasks = n_rows;
+    if (tasks > 0) {
+        lb_cpu_job j = {p, src, output, (n_rows + tasks - 1) / tasks, n_rows};
+        clpad__parallel_for((int)((n_rows + j.rows_per_task - 1) / j.rows_per_task), cpu_task,
+                            &j);
+    }
+    free((void *)src);
+    return CLPAD_OK;
+}
+
+typedef struct lb_host_call {
+    const lb_plan *p;
+} lb_host_call;
+
+/* The gathered rows start at byte in_off of `in` (the host-pointer path wraps
+ * host memory from an aligned address below it): the image offsets move by
+ * in_off while the tables are made (enqueue_plan copies them at once). */
+static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                 size_t out_off, cl_command_queue q, cl_event *event,
+                                 const void *closure)
+{
+    const lb_host_call *c = closure;
+    lb_desc *desc = c->p->desc;
+    for (size_t i = 0; i < c->p->n; i++)
+        desc[i].offset += (int64_t)in_off;
+    clpad_status st = enqueue_plan(ctx, c->p, in, out, out_off, q, 0, NULL, event);
+    for (size_t i = 0; i < c->p->n; i++)
+        desc[i].offset -= (int64_t)in_off;
+    return st;
+}
+
+/* The bytes of image i's source rows that its tables read (the rows the
+ * gather copies); map: scratch of at least images[i].height entries. */
+static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, int32_t *map)
+{
+    memset(map, 0xff, (size_t)im->height * sizeof *map);
+    size_t used = 0;
+    const lb_entry *rows = p->rows + i * (size_t)p->H;
+    for (int64_t y = 0; y < p->H; y++) {
+        if (rows[y].a < 0)
+            continue;
+        if (map[rows[y].a] < 0)
+            map[rows[y].a] = 0, used++;
+        if (map[rows[y].b] < 0)
+            map[rows[y].b] = 0, used++;
+    }
+    return used * (size_t)(im->width * p->C);
+}
+
+/* Gather the source rows the tables of images [0, p->n) read into one
+ * buffer of `total` bytes (the sum of their gathered_bytes) plus LB_SLACK
+ * bytes of slack (every row is "wide"), image after image, and
+ * point the plan's descriptors and row entries at it. Returns the buffer
+ * (clpad__staging_get), or NULL when out of memory. */
+static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t total,
+                                  int32_t *map)
+{
+    unsigned char *buf = clpad__staging_get(total + LB_SLACK);
+    if (!buf)
+        return NULL;
+    memset(buf + total, 0, LB_SLACK);
+    size_t at = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const clpad_image *im = &images[i];
+        size_t row_bytes = (size_t)(im->width * p->C);
+        const unsigned char *data = im->data;
+        int64_t stride = p->desc[i].stride;
+        memset(map, 0xff, (size_t)im->height * sizeof *map);
+        lb_entry *rows = p->rows + i * (size_t)p->H;
+        int32_t next = 0;
+        /* rows in source order, so that the copy reads the image forwards */
+        for (int64_t y = 0; y < p->H; y++)
+            if (rows[y].a >= 0)
+                map[rows[y].a] = map[rows[y].b] = 0;
+        for (int64_t s = 0; s < im->height; s++) {
+            if (map[s] < 0)
+                continue;
+            map[s] = next;
+            memcpy(buf + at + (size_t)next * row_bytes, data + s * stride, row_bytes);
+            next++;
+        }
+        for (int64_t y = 0; y < p->H; y++)
+            if (rows[y].a >= 0)
+                rows[y].a = map[rows[y].a], rows[y].b = map[rows[y].b];
+        p->desc[i].offset = (int64_t)at;
+        p->desc[i].stride = (int64_t)row_bytes;
+        p->desc[i].wide_rows = next;
+        at += (size_t)next * row_bytes;
+    }
+    return buf;
+}
+
+/* Images [i0, i0 + k) of a plan as a plan of their own (the tables are
+ * views into p's; the output starts at image i0's slice). */
+static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
+{
+    lb_plan s = *p;
+    s.n = k;
+    s.out_shape[0] = (int64_t)k;
+    s.out_bytes = p->n ? p->out_bytes / p->n * k : 0;
+    s.desc = p->desc + i0;
+    s.rows = p->rows + i0 * (size_t)p->H;
+    s.cols = p->cols + i0 * (size_t)p->W;
+    return s;
+}
+
+/* Run images [0, p->n) of a plan (with `gathered` bytes of rows) as one
+ * launch; the run info accumulates in acc. */
+static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               size_t gathered, int32_t *map, void *output, uint64_t moved,
+                               clpad_run_info *acc)
+{
+    unsigned char *buf = gather_rows(p, images, gathered, map);
+    if (!buf)
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    lb_host_call c = {p};
+    clpad_run_info ri;
+    clpad_status st = clpad__run_host(ctx, buf, gathered + LB_SLACK, output, p->out_bytes, moved,
+                                      host_enqueue, &c, &ri);
+    clpad__staging_put(buf);
+    if (!st) {
+        acc->kernel_ns += ri.kernel_ns;
+        acc->zero_copy &= ri.zero_copy;
+    }
+    return st;
+}
+
+/* The device path of a host call: one launch for the batch when its
+ * gathered rows, its output and its tables each fit in one device buffer
+ * (CL_DEVICE_MAX_MEM_ALLOC_SIZE); else the images in order, as many per
+ * launch as fit (docs/letterbox.md, "One launch per batch"). An image that
+ * does not fit alone is refused, naming the CPU path. */
+static clpad_status run_device(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                               void *output, uint64_t moved, clpad_run_info *acc)
+{
+    int64_t max_h = 1;
+    for (size_t i = 0; i < p->n; i++)
+        if (images[i].height > max_h)
+            max_h = images[i].height;
+    size_t *gathered = malloc((p->n ? p->n : 1) * sizeof *gathered);
+    int32_t *map = malloc((size_t)max_h * sizeof *map);
+    if (!gathered || !map) {
+        free(gathered);
+        free(map);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                           "letterbox: out of host memory to gather the images' rows");
+    }
+    lb_tab_layout t;
+    tab_layout(p, &t);
+    const uint64_t limit = ctx->max_alloc;
+    const uint64_t slice = p->n ? p->out_bytes / p->n : 0;
+    const uint64_t tab_image = (2 + (uint64_t)p->H + (uint64_t)p->W) * 16; /* desc, rows, cols */
+    const uint64_t tab_fixed = (t.units - t.lut_at) * 16;                   /* the value table */
+    clpad_status st = CLPAD_OK;
+    for (size_t i = 0; i < p->n; i++) {
+        gathered[i] = gathered_bytes(p, &images[i], i, map);
+        const char *what = gathered[i] + LB_SLACK > limit ? "the source rows it reads"
+                           : slice > limit          ? "its output slice"
+                           : tab_fixed + tab_image > limit ? "its resize tables"
+                                                          : NULL;
+        if (what) {
+            uint64_t need = gathered[i] + LB_SLACK > limit ? gathered[i] + LB_SLACK
+                            : slice > limit          ? slice
+                                                     : tab_fixed + tab_image;
+            st = clpad__fail_at(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, "images", (int64_t)i,
+                             "images[%zu] needs %llu bytes for %s, more than the largest "
+                             "buffer %s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu "
+                             "bytes), even in a launch of its own; letterbox it on the CPU path "
+                             "(CLI: --cpu; Python: device=\"reference\")",
+                             i, (unsigned long long)need, what, ctx->device_name,
+                             (unsigned long long)limit);
+            goto done;
+        }
+    }
+    for (size_t i0 = 0; i0 < p->n && !st;) {
+        /* as many images from i0 on as fit */
+        uint64_t in = LB_SLACK, tab = tab_fixed, out = 0;
+        size_t k = 0;
+        while (i0 + k < p->n && in + gathered[i0 + k] <= limit && out + slice <= limit &&
+               tab + tab_image <= limit) {
+            in += gathered[i0 + k];
+            out += slice;
+            tab += tab_image;
+            k++;
+        }
+        lb_plan s = sub_plan(p, i0, k);
+        st = run_launch(ctx, &s, images + i0, (size_t)(in - LB_SLACK), map,
+                        (unsigned char *)output + i0 * slice, moved, acc);
+        i0 += k;
+    }
+done:
+    free(gathered);
+    free(map);
+    return st;
+}
+
+clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
+                             const clpad_letterbox_options *opts, void *output,
+                             size_t output_bytes, clpad_letterbox_transform *transforms,
+                             clpad_run_info *info)
+{
+    clpad__clear_error();
+    uint64_t t0 = clpad__now_ns();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: context is NULL");
+    lb_plan p;
+    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
+    if (st)
+        return st;
+    uint64_t moved = p.in_bytes + p.out_bytes;
+    if (clpad__host_call_on_cpu(ctx, moved)) {
+        st = run_cpu_parallel(&p, images, output);
+        if (!st && info)
+            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
+    } else {
+        clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
+        st = run_device(ctx, &p, images, output, moved, &acc);
+        if (!st && info) {
+            acc.total_ns = clpad__now_ns() - t0;
+            *info = acc;
+        }
+    }
+    clpad__lb_free(&p);
+    for (size_t i = 0; !st && transforms && i < n; i++)
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+    return st;
+}

@@ -1,0 +1,96 @@
+/* Letterbox on the host: the CPU reference path (docs/letterbox.md), also
+ * the fallback when there is no OpenCL device. It reads the same tables as
+ * the kernel (host/letterbox_plan.c) and combines samples with the same
+ * integer functions (kernels/coords.h), one output row at a time. */
+#include "ops/letterbox/letterbox.h"
+
+#include "coords.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One output row of one image: pixels [0, W), every channel, elements of
+ * es bytes (a constant where it is called, so that each copy is one store). */
+static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const lb_desc *d,
+                             const lb_entry *ry, const lb_entry *cols, unsigned char *out,
+                             size_t plane, size_t px_step, const size_t es)
+{
+    const int C = p->C;
+    for (int c = 0; c < C; c++) {
+        const unsigned char *lut = p->lut + (size_t)c * 256 * es;
+        const unsigned char *fill = p->fill + (size_t)c * es;
+        unsigned char *o = out + (size_t)c * plane * es;
+        if (ry->a < 0) { /* a border row */
+            for (int64_t x = 0; x < p->W; x++)
+                memcpy(o + (size_t)x * px_step * es, fill, es);
+            continue;
+        }
+        const unsigned char *r0 = base + d->offset + (int64_t)ry->a * d->stride + p->src_chan[c];
+        const unsigned char *r1 = base + d->offset + (int64_t)ry->b * d->stride + p->src_chan[c];
+        for (int64_t x = 0; x < p->W; x++) {
+            const lb_entry *e = &cols[x];
+            const unsigned char *v;
+            if (x < (d->x_range & 0x7fffffff) || x >= d->x_range >> 32) {
+                v = fill;
+            } else {
+                int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);
+                int h1 = clpad_lb_hpass(r1[e->a], r1[e->b], e->w0, e->w1);
+                v = lut + (size_t)clpad_lb_vpass(h0, h1, ry->w0, ry->w1) * es;
+            }
+            memcpy(o + (size_t)x * px_step * es, v, es);
+        }
+    }
+}
+
+static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d,
+                   const lb_entry *ry, const lb_entry *cols, unsigned char *out, size_t plane,
+                   size_t px_step)
+{
+    switch (p->es) {
+    case 4: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 4); break;
+    case 2: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 2); break;
+    default: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 1); break;
+    }
+}
+
+void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void *output,
+                        int64_t r0, int64_t r1)
+{
+    unsigned char *out = output;
+    const bool nhwc = p->layout == CLPAD_LAYOUT_NHWC;
+    const size_t C = (size_t)p->C, H = (size_t)p->H, W = (size_t)p->W;
+    for (int64_t r = r0; r < r1; r++) {
+        size_t i = (size_t)(r / p->H), y = (size_t)(r % p->H);
+        /* element offset of (i, c = 0, y, x = 0); channel c adds c * plane,
+         * pixel x adds x * px_step */
+        size_t at = nhwc ? (i * H + y) * W * C : i * C * H * W + y * W;
+        lb_row(p, src[i], &p->desc[i], &p->rows[r], p->cols + i * W, out + at * p->es,
+               nhwc ? 1 : H * W, nhwc ? C : 1);
+    }
+}
+
+clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
+                                 const clpad_letterbox_options *opts, void *output,
+                                 size_t output_bytes, clpad_letterbox_transform *transforms)
+{
+    clpad__clear_error();
+    lb_plan p;
+    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
+    if (st)
+        return st;
+    const unsigned char **src = calloc(n ? n : 1, sizeof *src);
+    if (!src) {
+        clpad__lb_free(&p);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        src[i] = images[i].data;
+        p.desc[i].offset = 0; /* the caller's pointers, not buffer offsets */
+    }
+    clpad__lb_run_rows(&p, src, output, 0, (int64_t)n * p.H);
+    free((void *)src);
+    clpad__lb_free(&p);
+    for (size_t i = 0; transforms && i < n; i++)
+        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+    return CLPAD_OK;
+}

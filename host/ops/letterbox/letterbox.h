@@ -1,0 +1,119 @@
+/* Letterbox, shared by host/letterbox_plan.c (validation, transforms, the
+ * coefficient tables and the value table), host/letterbox_cpu.c (the CPU
+ * reference) and host/letterbox_cl.c (OpenCL). Not installed.
+ *
+ * A validated call becomes a plan: for every image and every row y of its
+ * output slot, the two source rows and vertical coefficients of that row
+ * (or "border": the whole row is the constant border), and for every column
+ * x the byte offsets in a source row of the two source pixels and the
+ * horizontal coefficients (or "border"). The border modes that read the
+ * image (edge, reflect, symmetric, wrap) are folded into these tables by
+ * kernels/coords.h's clpad_coord_map, so the kernel and the CPU reference
+ * only look them up. A sample v of output channel c becomes lut[c][v], the
+ * output dtype's bits of (v * scale - mean[c]) / std[c]: every float
+ * operation happens once, on the host, when the table is made.
+ */
+#ifndef CLPAD_LETTERBOX_PLAN_H
+#define CLPAD_LETTERBOX_PLAN_H
+
+#include "device/context.h"
+
+#define LB_MAXC CLPAD_LETTERBOX_MAX_CHANNELS
+/* Bytes the kernel may read from the start of a source pixel ("wide" rows:
+ * all of a pixel's channels in one load); the gathered rows get as many
+ * bytes of slack at their end. */
+#define LB_SLACK 4
+
+/* One entry of the row or column table: four int32, as the kernel's int4.
+ * rows: {sy0, sy1, beta0, beta1}, sy = source row (or staging row), -1 in
+ * sy0 for a border row. cols: {x0, x1, alpha0, alpha1}, x = byte offset of
+ * the source pixel in its row, -1 in x0 for a border column. */
+typedef struct lb_entry {
+    int32_t a, b, w0, w1;
+} lb_entry;
+
+/* Where an image's pixels are, for the kernel: the first byte of row 0
+ * (relative to the input buffer), the row stride, the columns
+ * [x_begin, x_end) of the slot that are not constant border (packed as
+ * x_begin | x_end << 32), and wide_rows: the source rows [0, wide_rows)
+ * whose pixels may be read 4 bytes at a time (the last pixel's 4 bytes lie
+ * inside the input buffer; clpad__lb_wide_rows). Four int64, as the
+ * kernel's long4. */
+typedef struct lb_desc {
+    int64_t offset, stride, x_range, wide_rows;
+} lb_desc;
+
+typedef struct lb_plan {
+    size_t n;
+    int C;                     /* channels */
+    int64_t H, W;              /* the slot */
+    clpad_dtype dtype;
+    size_t es;                 /* bytes per output element: 1, 2, 4 */
+    clpad_layout layout;
+    int64_t out_shape[4];
+    size_t out_bytes;
+    uint64_t in_bytes;         /* sum of the images' pixel bytes (h * w * C) */
+    int src_chan[LB_MAXC];     /* the source channel of each output channel */
+    float scale, mean[LB_MAXC], std[LB_MAXC]; /* the normalisation, per output channel */
+    unsigned char lut[LB_MAXC * 256 * 4]; /* lut[c][v], es bytes each */
+    unsigned char fill[LB_MAXC * 4];      /* the constant border of channel c */
+    /* Tables (clpad__lb_tables; freed by clpad__lb_free): */
+    lb_desc *desc;             /* n */
+    lb_entry *rows;            /* n * H */
+    lb_entry *cols;            /* n * W */
+} lb_plan;
+
+/* The geometry of one image (docs/letterbox.md, "Size and placement"). */
+void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
+                         clpad_letterbox_transform *t);
+/* The geometry of an image: that of its geometry size when it has one (a
+ * decode-scaled image), else of its pixel size. */
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t);
+
+/* Validate a call; fill everything of the plan but the tables (no memory is
+ * allocated). need_data: host calls, where every image's data must be
+ * non-NULL. transforms may be NULL. */
+clpad_status clpad__lb_check(const clpad_image *images, size_t n,
+                             const clpad_letterbox_options *o, bool need_data, lb_plan *p,
+                             clpad_letterbox_transform *transforms);
+
+/* The resize along one axis of src samples to dst (docs/letterbox.md,
+ * "Resize"): e[d] = {s0, s1, w0, w1}, the two source samples of output
+ * sample d and their weights. clamp_f: the column rule (OpenCV resets the
+ * fraction at the edges), else the row rule (the two rows are clamped). */
+void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          lb_entry *e);
+
+/* Allocate and fill the tables of a checked plan; desc[i].offset is
+ * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */
+clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
+                              lb_plan *p);
+void clpad__lb_free(lb_plan *p);
+/* The host-pointer calls' plan (CPU and OpenCL alike): check the call and
+ * the output buffer of output_bytes, then make the tables. */
+clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
+                                 const clpad_letterbox_options *opts, const void *output,
+                                 size_t output_bytes, lb_plan *p);
+
+/* The rows of an image of h rows of row_bytes bytes, stride apart, starting
+ * at byte `offset` of a buffer of buffer_bytes bytes, whose pixels can be
+ * read as 32-bit words: row r's last pixel starts at offset + r * stride +
+ * row_bytes - C and its word ends LB_SLACK = 4 bytes later. */
+int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
+                            int64_t C, uint64_t buffer_bytes);
+
+/* Rows [r0, r1) of the output (r = image * H + y) on the CPU; src(i) is the
+ * address desc[i].offset counts from: images[i].data minus desc[i].offset
+ * for the caller's own images, the staging buffer for gathered rows. */
+void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void *output,
+                        int64_t r0, int64_t r1);
+
+/* Build options of the letterbox program on this context (the program
+ * cache's key: warmup and enqueue agree). */
+void clpad__lb_options(const clpad_context *ctx, char *options, size_t size);
+
+/* f32 to IEEE binary16 bits, round to nearest even (docs/letterbox.md). */
+uint16_t clpad__f32_to_f16(float f);
+
+#endif /* CLPAD_LETTERBOX_PLAN_H */

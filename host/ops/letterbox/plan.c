@@ -1,0 +1,519 @@
+/* Letterbox: names of the options, validation, each image's transform, the
+ * resize coefficient tables (OpenCV's INTER_LINEAR and INTER_NEAREST
+ * arithmetic) and the value table (docs/letterbox.md).
+ *
+ * Built with -ffp-contract=off (cmake/Sources.cmake): the coefficients and
+ * the normalisation are defined operation by operation, and a fused
+ * multiply-add would round differently. */
+#include "ops/letterbox/letterbox.h"
+
+#include "coords.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- Names ----------------------------------------------------------------- */
+
+/* A name table: each value's canonical name first, then its aliases. */
+typedef struct lb_name {
+    const char *name;
+    int value;
+} lb_name;
+
+static const char *lb_name_of(const lb_name *t, size_t n, int value)
+{
+    for (size_t i = 0; i < n; i++)
+        if (t[i].value == value)
+            return t[i].name;
+    return NULL;
+}
+
+/* `name`, case-insensitive, in t. fn names the function in the NULL-argument
+ * error; `what` and `choices` word the unknown-name one. */
+static clpad_status lb_from_name(const char *fn, const char *what, const char *choices,
+                                 const lb_name *t, size_t n, const char *name, const void *out,
+                                 int *value)
+{
+    clpad__clear_error();
+    if (!name || !out)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: NULL argument", fn);
+    for (size_t i = 0; i < n; i++)
+        if (!strcasecmp(name, t[i].name)) {
+            *value = t[i].value;
+            return CLPAD_OK;
+        }
+    return clpad__fail(CLPAD_ERR_PARSE, "unknown %s '%s' (%s)", what, name, choices);
+}
+
+/* clpad_<prefix>_name and clpad_<prefix>_from_name over the table given. */
+#define LB_NAME_FUNCS(prefix, type, what, choices, ...)                                         \
+    static const lb_name prefix##_names[] = {__VA_ARGS__};                                    \
+    const char *clpad_##prefix##_name(type v)                                                   \
+    {                                                                                         \
+        return lb_name_of(prefix##_names, sizeof prefix##_names / sizeof *prefix##_names,     \
+                          (int)v);                                                            \
+    }                                                                                         \
+    clpad_status clpad_##prefix##_from_name(const char *name, type *out)                      \
+    {                                                                                         \
+        int v = 0;                                                                            \
+        clpad_status st = lb_from_name(#prefix "_from_name", what, choices, prefix##_names,    \
+                                       sizeof prefix##_names / sizeof *prefix##_names, name,  \
+                                       out, &v);                                              \
+        if (!st)                                                                              \
+            *out = (type)v;                                                                   \
+        return st;                                                                            \
+    }
+
+LB_NAME_FUNCS(interp, clpad_interp, "interpolation", "bilinear, nearest",
+              {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
+              {"linear", CLPAD_INTERP_BILINEAR})
+
+LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
+              {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
+              {"centre", CLPAD_PLACE_CENTER}, {"top_left", CLPAD_PLACE_TOP_LEFT},
+              {"end", CLPAD_PLACE_TOP_LEFT}) /* (= CLPAD_PLACE_END) */
+
+LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOUT_NCHW},
+              {"NHWC", CLPAD_LAYOUT_NHWC})
+
+void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height,
+                                  int64_t out_width)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->out_height = out_height;
+    o->out_width = out_width;
+    o->interp = CLPAD_INTERP_BILINEAR;
+    o->placement = CLPAD_PLACE_CENTER;
+    o->scaleup = 1;
+    o->pad_mode = CLPAD_PAD_CONSTANT;
+    for (int c = 0; c < LB_MAXC; c++) {
+        o->pad_value[c] = 114;
+        o->mean[c] = 0.0f;
+        o->std[c] = 1.0f;
+    }
+    o->swap_rb = 0;
+    o->scale = 1.0f;
+    o->dtype = CLPAD_F32;
+    o->layout = CLPAD_LAYOUT_NCHW;
+}
+
+/* ---- Size and placement ---------------------------------------------------------- */
+
+void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
+                         clpad_letterbox_transform *t)
+{
+    /* Ultralytics' LetterBox: r = min(H_out / h, W_out / w) in double
+     * precision, new size round(w * r) with Python's round (half to even:
+     * rint in the default rounding mode); never 0 (Ultralytics would hand
+     * cv2.resize an empty size there). */
+    double ry = (double)o->out_height / (double)h, rx = (double)o->out_width / (double)w;
+    double r = ry < rx ? ry : rx;
+    if (!o->scaleup && r > 1.0)
+        r = 1.0;
+    int64_t nh = (int64_t)rint((double)h * r), nw = (int64_t)rint((double)w * r);
+    if (nh < 1)
+        nh = 1;
+    if (nw < 1)
+        nw = 1;
+    /* w * r <= W_out * (1 + 2^-52) < W_out + 1/2: never larger than the slot */
+    if (nh > o->out_height)
+        nh = o->out_height;
+    if (nw > o->out_width)
+        nw = o->out_width;
+    t->scale = r;
+    t->resized_height = nh;
+    t->resized_width = nw;
+    /* Ultralytics: top = round(dh / 2 - 0.1) = floor(dh / 2) for an integer
+     * dh: the odd pixel goes to the bottom (and right). */
+    bool center = o->placement == CLPAD_PLACE_CENTER;
+    t->pad_top = center ? (o->out_height - nh) / 2 : 0;
+    t->pad_left = center ? (o->out_width - nw) / 2 : 0;
+}
+
+void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
+                               clpad_letterbox_transform *t)
+{
+    bool own = im->geometry_height > 0 && im->geometry_width > 0;
+    clpad__lb_transform(own ? im->geometry_height : im->height,
+                        own ? im->geometry_width : im->width, o, t);
+}
+
+/* ---- Validation ------------------------------------------------------------------- */
+
+/* "letterbox: invalid <what> <value>" unless 0 <= value < count. */
+static clpad_status lb_check_enum(const char *what, int value, int count)
+{
+    if ((unsigned)value >= (unsigned)count)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: invalid %s %d", what, value);
+    return CLPAD_OK;
+}
+
+static clpad_status check_options(const clpad_letterbox_options *o)
+{
+    if (o->out_height < 1 || o->out_width < 1)
+        return clpad__fail(CLPAD_ERR_INVALID_SHAPE,
+                           "letterbox: out_height and out_width must be >= 1, not %lld x %lld",
+                           (long long)o->out_height, (long long)o->out_width);
+    if (o->out_height > INT32_MAX || o->out_width > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "letterbox: out_height x out_width = %lld x %lld: each must be "
+                           "below 2^31",
+                           (long long)o->out_height, (long long)o->out_width);
+    clpad_status st;
+    if ((st = lb_check_enum("interp", (int)o->interp, CLPAD_INTERP_COUNT)) ||
+        (st = lb_check_enum("placement", (int)o->placement, CLPAD_PLACEMENT_COUNT)) ||
+        (st = lb_check_enum("layout", (int)o->layout, CLPAD_LAYOUT_COUNT)) ||
+        (st = lb_check_enum("pad_mode", (int)o->pad_mode, CLPAD_PAD_MODE_COUNT)))
+        return st;
+    if (o->dtype != CLPAD_U8 && o->dtype != CLPAD_F16 && o->dtype != CLPAD_F32)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: dtype %s: the output is u8, f16 or f32",
+                           clpad_dtype_name(o->dtype) ? clpad_dtype_name(o->dtype) : "(invalid)");
+    if (!isfinite(o->scale))
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: scale = %g is not finite",
+                           (double)o->scale);
+    return CLPAD_OK;
+}
+
+static clpad_status check_channel_values(const clpad_letterbox_options *o, int C)
+{
+    for (int c = 0; c < C; c++) {
+        if (!isfinite(o->mean[c]))
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: mean[%d] = %g is not finite",
+                               c, (double)o->mean[c]);
+        if (!isfinite(o->std[c]) || o->std[c] == 0.0f)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                               "letterbox: std[%d] = %g: it must be finite and non-zero", c,
+                               (double)o->std[c]);
+    }
+    return CLPAD_OK;
+}
+
+/* The limits of a border mode on one side (as Pad's). */
+static clpad_status check_border(const clpad_letterbox_options *o, size_t i, const char *side,
+                                 int64_t pad, int64_t D, const char *dim)
+{
+    if (pad <= 0)
+        return CLPAD_OK;
+    if (o->pad_mode == CLPAD_PAD_REFLECT && pad > D - 1)
+        return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "images", (int64_t)i,
+                           "images[%zu]: %s = %lld exceeds the reflect limit %s - 1 = %lld "
+                           "(reflect needs borders smaller than the resized image; use "
+                           "symmetric, edge or wrap)",
+                           i, side, (long long)pad, dim, (long long)(D - 1));
+    if (o->pad_mode == CLPAD_PAD_SYMMETRIC && pad > D)
+        return clpad__fail_at(CLPAD_ERR_INVALID_PADS, "images", (int64_t)i,
+                           "images[%zu]: %s = %lld exceeds the symmetric limit %s = %lld "
+                           "(use edge or wrap)",
+                           i, side, (long long)pad, dim, (long long)D);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__lb_check(const clpad_image *images, size_t n,
+                             const clpad_letterbox_options *o, bool need_data, lb_plan *p,
+                             clpad_letterbox_transform *transforms)
+{
+    memset(p, 0, sizeof *p);
+    if (!o)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: options are NULL");
+    if (n > 0 && !images)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: images is NULL but n = %zu", n);
+    clpad_status st = check_options(o);
+    if (st)
+        return st;
+    int64_t C = n > 0 ? images[0].channels : 3;
+    uint64_t in_bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        const clpad_image *im = &images[i];
+        if (im->height < 1 || im->width < 1)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                               "images[%zu]: an image of %lld x %lld pixels: height and width "
+                               "must be >= 1",
+                               i, (long long)im->height, (long long)im->width);
+        if (im->channels != 1 && im->channels != 3 && im->channels != 4)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                               "images[%zu]: %lld channels; images have 1, 3 or 4", i,
+                               (long long)im->channels);
+        if (im->channels != C)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                               "images[%zu]: %lld channels, but images[0] has %lld (a batch has "
+                               "one channel count)",
+                               i, (long long)im->channels, (long long)C);
+        int64_t row_bytes;
+        if (!clpad__mul_i64(im->width, C, &row_bytes) || row_bytes > INT32_MAX ||
+            im->height > INT32_MAX)
+            return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "images", (int64_t)i,
+                               "images[%zu]: %lld x %lld x %lld: images need fewer than 2^31 "
+                               "rows and bytes per row",
+                               i, (long long)im->height, (long long)im->width, (long long)C);
+        int64_t stride = im->row_stride ? im->row_stride : row_bytes;
+        if (stride < row_bytes)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                               "images[%zu]: row_stride %lld is less than width * channels = "
+                               "%lld",
+                               i, (long long)im->row_stride, (long long)row_bytes);
+        int64_t span, bytes;
+        if (!clpad__mul_i64(im->height - 1, stride, &span) ||
+            !clpad__add_i64(span, row_bytes, &span) || (uint64_t)span > SIZE_MAX ||
+            !clpad__mul_i64(im->height, row_bytes, &bytes) ||
+            __builtin_add_overflow(in_bytes, (uint64_t)bytes, &in_bytes))
+            return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i, "images[%zu]: its size overflows", i);
+        if (need_data && !im->data)
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i, "images[%zu]: data is NULL", i);
+        if ((im->geometry_height || im->geometry_width) &&
+            (im->geometry_height < 1 || im->geometry_width < 1))
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                                  "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                                  "both >= 1",
+                                  i, (long long)im->geometry_height, (long long)im->geometry_width);
+        clpad_letterbox_transform t;
+        clpad__lb_image_transform(im, o, &t);
+        if ((st = check_border(o, i, "pad_top", t.pad_top, t.resized_height, "resized_height")) ||
+            (st = check_border(o, i, "pad_bottom", o->out_height - t.resized_height - t.pad_top,
+                               t.resized_height, "resized_height")) ||
+            (st = check_border(o, i, "pad_left", t.pad_left, t.resized_width, "resized_width")) ||
+            (st = check_border(o, i, "pad_right", o->out_width - t.resized_width - t.pad_left,
+                               t.resized_width, "resized_width")))
+            return st;
+    }
+    if ((st = check_channel_values(o, (int)C)))
+        return st;
+    p->n = n;
+    p->C = (int)C;
+    p->H = o->out_height;
+    p->W = o->out_width;
+    p->dtype = o->dtype;
+    p->es = clpad_dtype_size(o->dtype);
+    p->layout = o->layout;
+    int64_t N = (int64_t)n;
+    if (N < 0)
+        return clpad__fail(CLPAD_ERR_OVERFLOW, "letterbox: n = %zu images overflows", n);
+    if (o->layout == CLPAD_LAYOUT_NCHW) {
+        int64_t s[4] = {N, C, p->H, p->W};
+        memcpy(p->out_shape, s, sizeof s);
+    } else {
+        int64_t s[4] = {N, p->H, p->W, C};
+        memcpy(p->out_shape, s, sizeof s);
+    }
+    if (!clpad__count(4, p->out_shape, p->es, NULL, &p->out_bytes))
+        return clpad__fail(CLPAD_ERR_OVERFLOW, "letterbox: the output of %zu x %lld x %lld x %lld "
+                                               "elements overflows",
+                           n, (long long)C, (long long)p->H, (long long)p->W);
+    p->in_bytes = in_bytes;
+    p->scale = o->scale;
+    for (int c = 0; c < p->C; c++) {
+        p->mean[c] = o->mean[c];
+        p->std[c] = o->std[c];
+    }
+    for (int c = 0; c < p->C; c++)
+        p->src_chan[c] = o->swap_rb && p->C >= 3 && (c == 0 || c == 2) ? 2 - c : c;
+    /* The value table: every float operation of the normalisation, once. */
+    for (int c = 0; c < p->C; c++) {
+        for (int v = 0; v < 256; v++) {
+            float f = ((float)v * o->scale - o->mean[c]) / o->std[c];
+            unsigned char *at = p->lut + ((size_t)c * 256 + (size_t)v) * p->es;
+            if (p->dtype == CLPAD_F32) {
+                memcpy(at, &f, 4);
+            } else if (p->dtype == CLPAD_F16) {
+                uint16_t h = clpad__f32_to_f16(f);
+                memcpy(at, &h, 2);
+            } else { /* u8: round half to even, saturate; NaN is 0 */
+                *at = !(f > 0.0f) ? 0 : f >= 255.0f ? 255 : (unsigned char)rintf(f);
+            }
+        }
+        /* the border's colour is the image's (source channel order) */
+        memcpy(p->fill + (size_t)c * p->es,
+               p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
+    }
+    for (size_t i = 0; transforms && i < n; i++)
+        clpad__lb_image_transform(&images[i], o, &transforms[i]);
+    return CLPAD_OK;
+}
+
+clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
+                                  const clpad_letterbox_options *opts, int64_t out_shape[4],
+                                  clpad_letterbox_transform *transforms)
+{
+    clpad__clear_error();
+    if (!out_shape)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_plan: out_shape is NULL");
+    lb_plan p;
+    clpad_status st = clpad__lb_check(images, n, opts, false, &p, transforms);
+    if (!st)
+        memcpy(out_shape, p.out_shape, sizeof p.out_shape);
+    return st;
+}
+
+/* ---- Coefficient tables ------------------------------------------------------------- */
+
+/* OpenCV's saturate_cast<short>(float): cvRound (round half to even), then
+ * clamped to the short range. */
+static int32_t coef(float v)
+{
+    float r = rintf(v);
+    return r <= -32768.0f ? -32768 : r >= 32767.0f ? 32767 : (int32_t)r;
+}
+
+/* The resize along one axis, src -> dst samples, as OpenCV's resize() sets
+ * it up for 8-bit images (modules/imgproc/src/resize.cpp, cv::hal::resize):
+ * scale = 1 / (dst / src) in double; bilinear: f = (float)((d + 0.5) *
+ * scale - 0.5), s = floor(f), f -= s, coefficients saturate_cast<short>
+ * ((1 - f) * 2048) and (f * 2048). Columns (`clamp_f`): where s < 0 or
+ * s >= src - 1, OpenCV sets f = 0 and s to 0 or src - 1. Rows keep f and
+ * clamp the two source rows s, s + 1 into [0, src - 1] (resizeGeneric's
+ * row clip). Nearest: s = min(floor(d * scale), src - 1), coefficients
+ * (2048, 0). Out: e[d] = {s0, s1, w0, w1}. */
+void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          lb_entry *e)
+{
+    double inv = (double)dst / (double)src, scale = 1.0 / inv;
+    for (int64_t d = 0; d < dst; d++) {
+        int64_t s0, s1;
+        int32_t w0, w1;
+        if (interp == CLPAD_INTERP_NEAREST) {
+            double fs = floor((double)d * scale);
+            s0 = s1 = fs >= (double)(src - 1) ? src - 1 : (int64_t)fs;
+            w0 = 2048;
+            w1 = 0;
+        } else {
+            float f = (float)(((double)d + 0.5) * scale - 0.5);
+            float fl = floorf(f);
+            int64_t s = (int64_t)fl;
+            f -= (float)s;
+            if (clamp_f) {
+                if (s < 0)
+                    f = 0.0f, s = 0;
+                if (s >= src - 1)
+                    f = 0.0f, s = src - 1;
+                s0 = s;
+                s1 = s + 1 < src ? s + 1 : s;
+            } else {
+                s0 = s < 0 ? 0 : s > src - 1 ? src - 1 : s;
+                s1 = s + 1 < 0 ? 0 : s + 1 > src - 1 ? src - 1 : s + 1;
+            }
+            w0 = coef((1.0f - f) * 2048.0f);
+            w1 = coef(f * 2048.0f);
+        }
+        e[d] = (lb_entry){(int32_t)s0, (int32_t)s1, w0, w1};
+    }
+}
+
+clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
+                              lb_plan *p)
+{
+    size_t n = p->n;
+    p->desc = malloc((n ? n : 1) * sizeof *p->desc);
+    p->rows = malloc((n ? n : 1) * (size_t)p->H * sizeof *p->rows);
+    p->cols = malloc((n ? n : 1) * (size_t)p->W * sizeof *p->cols);
+    int64_t longest = p->H > p->W ? p->H : p->W;
+    lb_entry *axis = malloc((size_t)longest * sizeof *axis);
+    if (!p->desc || !p->rows || !p->cols || !axis) {
+        free(axis);
+        clpad__lb_free(p);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables "
+                                                    "of %zu images",
+                           n);
+    }
+    int mode = (int)o->pad_mode;
+    for (size_t i = 0; i < n; i++) {
+        const clpad_image *im = &images[i];
+        clpad_letterbox_transform t;
+        clpad__lb_image_transform(im, o, &t);
+        int64_t C = p->C, stride = im->row_stride ? im->row_stride : im->width * C;
+        /* rows: the slot's row y shows resized row map(y - pad_top) */
+        clpad__lb_axis_table(o->interp, im->height, t.resized_height, false, axis);
+        lb_entry *rows = p->rows + i * (size_t)p->H;
+        for (int64_t y = 0; y < p->H; y++) {
+            int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
+            rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m];
+        }
+        /* columns: byte offsets of the pixels in a row */
+        clpad__lb_axis_table(o->interp, im->width, t.resized_width, true, axis);
+        lb_entry *cols = p->cols + i * (size_t)p->W;
+        int64_t x_begin = p->W, x_end = 0;
+        for (int64_t x = 0; x < p->W; x++) {
+            int64_t m = clpad_coord_map(mode, x - t.pad_left, t.resized_width);
+            if (m < 0) {
+                cols[x] = (lb_entry){-1, -1, 0, 0};
+                continue;
+            }
+            lb_entry e = axis[m];
+            cols[x] = (lb_entry){(int32_t)(e.a * C), (int32_t)(e.b * C), e.w0, e.w1};
+            if (x < x_begin)
+                x_begin = x;
+            x_end = x + 1;
+        }
+        p->desc[i] = (lb_desc){(int64_t)im->offset, stride, x_begin | x_end << 32, 0};
+    }
+    free(axis);
+    return CLPAD_OK;
+}
+
+int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
+                            int64_t C, uint64_t buffer_bytes)
+{
+    /* row r is wide when offset + r * stride + row_bytes - C + LB_SLACK <= buffer_bytes */
+    uint64_t need = offset + (uint64_t)row_bytes + (uint64_t)(LB_SLACK - C);
+    if (need > buffer_bytes)
+        return 0;
+    uint64_t rows = (buffer_bytes - need) / (uint64_t)stride + 1;
+    return rows > (uint64_t)h ? h : (int64_t)rows;
+}
+
+void clpad__lb_free(lb_plan *p)
+{
+    free(p->desc);
+    free(p->rows);
+    free(p->cols);
+    p->desc = NULL;
+    p->rows = NULL;
+    p->cols = NULL;
+}
+
+clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
+                                 const clpad_letterbox_options *opts, const void *output,
+                                 size_t output_bytes, lb_plan *p)
+{
+    clpad_status st = clpad__lb_check(images, n, opts, true, p, NULL);
+    if (st)
+        return st;
+    if (p->out_bytes > 0 && !output)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: output is NULL");
+    if (output_bytes < p->out_bytes)
+        return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
+                           "letterbox: output_bytes = %zu, but the output needs %zu", output_bytes,
+                           p->out_bytes);
+    return clpad__lb_tables(images, opts, p);
+}
+
+/* ---- f32 -> f16 ----------------------------------------------------------------------- */
+
+uint16_t clpad__f32_to_f16(float f)
+{
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
+    if (ax > 0x7f800000u) /* NaN: quiet, the payload's top bits kept */
+        return (uint16_t)(sign | 0x7e00u | ((ax >> 13) & 0x3ffu));
+    if (ax >= 0x477ff000u) /* 65520 and above (infinity too) round to infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (ax < 0x38800000u) { /* below 2^-14: an f16 subnormal (or zero) */
+        if (ax < 0x33000000u) /* below 2^-25, or exactly it (ties to even: 0) */
+            return (uint16_t)sign;
+        uint32_t e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u;
+        uint32_t shift = 126 - e; /* value / 2^-24 = m >> shift, shift in 14..24 */
+        uint32_t q = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (q & 1u)))
+            q++;
+        return (uint16_t)(sign | q);
+    }
+    uint32_t r = ax - 0x38000000u; /* exponent bias 127 -> 15 */
+    uint32_t q = r >> 13, rem = r & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (q & 1u)))
+        q++; /* a carry into the exponent is the right result */
+    return (uint16_t)(sign | q);
+}

@@ -1,0 +1,247 @@
+/* SpaceToBatch / BatchToSpace on OpenCL (kernels/space_batch.cl): the
+ * enqueue and host-pointer paths. */
+#include "device/launch.h"
+#include "ops/space_batch/space_batch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void clpad__sb_options(const clpad_context *ctx, size_t unit_bytes, bool stream, char *options,
+                       size_t size)
+{
+    char vec[32] = "";
+    if (ctx->policy.sb_vector)
+        snprintf(vec, sizeof vec, " -DCLPAD_SB_VEC=%u", ctx->policy.sb_vector);
+    snprintf(options, size, "-DCLPAD_UNIT_BYTES=%zu%s%s", unit_bytes,
+             stream ? " -DCLPAD_STREAM_STORES" : "", vec);
+}
+
+/* Launch the kernel of a plan with m >= 1 and a non-empty output. Elements
+ * of the plan are moved as K units of eb bytes (clpad__unit_bytes). The
+ * long8 arguments hold the spatial axes innermost first (component t is
+ * axis m-1-t), strides in units, as kernels/space_batch.cl expects. */
+static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan *p,
+                                cl_mem input, size_t input_offset, cl_mem output,
+                                size_t output_offset, cl_command_queue queue, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event)
+{
+    size_t eb = clpad__unit_bytes(p->elem, input_offset, output_offset);
+    cl_long K = (cl_long)(p->elem / eb);
+    cl_long8 S = {{0}}, O = {{0}}, B = {{0}}, off = {{0}}, s_strides = {{0}}, o_strides = {{0}},
+             k_strides = {{0}};
+    int m = p->m;
+    cl_long ss = K, os = K; /* units of one index on the current axis */
+    for (int t = 0; t < m; t++) {
+        int j = m - 1 - t;
+        S.s[t] = p->S[j];
+        O.s[t] = p->O[j];
+        B.s[t] = p->B[j];
+        off.s[t] = p->off[j];
+        s_strides.s[t] = ss;
+        o_strides.s[t] = os;
+        ss *= p->S[j];
+        os *= p->O[j];
+    }
+    for (int t = m; t < 8; t++)
+        S.s[t] = O.s[t] = B.s[t] = 1;
+    /* ss, os: units of one batch index of the space and of the batch tensor;
+     * a step of the flat block offset is N batch indices of the batch tensor. */
+    cl_long ks = os * p->N;
+    for (int t = 0; t < m; t++) {
+        k_strides.s[t] = ks;
+        ks *= p->B[m - 1 - t];
+    }
+    cl_ulong src_off = input_offset / eb, dst_off = output_offset / eb;
+    cl_int cm = m;
+    cl_long n_batch = p->N, n_rows, batch_stride;
+    size_t row_units;
+    if (op == SB_S2B) {
+        n_rows = p->batch_elems / p->O[m - 1];
+        row_units = (size_t)(p->O[m - 1] * K);
+        batch_stride = ss;
+    } else {
+        n_rows = p->space_elems / p->S[m - 1];
+        row_units = (size_t)(p->S[m - 1] * K);
+        batch_stride = os;
+    }
+    size_t vec = CLPAD_GEOMETRY_VECTOR_BYTES / eb, vectors = (row_units + vec - 1) / vec;
+    /* space_to_batch on a CPU device: a work-item writes the B0 batch rows of
+     * one input row (every block offset of the innermost axis), reading the
+     * row once, in order. */
+    cl_long fuse = op == SB_S2B && clpad__cpu_geometry(ctx) ? p->B[m - 1] : 1;
+    n_rows /= fuse;
+    /* Streaming stores (the program's streaming variant) are scalar: they pay
+     * off on elements of several units in large outputs on CPU devices, but
+     * would keep the strided loops of single-unit elements from vectorising,
+     * which is slower (bench/README.md, design measurements). */
+    size_t out_bytes = (size_t)(op == SB_S2B ? p->batch_elems : p->space_elems) * p->elem;
+    bool stream = K > 1 && clpad__cpu_geometry(ctx) && clpad__nt_min(ctx, out_bytes, eb, eb) > 0;
+
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__sb_options(ctx, eb, stream, options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st =
+        clpad__kernel_begin(ctx, "space_batch", options, op == SB_S2B ? "s2b" : "b2s", NULL, &kc);
+    if (st)
+        return st;
+    clpad_row_geometry geo;
+    clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, false, &geo);
+    clpad__arg_src_dst(&kc, input, src_off, output, dst_off);
+    if (op == SB_S2B) {
+        clpad__arg(&kc, "o_dims", sizeof O, &O);
+        clpad__arg(&kc, "blocks", sizeof B, &B);
+        clpad__arg(&kc, "offs", sizeof off, &off);
+        clpad__arg(&kc, "s_dims", sizeof S, &S);
+        clpad__arg(&kc, "s_strides", sizeof s_strides, &s_strides);
+        clpad__arg(&kc, "m", sizeof cm, &cm);
+        clpad__arg(&kc, "n_batch", sizeof n_batch, &n_batch);
+        clpad__arg(&kc, "batch_stride", sizeof batch_stride, &batch_stride);
+    } else {
+        clpad__arg(&kc, "s_dims", sizeof S, &S);
+        clpad__arg(&kc, "blocks", sizeof B, &B);
+        clpad__arg(&kc, "offs", sizeof off, &off);
+        clpad__arg(&kc, "o_strides", sizeof o_strides, &o_strides);
+        clpad__arg(&kc, "k_strides", sizeof k_strides, &k_strides);
+        clpad__arg(&kc, "m", sizeof cm, &cm);
+        clpad__arg(&kc, "n_stride", sizeof batch_stride, &batch_stride);
+    }
+    clpad__arg(&kc, "K", sizeof K, &K);
+    clpad__arg_rows(&kc, n_rows, &geo);
+    if (op == SB_S2B)
+        clpad__arg(&kc, "fuse", sizeof fuse, &fuse);
+    return clpad__kernel_launch(&kc, queue, &geo, num_events, wait_list, event);
+}
+
+clpad_status clpad__sb_enqueue(clpad_context *ctx, const sb_call *c, cl_mem input,
+                               size_t input_offset, cl_mem output, size_t output_offset,
+                               cl_command_queue queue, cl_uint num_events,
+                               const cl_event *wait_list, cl_event *event)
+{
+    if (c->g.out_bytes == 0) /* nothing to write, but honour the event contract */
+        return clpad__enqueue_marker(queue, num_events, wait_list, event);
+    sb_plan p;
+    clpad__sb_plan_build(&c->g, c->esize, &p);
+    if (p.m == 0) /* every axis plain: a buffer copy */
+        return clpad__enqueue_copy(queue, input, input_offset, output, output_offset,
+                                   c->g.out_bytes, num_events, wait_list, event);
+    return launch_plan(ctx, c->op, &p, input, input_offset, output, output_offset, queue,
+                       num_events, wait_list, event);
+}
+
+static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dtype, int rank,
+                               const int64_t *shape, cl_mem input, size_t input_offset,
+                               const int64_t *block, const int64_t *begin, const int64_t *end,
+                               cl_mem output, size_t output_offset, cl_command_queue queue,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    const char *what = op == SB_S2B ? "enqueue_space_to_batch" : "enqueue_batch_to_space";
+    clpad_status st = clpad__enqueue_enter(ctx, what);
+    if (st)
+        return st;
+    sb_call c;
+    if ((st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)))
+        return st;
+    if (num_events && !wait_list)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "%s: num_events = %u but wait_list is NULL", what, (unsigned)num_events);
+    if (c.g.out_bytes > 0) {
+        if ((st = clpad__check_buffer(output, output_offset, c.g.out_bytes, c.esize, "output")))
+            return st;
+        if (!input)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
+        if (c.g.in_bytes > 0 &&
+            (st = clpad__check_buffer(input, input_offset, c.g.in_bytes, c.esize, "input")))
+            return st;
+    }
+    return clpad__sb_enqueue(ctx, &c, input, input_offset, output, output_offset,
+                             queue ? queue : ctx->queue, num_events, wait_list, event);
+}
+
+clpad_status clpad_enqueue_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                          const int64_t *shape, cl_mem input,
+                                          size_t input_offset, const int64_t *block_shape,
+                                          const int64_t *pads_begin, const int64_t *pads_end,
+                                          cl_mem output, size_t output_offset,
+                                          cl_command_queue queue, cl_uint num_events,
+                                          const cl_event *wait_list, cl_event *event)
+{
+    return sb_enqueue(SB_S2B, ctx, dtype, rank, shape, input, input_offset, block_shape,
+                      pads_begin, pads_end, output, output_offset, queue, num_events, wait_list,
+                      event);
+}
+
+clpad_status clpad_enqueue_batch_to_space(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                          const int64_t *shape, cl_mem input,
+                                          size_t input_offset, const int64_t *block_shape,
+                                          const int64_t *crops_begin, const int64_t *crops_end,
+                                          cl_mem output, size_t output_offset,
+                                          cl_command_queue queue, cl_uint num_events,
+                                          const cl_event *wait_list, cl_event *event)
+{
+    return sb_enqueue(SB_B2S, ctx, dtype, rank, shape, input, input_offset, block_shape,
+                      crops_begin, crops_end, output, output_offset, queue, num_events, wait_list,
+                      event);
+}
+
+clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure)
+{
+    return clpad__sb_enqueue(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
+}
+
+static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype, int rank,
+                            const int64_t *shape, const void *input, const int64_t *block,
+                            const int64_t *begin, const int64_t *end, void *output,
+                            size_t output_bytes, clpad_run_info *info)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", clpad__sb_op_name(op));
+    sb_call c;
+    clpad_status st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c);
+    if (st || (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
+                                              c.g.out_bytes, output_bytes)))
+        return st;
+    /* Bytes read + written: space_to_batch reads every input element once;
+     * batch_to_space reads only the elements that are not cropped. */
+    uint64_t moved = (op == SB_S2B ? c.g.in_bytes : c.g.out_bytes) + (uint64_t)c.g.out_bytes;
+    if (clpad__host_call_on_cpu(ctx, (uint64_t)c.g.in_bytes + c.g.out_bytes)) {
+        uint64_t t0 = clpad__now_ns();
+        clpad__sb_cpu(&c, input, output);
+        if (info)
+            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
+        return st;
+    }
+    size_t larger = c.g.in_bytes > c.g.out_bytes ? c.g.in_bytes : c.g.out_bytes;
+    if (larger > ctx->max_alloc)
+        return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+                           "%s: the %s (%zu bytes) is larger than the largest buffer %s can "
+                           "allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); run it on the "
+                           "CPU path (clpad_%s_cpu, or the CLI's --cpu)",
+                           clpad__sb_op_name(op), larger == c.g.in_bytes ? "input" : "output",
+                           larger, ctx->device_name, (unsigned long long)ctx->max_alloc,
+                           clpad__sb_op_name(op));
+    return clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved,
+                           clpad__sb_host_enqueue, &c, info);
+}
+
+clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                  const int64_t *shape, const void *input,
+                                  const int64_t *block_shape, const int64_t *pads_begin,
+                                  const int64_t *pads_end, void *output, size_t output_bytes,
+                                  clpad_run_info *info)
+{
+    return sb_host(SB_S2B, ctx, dtype, rank, shape, input, block_shape, pads_begin, pads_end,
+                   output, output_bytes, info);
+}
+
+clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                  const int64_t *shape, const void *input,
+                                  const int64_t *block_shape, const int64_t *crops_begin,
+                                  const int64_t *crops_end, void *output, size_t output_bytes,
+                                  clpad_run_info *info)
+{
+    return sb_host(SB_B2S, ctx, dtype, rank, shape, input, block_shape, crops_begin, crops_end,
+                   output, output_bytes, info);
+}

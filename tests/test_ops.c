@@ -1,0 +1,277 @@
+/* The operation registry (host/ops/op.h, host/ops/registry.c) and each
+ * operation's runs against its plain reference (ref.c):
+ *  - the registry: its names are clpad_operation_name()'s, every entry's
+ *    kernel family is a file kernels/<family>.cl, and every .cl file of
+ *    kernels/ is some entry's family;
+ *  - every entry with a reference: random validated calls through the fast
+ *    host path (cpu.c) equal the reference byte for byte;
+ *  - with the argument "device": the same calls through the device run
+ *    (cl.c, by the host-pointer path) equal the reference (Skipped without
+ *    an OpenCL device).
+ * Links the static library, to reach the internal descriptors. */
+#include "test_util.h"
+
+#include "ops/op.h"
+#include "ops/pad/pad.h"
+#include "ops/space_batch/space_batch.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static clpad_context *g_ctx; /* the device runs' context; NULL: host runs only */
+
+/* ---- the registry ----------------------------------------------------------------- */
+
+static void test_registry(void **state)
+{
+    (void)state;
+    const char *src = getenv("CLPAD_SOURCE_DIR");
+    if (!src)
+        fail_msg("CLPAD_SOURCE_DIR is not set (the test's environment names the source tree)");
+    size_t n = 0;
+    for (; clpad__op_at(n); n++) {
+        const clpad_op_desc *op = clpad__op_at(n);
+        if (!clpad_operation_name(n) || strcmp(clpad_operation_name(n), op->name))
+            fail_msg("clpad_operation_name(%zu) is not the registry's '%s'", n, op->name);
+        if (clpad__op_find(op->name) != op)
+            fail_msg("clpad__op_find('%s') does not find registry entry %zu", op->name, n);
+        if (!op->variant)
+            fail_msg("operation '%s' has no warm-up variants", op->name);
+        if ((op->ref == NULL) != (op->cpu == NULL) || (op->ref == NULL) != (op->sizes == NULL) ||
+            (op->ref == NULL) != (op->enqueue == NULL))
+            fail_msg("operation '%s' has some of ref, cpu, sizes, enqueue but not all", op->name);
+        char path[4096];
+        snprintf(path, sizeof path, "%s/kernels/%s.cl", src, op->family);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            fail_msg("operation '%s': its kernel family file %s does not exist", op->name, path);
+        fclose(f);
+    }
+    if (clpad_operation_name(n))
+        fail_msg("clpad_operation_name(%zu) = '%s' past the registry's last entry", n,
+                 clpad_operation_name(n));
+    /* every kernels/<family>.cl but common.cl (included by all) is registered */
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/kernels", src);
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot list %s", dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".cl") || !strcmp(e->d_name, "common.cl"))
+            continue;
+        files++;
+        bool found = false;
+        for (size_t i = 0; i < n && !found; i++)
+            found = strlen(clpad__op_at(i)->family) == len - 3 &&
+                    !strncmp(clpad__op_at(i)->family, e->d_name, len - 3);
+        if (!found) {
+            closedir(d);
+            fail_msg("kernels/%s belongs to no registered operation (host/ops/registry.c)",
+                     e->d_name);
+        }
+    }
+    closedir(d);
+    printf("%zu operations registered, %d kernel families\n", n, files);
+}
+
+/* ---- random validated calls --------------------------------------------------------- */
+
+/* One validated call of any operation, with its description for messages. */
+typedef struct any_call {
+    const clpad_op_desc *op;
+    union {
+        clpad_pad_call pad;
+        sb_call sb;
+    } u;
+    char what[256];
+} any_call;
+
+static void random_pad(uint64_t *rng, int k, any_call *a)
+{
+    static const int ranks[] = {0, 1, 2, 3, 4};
+    static const clpad_dtype row_dtypes[] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_F64};
+    tu_pad_case c;
+    /* plain cases, mixed modes with numpy's large pads, and the rows of the
+     * fast path's fixed-size moves (interiors of 32..512 bytes; a row case
+     * whose pads break the mode's limits is drawn again) */
+    int kind = k % 3;
+    for (int tries = 0;; tries++) {
+        if (tries == 1000)
+            fail_msg("no valid pad case of kind %d in 1000 draws", kind);
+        if (kind == 0) {
+            tu_random_pad_case(rng, ranks, 5, 4000, &c);
+        } else if (kind == 1) {
+            tu_random_mixed_case(rng, ranks + 1, 4, 4000, (int)tu_range(rng, 0, 1), &c);
+        } else {
+            clpad_pad_mode m = (clpad_pad_mode)tu_range(rng, 0, CLPAD_PAD_MODE_COUNT - 1);
+            if (!tu_row_case(&c, row_dtypes[tu_range(rng, 0, 3)], m, tu_range(rng, 24, 520),
+                             tu_range(rng, 1, 5), tu_range(rng, -2, 6), tu_range(rng, -2, 6),
+                             rng))
+                continue;
+        }
+        clpad_pad_options o;
+        tu_pad_options(&c, &o);
+        clpad_status st = clpad__pad_validate(c.dtype, c.rank, c.shape, c.pads_begin,
+                                              c.pads_end, &o, c.value, &a->u.pad);
+        if (!st)
+            break;
+        if (kind != 2)
+            fail_msg("a generated pad case is invalid: %s", clpad_last_error());
+    }
+    a->op = clpad__op_find("pad");
+    tu_pad_case_str(&c, a->what, sizeof a->what);
+}
+
+static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)
+{
+    for (;;) {
+        int rank = (int)tu_range(rng, 2, 5);
+        int64_t shape[CLPAD_MAX_RANK], block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK],
+            end[CLPAD_MAX_RANK];
+        clpad_dtype dt = (clpad_dtype[]){CLPAD_U8, CLPAD_I16, CLPAD_F32, CLPAD_I64}[tu_range(rng, 0, 3)];
+        shape[0] = tu_range(rng, 0, 9) ? tu_range(rng, 1, 3) : 0;
+        block[0] = 1;
+        begin[0] = end[0] = 0;
+        /* half the calls: a long innermost axis with a block of 2, the rows
+         * the device table's vector variant (sb_vector) moves V at a time */
+        bool long_rows = tu_range(rng, 0, 1);
+        for (int i = 1; i < rank; i++) {
+            int64_t D = tu_range(rng, 0, 12) ? tu_range(rng, 1, 9) : 0;
+            int kind = (int)tu_range(rng, 0, 3); /* plain, padded, blocked, both */
+            int64_t B = kind >= 2 ? tu_range(rng, 2, 4) : 1;
+            if (long_rows && i == rank - 1) {
+                D = tu_range(rng, 16, 70);
+                B = 2;
+                kind = (int)tu_range(rng, 2, 3);
+            }
+            int64_t pb = kind == 1 || kind == 3 ? tu_range(rng, 0, 3) : 0;
+            int64_t pe = kind == 1 || kind == 3 ? tu_range(rng, 0, 3) : 0;
+            pe += (B - (D + pb + pe) % B) % B;
+            shape[i] = D;
+            block[i] = B;
+            begin[i] = pb;
+            end[i] = pe;
+        }
+        if (op == SB_B2S) { /* the output of that space_to_batch, cropped at random */
+            int64_t os[CLPAD_MAX_RANK];
+            if (clpad_space_to_batch_output_shape(rank, shape, block, begin, end, os))
+                continue;
+            memcpy(shape, os, sizeof os);
+            for (int i = 1; i < rank; i++) {
+                int64_t full = shape[i] * block[i];
+                begin[i] = tu_range(rng, 0, full < 3 ? full : 3);
+                end[i] = tu_range(rng, 0, full - begin[i] < 3 ? full - begin[i] : 3);
+            }
+        }
+        if (clpad__sb_validate(op, dt, rank, shape, block, begin, end, &a->u.sb))
+            continue;
+        if (a->u.sb.g.out_bytes > 64 * 1024 || a->u.sb.g.in_bytes > 64 * 1024)
+            continue;
+        a->op = clpad__op_find(op == SB_S2B ? "space_to_batch" : "batch_to_space");
+        char s[96], b[96], p[96], e[96];
+        snprintf(a->what, sizeof a->what, "%s %s shape=%s block=%s begin=%s end=%s", a->op->name,
+                 clpad_dtype_name(dt), tu_shape_str(rank, shape, s, sizeof s),
+                 tu_shape_str(rank, block, b, sizeof b), tu_shape_str(rank, begin, p, sizeof p),
+                 tu_shape_str(rank, end, e, sizeof e));
+        return;
+    }
+}
+
+/* A random call of operation `op` (one with a reference); false when the
+ * test has no generator for it (a failure: every such operation needs one). */
+static bool random_call(const clpad_op_desc *op, uint64_t *rng, int k, any_call *a)
+{
+    if (!strcmp(op->name, "pad"))
+        random_pad(rng, k, a);
+    else if (!strcmp(op->name, "space_to_batch"))
+        random_sb(rng, SB_S2B, a);
+    else if (!strcmp(op->name, "batch_to_space"))
+        random_sb(rng, SB_B2S, a);
+    else
+        return false;
+    return true;
+}
+
+/* Run `cases` random calls of every operation with a reference through
+ * the fast host path, or through the device (g_ctx), against ref. */
+static void runs_vs_ref(int cases)
+{
+    uint64_t rng = tu_seed();
+    int checked = 0;
+    for (size_t i = 0; clpad__op_at(i); i++) {
+        const clpad_op_desc *op = clpad__op_at(i);
+        if (!op->ref)
+            continue;
+        for (int k = 0; k < cases; k++) {
+            any_call a;
+            if (!random_call(op, &rng, k, &a))
+                fail_msg("operation '%s' has a reference but this test has no generator for it",
+                         op->name);
+            size_t in_bytes, out_bytes;
+            op->sizes(&a.u, &in_bytes, &out_bytes);
+            unsigned char *in = malloc(in_bytes + 1), *want = malloc(out_bytes + 1),
+                          *got = malloc(out_bytes + 1);
+            tu_fill(in, in_bytes, &rng);
+            memset(want, 0x5a, out_bytes + 1);
+            memset(got, 0xa5, out_bytes + 1);
+            op->ref(&a.u, in_bytes ? in : NULL, want);
+            const char *path = g_ctx ? "device run" : "fast host path";
+            if (g_ctx) {
+                clpad_status st = clpad__run_host(g_ctx, in, in_bytes, got, out_bytes,
+                                                  in_bytes + out_bytes, op->enqueue, &a.u, NULL);
+                if (st)
+                    fail_msg("%s: %s failed: %s", a.what, path, clpad_last_error());
+            } else {
+                op->cpu(&a.u, in_bytes ? in : NULL, got);
+            }
+            if (memcmp(got, want, out_bytes)) {
+                size_t at = 0;
+                while (got[at] == want[at])
+                    at++;
+                fail_msg("%s: the %s differs from the reference at byte %zu of %zu "
+                         "(0x%02x, want 0x%02x)",
+                         a.what, path, at, out_bytes, got[at], want[at]);
+            }
+            if (got[out_bytes] != 0xa5)
+                fail_msg("%s: the %s wrote past the output", a.what, path);
+            free(in);
+            free(want);
+            free(got);
+            checked++;
+        }
+    }
+    printf("%d random calls: the %s equals the reference\n", checked,
+           g_ctx ? "device run" : "fast host path");
+}
+
+static void test_cpu_vs_ref(void **state)
+{
+    (void)state;
+    runs_vs_ref(600);
+}
+
+static void test_device_vs_ref(void **state)
+{
+    (void)state;
+    runs_vs_ref(150);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "device")) {
+        g_ctx = tu_device_context(); /* exits 77 (Skipped) without a device */
+        const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_vs_ref)};
+        int rc = cmocka_run_group_tests(tests, NULL, NULL);
+        clpad_context_destroy(g_ctx);
+        return rc;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_cpu_vs_ref),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
