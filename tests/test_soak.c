@@ -68,9 +68,12 @@ static void soak_pass(uint64_t seed, clpad_context **ctx, unsigned char *in, uns
     }
 }
 
-/* Two identical passes: the first warms every cache (clpad's programs, the
- * driver's compiled kernels and launch-size specialisations), the second must
- * not grow resident memory. */
+/* Identical passes: the first warms every cache (clpad's programs, the
+ * driver's compiled kernels and launch-size specialisations), the next must
+ * not grow resident memory. A leak grows it on every pass; a one-time step
+ * (an allocator arena or a driver's thread pool settling under load, seen at
+ * 1.4 MiB on a loaded machine) does not repeat, so a second step over the
+ * limit is needed to fail: a pass that grows gets one more pass. */
 static void test_soak(void **state)
 {
     (void)state;
@@ -79,22 +82,28 @@ static void test_soak(void **state)
     unsigned char *in = malloc(MAXE * 8), *got = malloc(MAXE * 8), *want = malloc(MAXE * 8);
     soak_pass(seed, &ctx, in, got, want);
     long rss_warm = rss_kib();
-    soak_pass(seed, &ctx, in, got, want);
-    long rss_end = rss_kib();
-    printf("2 x %d operations; resident memory %ld KiB after the first pass, %ld KiB after the "
-           "second\n",
-           OPS, rss_warm, rss_end);
+    for (int pass = 2; pass <= 3; pass++) {
+        soak_pass(seed, &ctx, in, got, want);
+        long rss_end = rss_kib();
+        printf("pass %d of %d operations: resident memory %ld KiB before it, %ld KiB after\n",
+               pass, OPS, rss_warm, rss_end);
 #if defined(__SANITIZE_ADDRESS__)
-    /* AddressSanitizer's quarantine holds freed memory, so resident memory
-     * grows by design; LeakSanitizer checks for leaks in this build instead. */
-    printf("resident-memory check skipped under AddressSanitizer\n");
+        /* AddressSanitizer's quarantine holds freed memory, so resident memory
+         * grows by design; LeakSanitizer checks for leaks in this build instead. */
+        printf("resident-memory check skipped under AddressSanitizer\n");
+        break;
 #else
-    /* 1 MiB over 3000 operations: a leak of about 350 bytes per call fails
-     * (checked by leaking 512 bytes per operation: +2.2 MiB); trimmed, an
-     * identical pass here moves by 40-270 KiB. */
-    if (rss_end - rss_warm > 1024)
-        fail_msg("resident memory grew by %ld KiB over an identical pass", rss_end - rss_warm);
+        /* 1 MiB over 3000 operations: a leak of about 350 bytes per call fails
+         * (checked by leaking 512 bytes per operation: +2.2 MiB on each pass);
+         * trimmed, an identical pass here moves by 40-270 KiB. */
+        if (rss_end - rss_warm <= 1024)
+            break;
+        if (pass == 3)
+            fail_msg("resident memory grew by %ld KiB over an identical pass, twice",
+                     rss_end - rss_warm);
+        rss_warm = rss_end;
 #endif
+    }
     clpad_context_destroy(ctx);
     free(in);
     free(got);
