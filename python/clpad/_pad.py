@@ -8,7 +8,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _lib, _memory, _pyopencl
+from . import _args, _context, _interop, _lib, _memory, _pyopencl
 from ._errors import UNSUPPORTED, check, value_error
 from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
@@ -30,6 +30,7 @@ def host_output(out: Any, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
     memory with the input (which is never modified)."""
     if out is None:
         return _memory.empty(shape, dtype)
+    out = _interop.out_array(out)  # (a DLPack producer: its memory, as an ndarray)
     if _pyopencl.is_device_array(out):
         raise TypeError("out is a pyopencl array but the input is not: pass a pyopencl "
                         "array as the input to run on its device")
@@ -366,6 +367,7 @@ def pad(array: npt.ArrayLike, pads_begin: Ints, pads_end: Ints, /, mode: _Mode =
         out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
 
 
+@_interop.keeps_out
 def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         constant_values: Any = None, reflect_type: Optional[str] = None,
         pads_begin: Any = None, pads_end: Any = None, value: Any = None,
@@ -475,6 +477,15 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
                          pads_begin, pads_end, value, device, queue, out)
         if fast is not None:
             return fast
+    if _interop.is_dask(array):  # stays lazy: clpad.dask.pad builds the graph
+        from . import dask as _dask
+        if args and (len(args) > 1 or mode is not None or np.ndim(args[0]) != 0):
+            raise TypeError("a Dask array takes numpy.pad's form pad(x, pad_width, mode) or "
+                            "the keywords pads_begin=/pads_end=, not the positional form")
+        return _dask.pad(array, pad_width, args[0] if args else mode, constant_values=constant_values,
+                         reflect_type=reflect_type, pads_begin=pads_begin, pads_end=pads_end,
+                         value=value, device=device, queue=queue, out=out, axes=axes,
+                         to_multiple=to_multiple, placement=placement, large_pads=large_pads)
     numpy_form = False
     if args:
         # a sequence of mode names is numpy.pad's mode (one per axis), never pads_end
