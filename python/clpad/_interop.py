@@ -21,7 +21,7 @@ ml_dtypes' bfloat16, when installed).
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, Optional, Tuple, TypeVar, cast
+from typing import Any, Callable, TypeVar, cast
 
 import numpy as np
 
@@ -131,12 +131,6 @@ def dtype(d: Any) -> "np.dtype[Any]":
             return np.dtype(name)
         except TypeError:
             raise value_error("dtype %s has no NumPy equivalent" % d, UNSUPPORTED) from None
-    return np.dtype(d)
+    got: "np.dtype[Any]" = np.dtype(d)
+    return got
 
-
-def shape_dtype(x: Any) -> Optional[Tuple[Tuple[int, ...], "np.dtype[Any]"]]:
-    """(shape, dtype) of an array-like without converting it, when it says."""
-    try:
-        return tuple(int(s) for s in x.shape), dtype(x.dtype)
-    except (AttributeError, TypeError, ValueError):
-        return None

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _interop, _lib, _memory, _pyopencl
+from . import _args, _context, _interop, _lib, _memory, _numpy_pad, _pyopencl
 from ._errors import UNSUPPORTED, check, value_error
+from . import _types
 from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
 
@@ -144,14 +145,16 @@ def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
 
 def _mode_name(mode: Any) -> str:
     if callable(mode):
-        raise value_error("mode is a function: clpad pads with the modes 'constant', 'edge', "
-                          "'reflect', 'symmetric' and 'wrap' only", UNSUPPORTED)
+        raise value_error("mode is a function: clpad.pad runs one (numpy.pad's algorithm) in "
+                          "numpy.pad's form only, pad(x, pad_width, function)", UNSUPPORTED)
     if not isinstance(mode, str):
         raise TypeError("mode must be a string, not %r" % (mode,))
     if mode.lower() in _NUMPY_ONLY_MODES:
-        raise value_error("mode=%r is a numpy.pad mode that clpad does not have: clpad pads "
-                          "with 'constant', 'edge', 'reflect', 'symmetric' and 'wrap'"
-                          % mode, UNSUPPORTED)
+        raise value_error("mode=%r is a numpy.pad mode that clpad.pad takes in numpy.pad's "
+                          "form only, pad(x, pad_width, %r) (computed by numpy.pad on the "
+                          "host); OpenVINO's form and the batch operations pad with "
+                          "'constant', 'edge', 'reflect', 'symmetric' and 'wrap'"
+                          % (mode, mode), UNSUPPORTED)
     return mode
 
 
@@ -336,6 +339,8 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
 
 # mode: a name, a framework's name ("cv:REFLECT_101"), or one per axis.
 _Mode = Union[PadModeName, Sequence[PadModeName]]
+# numpy.pad's form also takes numpy.pad's other modes (computed by numpy.pad).
+_NumpyMode = Union[_Mode, _types.NumpyOnlyModeName]
 
 
 @overload
@@ -344,11 +349,15 @@ def pad(array: DeviceArrayT, pad_width: PadWidth, mode: _Mode = ..., *,
         out: Optional[DeviceArrayT] = ..., to_multiple: Optional[Ints] = ...,
         placement: Optional[str] = ..., large_pads: Optional[str] = ...) -> DeviceArrayT: ...
 @overload
-def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: _Mode = ..., *,
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: _NumpyMode = ..., *,
         constant_values: Any = ..., reflect_type: Optional[str] = ...,
-        device: DeviceLike = ..., out: Optional["np.ndarray[Any, Any]"] = ...,
+        device: DeviceLike = ..., out: Any = ...,
         to_multiple: Optional[Ints] = ..., placement: Optional[str] = ...,
-        large_pads: Optional[str] = ...) -> "np.ndarray[Any, Any]": ...
+        large_pads: Optional[str] = ..., stat_length: Any = ...,
+        end_values: Any = ...) -> "np.ndarray[Any, Any]": ...
+@overload
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: Callable[..., Any], *,
+        out: Any = ..., **kwargs: Any) -> "np.ndarray[Any, Any]": ...
 @overload
 def pad(array: DeviceArrayT, *, pads_begin: Ints = ..., pads_end: Ints = ...,
         mode: _Mode = ..., value: Scalar = ..., queue: Any = ...,
@@ -373,7 +382,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         pads_begin: Any = None, pads_end: Any = None, value: Any = None,
         device: DeviceLike = None, queue: Any = None, out: Any = None,
         axes: Any = None, to_multiple: Any = None, placement: Optional[str] = None,
-        large_pads: Optional[str] = None) -> Any:
+        large_pads: Optional[str] = None, stat_length: Any = None, end_values: Any = None,
+        **kwargs: Any) -> Any:
     """Pad an array, or crop it with negative pads, on an OpenCL device.
 
     Two forms, one function::
@@ -396,9 +406,34 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             (every axis), ``((before, after),)``, one ``(before, after)`` per
             axis, as numpy.pad broadcasts them, or ``{axis: n or (before,
             after)}`` (other axes unpadded). Pads are integers >= 0.
-        constant_values: the pad value of mode "constant"; numpy's per-axis
-            forms are accepted when every value is the same.
-        reflect_type: "even" (numpy's default) only.
+        constant_values: the pad value of mode "constant": a scalar, or
+            numpy's per-axis and per-side forms (``(before, after)``,
+            ``((before, after),)``, one ``(before, after)`` per axis), each
+            side's value cast to x's dtype as numpy.pad casts it (300 on
+            uint8 is 44; 1.7 on int8 is 1; what numpy refuses raises
+            ClpadValueError). Runs on the device: one constant-pad launch
+            when every side has the same value, else a composition of
+            launches in numpy's order (axis 0's sides, then axis 1's, ...; a
+            run of consecutive sides with one value in one launch), each
+            padding the previous result, so that a corner takes the value of
+            the last axis whose pad covers it, exactly as numpy.pad.
+        reflect_type: "even" (numpy's default; on the device) or "odd"
+            (``2 * edge - mirror``, any pad size: computed by numpy.pad on
+            the host).
+        stat_length (modes "maximum", "minimum", "mean", "median") and
+            end_values (mode "linear_ramp"): numpy.pad's.
+
+    numpy.pad's other modes, in numpy.pad's form only: "linear_ramp",
+        "maximum", "minimum", "mean", "median", "empty" (the pads are
+        uninitialised, as numpy's), and a callable mode with its keyword
+        arguments (``pad(x, 2, func, padder=100)``) run numpy.pad's own
+        algorithm on the host (numpy.pad itself computes them), so the result
+        is numpy's bit for bit, its rounding of integer means and medians
+        (float64, half to even) and its float summation order included. They
+        take NumPy, DLPack and array-interface inputs and ``out=``, not a
+        pyopencl array (ClpadValueError). Where each part runs: constant,
+        edge, reflect, symmetric and wrap (reflect_type "even") on the
+        device; the rest on the host.
 
     OpenVINO's form, ``pad(array, *, pads_begin, pads_end, mode, value)``:
         pads_begin, pads_end: one int per axis, or one int for every axis
@@ -428,7 +463,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         A sequence of names gives each axis its own mode (one per axis, or
         one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a
         panorama. numpy.pad's "linear_ramp", "maximum", "mean", "median",
-        "minimum" and "empty" are not clpad modes: ClpadValueError (as is a
+        "minimum", "empty" and a callable are taken in numpy.pad's form only
+        (above); in OpenVINO's form they raise ClpadValueError (as does a
         name with a NUL character in it).
     large_pads: None or "error" (Pad-12's limits above; a larger pad raises)
         or "numpy": reflect and symmetric accept any pad and repeat the
@@ -443,7 +479,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         element after) up to the next multiple; 1 leaves an axis alone. It
         adds to the pads given (which default to 0): the size after them is
         rounded up. ClpadValueError for a multiple < 1.
-    value / constant_values (synonyms; give one): the exact bits of
+    value / constant_values (synonyms; give one): in numpy.pad's form,
+        numpy's rules (above), except that a string is parsed exactly as
+        below. In OpenVINO's form: the exact bits of
         ``np.array(value, dtype=x.dtype)``, except that an integer dtype
         rejects values that do not fit or are not integers, bool takes only
         0/1/True/False, and a finite value that rounds to infinity is
@@ -451,6 +489,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         "nan", "0x1p-3"). The other modes use no value: a zero (0, 0.0, -0.0,
         False) is accepted and ignored, any other value raises, since it would
         be silently ignored.
+    x: a NumPy array, or anything with ``__dlpack__`` in CPU memory (a torch
+        or JAX CPU tensor: read in place, never written), ``__array_interface__``
+        or anything numpy.asarray takes. A Dask array gives a lazy Dask array
+        (:func:`clpad.dask.pad`: each block padded by clpad.pad when
+        computed); nothing is computed here.
     device: for a NumPy array (or anything numpy.asarray takes), where to
         run: None (clpad's default device), "P:D", a device-name substring,
         a :class:`clpad.Device`, or "reference" (the CPU path without OpenCL).
@@ -459,7 +502,10 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         returns a pyopencl Array on the same queue whose events include the
         pad's; ``out=`` may then be a pyopencl Array.
     out: an array to write the result into (of the result's shape and x's
-        native dtype, C-contiguous, writeable, not sharing memory with x).
+        native dtype, C-contiguous, writeable, not sharing memory with x): a
+        NumPy array, or any CPU DLPack producer (a torch tensor), written in
+        its own memory and returned itself; a read-only or non-contiguous
+        one raises ClpadValueError.
 
     Returns a new array of x's dtype (or `out`); the input is never modified.
     Raises ClpadValueError (a ValueError) for pads, shapes, values, dtypes
@@ -470,9 +516,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
 
     Semantics: OpenVINO's Pad-12 operation (plus "wrap", as ONNX Pad-18 and
     numpy have it), computed bit-exactly on every device; for pads >= 0 within
-    the limits above the result equals numpy.pad's.
+    the limits above the result equals numpy.pad's. In numpy.pad's form, every
+    numpy.pad mode and option gives numpy.pad's result, byte for byte.
     """
-    if axes is None and to_multiple is None and placement is None and large_pads is None:
+    if (axes is None and to_multiple is None and placement is None and large_pads is None
+            and stat_length is None and end_values is None and not kwargs):
         fast = _fast_pad(array, pad_width, args, mode, constant_values, reflect_type,
                          pads_begin, pads_end, value, device, queue, out)
         if fast is not None:
@@ -485,7 +533,22 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         return _dask.pad(array, pad_width, args[0] if args else mode, constant_values=constant_values,
                          reflect_type=reflect_type, pads_begin=pads_begin, pads_end=pads_end,
                          value=value, device=device, queue=queue, out=out, axes=axes,
-                         to_multiple=to_multiple, placement=placement, large_pads=large_pads)
+                         to_multiple=to_multiple, placement=placement, large_pads=large_pads,
+                         stat_length=stat_length, end_values=end_values, **kwargs)
+    v = constant_values if value is None else value
+    if _numpy_pad.wants(pad_width, args, mode, v, reflect_type, stat_length, end_values, kwargs,
+                        pads_begin is not None or pads_end is not None or axes is not None
+                        or to_multiple is not None or placement is not None
+                        or (value is not None and constant_values is not None)):
+        got = _numpy_pad.run(pad, array, pad_width, args, mode, v, reflect_type, stat_length,
+                             end_values, kwargs, device, queue, out)
+        if got is not None:
+            return got
+    if kwargs:
+        raise TypeError("pad() got an unexpected keyword argument %r" % sorted(kwargs)[0])
+    if stat_length is not None or end_values is not None:
+        raise TypeError("stat_length= and end_values= belong to numpy.pad's form, "
+                        "pad(x, pad_width, mode, ...)")
     numpy_form = False
     if args:
         # a sequence of mode names is numpy.pad's mode (one per axis), never pads_end
