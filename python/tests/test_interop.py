@@ -183,3 +183,16 @@ def test_dask_errors_now_and_refusals():
     with pytest.raises(TypeError, match="Dask"):
         clpad.space_to_batch(x, [1, 2])
     assert calls == []
+
+
+def test_dask_numpy_modes_and_per_side_constants():
+    """numpy.pad's other modes and per-side constants, block by block."""
+    calls = []
+    x, base = lazy_source((6, 10), ((2, 2, 2), (3, 3, 4)), calls)
+    cases = [((2, "mean"), {"stat_length": 2}), ((1, "linear_ramp"), {"end_values": (5, -1)}),
+             ((((0, 0), (2, 2)), "median"), {}), ((2, "reflect"), {"reflect_type": "odd"}),
+             ((((1, 2), (0, 3)),), {"constant_values": ((1, 2), (3, 4))})]
+    ys = [clpad.pad(x, *a, **kw) for a, kw in cases]
+    assert calls == []
+    for y, (a, kw) in zip(ys, cases):
+        assert np.array_equal(y.compute(scheduler="synchronous"), np.pad(base, *a, **kw)), (a, kw)
