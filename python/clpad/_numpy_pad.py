@@ -82,10 +82,12 @@ def _host_input(array: Any, what: str) -> "np.ndarray[Any, Any]":
     return x
 
 
-def _numpy_error(e: Exception) -> Exception:
-    """numpy.pad's ValueError as a ClpadValueError (other errors unchanged)."""
+def _numpy_error(e: Exception, what: str, kw: Dict[str, Any]) -> Exception:
+    """numpy.pad's ValueError as a ClpadValueError naming the mode and the
+    options given (other errors unchanged)."""
     if isinstance(e, ValueError) and not isinstance(e, ClpadValueError):
-        return value_error("numpy.pad: %s" % e)
+        given = "".join(", %s=%r" % (k, v) for k, v in sorted(kw.items()))
+        return value_error("%s%s: numpy.pad: %s" % (what, given, e))
     return e
 
 
@@ -137,7 +139,7 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
         np_pad: Any = np.pad  # (numpy's stubs type one mode per call)
         got = np_pad(x, pairs, mode if callable(mode) else name, **kw)
     except (ValueError, TypeError) as e:
-        raise _numpy_error(e) from None
+        raise _numpy_error(e, what, kw) from None
     if out is None:
         return got
     result = host_output(out, got.shape, got.dtype, x)
