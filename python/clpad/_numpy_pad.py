@@ -9,7 +9,8 @@ Where each runs:
   The sides (axis 0 before, axis 0 after, axis 1 before, ...) with a pad run
   in that order, consecutive sides with the same value in one launch (all the
   sides in one launch when every value is the same); each launch pads the
-  previous result, so the result is numpy's exactly. The values are numpy's:
+  previous result, so the result is numpy's exactly (and each launch copies
+  the array: k runs cost about k single pads). The values are numpy's:
   each side's value is what ``numpy.pad`` writes there for the array's dtype
   (its broadcasting and its casting: 300 on uint8 is 44, 1.7 on int8 is 1).
 - ``reflect_type="odd"``, ``linear_ramp`` (``end_values``), ``maximum``,

@@ -416,7 +416,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             launches in numpy's order (axis 0's sides, then axis 1's, ...; a
             run of consecutive sides with one value in one launch), each
             padding the previous result, so that a corner takes the value of
-            the last axis whose pad covers it, exactly as numpy.pad.
+            the last axis whose pad covers it, exactly as numpy.pad. Each
+            launch copies the array: k runs cost about k single pads.
         reflect_type: "even" (numpy's default; on the device) or "odd"
             (``2 * edge - mirror``, any pad size: computed by numpy.pad on
             the host).
