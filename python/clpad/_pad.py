@@ -528,10 +528,14 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             return fast
     if _interop.is_dask(array):  # stays lazy: clpad.dask.pad builds the graph
         from . import dask as _dask
-        if args and (len(args) > 1 or mode is not None or np.ndim(args[0]) != 0):
+        a0 = args[0] if args else None
+        if args and (len(args) > 1 or mode is not None or not (
+                isinstance(a0, str) or callable(a0) or (isinstance(a0, (list, tuple)) and a0
+                                                        and all(isinstance(m, str) for m in a0)))):
             raise TypeError("a Dask array takes numpy.pad's form pad(x, pad_width, mode) or "
                             "the keywords pads_begin=/pads_end=, not the positional form")
-        return _dask.pad(array, pad_width, args[0] if args else mode, constant_values=constant_values,
+        return _dask.pad(array, pad_width, a0 if args else mode,
+                         constant_values=constant_values,
                          reflect_type=reflect_type, pads_begin=pads_begin, pads_end=pads_end,
                          value=value, device=device, queue=queue, out=out, axes=axes,
                          to_multiple=to_multiple, placement=placement, large_pads=large_pads,

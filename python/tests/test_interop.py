@@ -196,3 +196,14 @@ def test_dask_numpy_modes_and_per_side_constants():
     assert calls == []
     for y, (a, kw) in zip(ys, cases):
         assert np.array_equal(y.compute(scheduler="synchronous"), np.pad(base, *a, **kw)), (a, kw)
+
+
+def test_dask_mode_per_axis_and_the_positional_form():
+    calls = []
+    x, base = lazy_source((4, 6), ((2, 2), (3, 3)), calls)
+    y = clpad.pad(x, 1, ("edge", "wrap"))
+    assert np.array_equal(y.compute(scheduler="synchronous"),
+                          clpad.pad(base, 1, ("edge", "wrap")))
+    with pytest.raises(TypeError, match="positional form"):
+        clpad.pad(x, [1, 1], [1, 1])
+    assert len(calls) == 4  # the one compute above, nothing else
