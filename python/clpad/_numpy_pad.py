@@ -1,4 +1,5 @@
-"""numpy.pad's options beyond clpad's kernel modes, in clpad.pad's numpy form.
+"""numpy.pad's options beyond clpad's kernel modes, in clpad.pad's numpy form
+(and numpy.pad's other modes in OpenVINO's form too, with pads >= 0).
 
 Where each runs:
 
@@ -72,6 +73,29 @@ def wants(pad_width: Any, args: Tuple[Any, ...], mode: Any, value: Any, reflect_
     if name == "constant" and value is not None and not isinstance(value, (str, bytes)):
         return True
     return False
+
+
+def host_mode(mode: Any) -> bool:
+    """Whether mode is one numpy.pad computes here (a numpy-only name or a function)."""
+    return callable(mode) or _name(mode) in HOST_MODES
+
+
+def openvino_pad_width(array: Any, pads_begin: Any, pads_end: Any,
+                       mode: Any) -> List[Tuple[int, int]]:
+    """OpenVINO's pads_begin / pads_end as numpy's pad_width, for a mode
+    numpy.pad computes: pads >= 0 only (cropping is for the kernel modes)."""
+    shape = getattr(array, "shape", None)
+    rank = len(shape) if shape is not None else int(np.ndim(array))
+    pb = _args.axes("pads_begin", pads_begin, rank, default=0)
+    pe = _args.axes("pads_end", pads_end, rank, default=0)
+    for name, pads in (("pads_begin", pb), ("pads_end", pe)):
+        for i, v in enumerate(pads):
+            if v < 0:
+                raise value_error("%s[%d] = %d: mode=%r (numpy.pad's) takes pads >= 0; "
+                                  "negative pads crop in the modes 'constant', 'edge', "
+                                  "'reflect', 'symmetric' and 'wrap' only"
+                                  % (name, i, v, getattr(mode, "__name__", mode)))
+    return list(zip(pb, pe))
 
 
 def _host_input(array: Any, what: str) -> "np.ndarray[Any, Any]":

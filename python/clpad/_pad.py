@@ -145,16 +145,16 @@ def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
 
 def _mode_name(mode: Any) -> str:
     if callable(mode):
-        raise value_error("mode is a function: clpad.pad runs one (numpy.pad's algorithm) in "
-                          "numpy.pad's form only, pad(x, pad_width, function)", UNSUPPORTED)
+        raise value_error("mode is a function: clpad.pad runs one (numpy.pad's algorithm) "
+                          "with pads >= 0, without axes= or to_multiple=", UNSUPPORTED)
     if not isinstance(mode, str):
         raise TypeError("mode must be a string, not %r" % (mode,))
     if mode.lower() in _NUMPY_ONLY_MODES:
-        raise value_error("mode=%r is a numpy.pad mode that clpad.pad takes in numpy.pad's "
-                          "form only, pad(x, pad_width, %r) (computed by numpy.pad on the "
-                          "host); OpenVINO's form and the batch operations pad with "
-                          "'constant', 'edge', 'reflect', 'symmetric' and 'wrap'"
-                          % (mode, mode), UNSUPPORTED)
+        raise value_error("mode=%r is a numpy.pad mode (computed by numpy.pad on the host): "
+                          "clpad.pad takes it alone (not in a per-axis list), with pads >= 0, "
+                          "without axes= or to_multiple=; with those, and in the batch "
+                          "operations, the modes are 'constant', 'edge', 'reflect', "
+                          "'symmetric' and 'wrap'" % (mode,), UNSUPPORTED)
     return mode
 
 
@@ -424,7 +424,8 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         stat_length (modes "maximum", "minimum", "mean", "median") and
             end_values (mode "linear_ramp"): numpy.pad's.
 
-    numpy.pad's other modes, in numpy.pad's form only: "linear_ramp",
+    numpy.pad's other modes (in both forms; OpenVINO's with pads >= 0 and
+        without axes or to_multiple): "linear_ramp",
         "maximum", "minimum", "mean", "median", "empty" (the pads are
         uninitialised, as numpy's), and a callable mode with its keyword
         arguments (``pad(x, 2, func, padder=100)``) run numpy.pad's own
@@ -464,9 +465,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         A sequence of names gives each axis its own mode (one per axis, or
         one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a
         panorama. numpy.pad's "linear_ramp", "maximum", "mean", "median",
-        "minimum", "empty" and a callable are taken in numpy.pad's form only
-        (above); in OpenVINO's form they raise ClpadValueError (as does a
-        name with a NUL character in it).
+        "minimum", "empty" and a callable are taken as above (alone, pads >=
+        0); in a per-axis list, with negative pads, axes or to_multiple they
+        raise ClpadValueError (as does a name with a NUL character in it).
     large_pads: None or "error" (Pad-12's limits above; a larger pad raises)
         or "numpy": reflect and symmetric accept any pad and repeat the
         mirror exactly as numpy.pad does (period 2(D-1) and 2D; reflect on
@@ -540,6 +541,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
                          value=value, device=device, queue=queue, out=out, axes=axes,
                          to_multiple=to_multiple, placement=placement, large_pads=large_pads,
                          stat_length=stat_length, end_values=end_values, **kwargs)
+    if (pad_width is None and not args and (pads_begin is not None or pads_end is not None)
+            and axes is None and to_multiple is None and placement is None
+            and _numpy_pad.host_mode(mode)):  # OpenVINO's form of numpy.pad's other modes
+        pad_width = _numpy_pad.openvino_pad_width(array, pads_begin, pads_end, mode)
+        pads_begin = pads_end = None
     v = constant_values if value is None else value
     if _numpy_pad.wants(pad_width, args, mode, v, reflect_type, stat_length, end_values, kwargs,
                         pads_begin is not None or pads_end is not None or axes is not None

@@ -118,11 +118,21 @@ def test_reflect_type_even_and_odd():
 
 @pytest.mark.parametrize("mode", ["linear_ramp", "maximum", "mean", "median", "minimum", "empty"])
 def test_numpy_only_modes_in_openvino_form(mode):
-    """numpy.pad's form takes them (test_numpy_pad.py); OpenVINO's form does not."""
-    with pytest.raises(clpad.ClpadValueError, match="in numpy.pad's form only") as e:
-        clpad.pad(np.arange(4.0), pads_begin=1, pads_end=1, mode=mode)
-    assert e.value.status_name == "CLPAD_ERR_UNSUPPORTED"
-    assert "'constant', 'edge', 'reflect', 'symmetric' and 'wrap'" in str(e.value)
+    """numpy.pad's form takes them (test_numpy_pad.py); OpenVINO's form with
+    pads >= 0 too; negative pads, axes= and a per-axis list do not."""
+    x = np.arange(12.0).reshape(3, 4)
+    got = clpad.pad(x, pads_begin=[1, 0], pads_end=2, mode=mode)
+    if mode != "empty":
+        assert same_bits(got, np.pad(x, ((1, 2), (0, 2)), mode))
+    assert got.shape == (6, 6)
+    with pytest.raises(clpad.ClpadValueError, match=r"pads_end\[1\] = -1"):
+        clpad.pad(x, pads_begin=1, pads_end=[0, -1], mode=mode)
+    for call in (lambda: clpad.pad(x, pads_begin=[1], pads_end=[1], axes=[0], mode=mode),
+                 lambda: clpad.pad(x, 1, (mode, "edge"))):
+        with pytest.raises(clpad.ClpadValueError, match="numpy.pad mode") as e:
+            call()
+        assert e.value.status_name == "CLPAD_ERR_UNSUPPORTED"
+        assert "'constant', 'edge', 'reflect', 'symmetric' and 'wrap'" in str(e.value)
 
 
 def test_function_as_mode():
@@ -132,8 +142,10 @@ def test_function_as_mode():
     x = np.arange(4.0)
     assert same_bits(clpad.pad(x, 1, ones), np.pad(x, 1, ones))
     assert same_bits(clpad.pad(x, 1, ones, v=7), np.pad(x, 1, ones, v=7))
+    assert same_bits(clpad.pad(x, pads_begin=1, pads_end=2, mode=ones),
+                     np.pad(x, (1, 2), ones))
     with pytest.raises(clpad.ClpadValueError, match="function"):
-        clpad.pad(x, pads_begin=1, pads_end=1, mode=ones)
+        clpad.pad(x, pads_begin=[1], pads_end=[1], axes=[0], mode=ones)
 
 
 def test_unknown_mode():
