@@ -78,6 +78,7 @@ from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._image import imread
 from ._letterbox import LetterboxTransform, boxes_to_slot, boxes_to_source, letterbox
 from ._pad import pad
+from . import dask  # clpad.dask: lazy pads of Dask arrays (imports Dask only when used)
 from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
 from ._stream import LetterboxFiles, expand_paths, letterbox_files

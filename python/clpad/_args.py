@@ -11,7 +11,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import _lib
+from . import _interop, _lib
 from ._errors import (INVALID_ARGUMENT, OVERFLOW, UNSUPPORTED, ClpadValueError, check,
                       value_error)
 
@@ -52,7 +52,7 @@ def dtype_code(dt: Any) -> int:
 
 def prepare(x: Any) -> Tuple["np.ndarray[Any, Any]", int]:
     """(C-contiguous native-endian array, clpad dtype code); never modifies x."""
-    x = np.asarray(x)
+    x = _interop.as_array(x)
     code = dtype_code(x.dtype)
     if not x.dtype.isnative:
         x = x.astype(x.dtype.newbyteorder("="))

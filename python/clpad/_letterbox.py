@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _lib, _memory
+from . import _args, _context, _interop, _lib, _memory
 from . import _image as _image_mod
 from ._context import DeviceLike
 from ._errors import check, value_error
@@ -208,7 +208,7 @@ def _image(i: int, x: Any, keep: List[Any]) -> Any:
     elif _is_pil(x):
         x = _pil_array(x)
     try:
-        a = np.asarray(x)
+        a = _interop.as_array(x, "images[%d]" % i)
     except ValueError as e:  # a ragged nested list
         raise value_error("images[%d] is not an image array: %s" % (i, e)) from None
     if a.dtype == object:
@@ -284,7 +284,7 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
     if swap_rb is not None:
         o.swap_rb = 1 if swap_rb else 0
     codes = {v: k for k, v in _DTYPES.items()}
-    dt: "np.dtype[Any]" = codes[o.dtype] if dtype is None else np.dtype(dtype)
+    dt: "np.dtype[Any]" = codes[o.dtype] if dtype is None else _interop.dtype(dtype)
     if dt not in _DTYPES:
         raise value_error("dtype %s: the batch is float32, float16 or uint8" % dt)
     o.dtype = _DTYPES[dt]
@@ -319,6 +319,7 @@ def _transform(t: Any, h: Optional[int], w: Optional[int]) -> LetterboxTransform
                               int(t.resized_height), int(t.resized_width), h, w)
 
 
+@_interop.keeps_out
 def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
               preset: Optional[str] = None,
               interp: Optional[Interp] = None, placement: Optional[Placement] = None,

@@ -134,6 +134,8 @@ def batch_output(out: Any, shape: Any, dtype: Any, inputs: Sequence[Any],
     sharing no memory with any of the inputs, each of which is `what`)."""
     if out is None:
         return empty(shape, dtype)
+    from . import _interop
+    out = _interop.out_array(out)  # (a DLPack producer: its memory, as an ndarray)
     if not isinstance(out, np.ndarray):
         raise TypeError("out must be a numpy.ndarray, not %s" % type(out).__name__)
     if out.shape != shape or out.dtype != dtype:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _lib, _memory, _pyopencl
+from . import _args, _context, _interop, _lib, _memory, _numpy_pad, _pyopencl
 from ._errors import INVALID_PADS, UNSUPPORTED, ClpadValueError, check, value_error
+from . import _types
 from ._types import DeviceArrayT, Ints, PadModeName, PadWidth, Scalar
 from ._context import DeviceLike
 
@@ -41,6 +42,7 @@ def host_output(out: Any, shape: Tuple[int, ...], dtype: "np.dtype[Any]",
     memory with the input (which is never modified)."""
     if out is None:
         return _memory.empty(shape, dtype)
+    out = _interop.out_array(out)  # (a DLPack producer: its memory, as an ndarray)
     if _pyopencl.is_device_array(out):
         raise TypeError("out is a pyopencl array but the input is not: pass a pyopencl "
                         "array as the input to run on its device")
@@ -154,14 +156,16 @@ def _numpy_limits(pairs: List[Tuple[int, int]], shape: Tuple[int, ...],
 
 def _mode_name(mode: Any) -> str:
     if callable(mode):
-        raise value_error("mode is a function: clpad pads with the modes 'constant', 'edge', "
-                          "'reflect', 'symmetric' and 'wrap' only", UNSUPPORTED)
+        raise value_error("mode is a function: clpad.pad runs one (numpy.pad's algorithm) "
+                          "with pads >= 0, without axes= or to_multiple=", UNSUPPORTED)
     if not isinstance(mode, str):
         raise TypeError("mode must be a string, not %r" % (mode,))
     if mode.lower() in _NUMPY_ONLY_MODES:
-        raise value_error("mode=%r is a numpy.pad mode that clpad does not have: clpad pads "
-                          "with 'constant', 'edge', 'reflect', 'symmetric' and 'wrap'"
-                          % mode, UNSUPPORTED)
+        raise value_error("mode=%r is a numpy.pad mode (computed by numpy.pad on the host): "
+                          "clpad.pad takes it alone (not in a per-axis list), with pads >= 0, "
+                          "without axes= or to_multiple=; with those, and in the batch "
+                          "operations, the modes are 'constant', 'edge', 'reflect', "
+                          "'symmetric' and 'wrap'" % (mode,), UNSUPPORTED)
     return mode
 
 
@@ -346,6 +350,8 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
 
 # mode: a name, a framework's name ("cv:REFLECT_101"), or one per axis.
 _Mode = Union[PadModeName, Sequence[PadModeName]]
+# numpy.pad's form also takes numpy.pad's other modes (computed by numpy.pad).
+_NumpyMode = Union[_Mode, _types.NumpyOnlyModeName]
 
 
 @overload
@@ -354,11 +360,15 @@ def pad(array: DeviceArrayT, pad_width: PadWidth, mode: _Mode = ..., *,
         out: Optional[DeviceArrayT] = ..., to_multiple: Optional[Ints] = ...,
         placement: Optional[str] = ..., large_pads: Optional[str] = ...) -> DeviceArrayT: ...
 @overload
-def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: _Mode = ..., *,
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: _NumpyMode = ..., *,
         constant_values: Any = ..., reflect_type: Optional[str] = ...,
-        device: DeviceLike = ..., out: Optional["np.ndarray[Any, Any]"] = ...,
+        device: DeviceLike = ..., out: Any = ...,
         to_multiple: Optional[Ints] = ..., placement: Optional[str] = ...,
-        large_pads: Optional[str] = ...) -> "np.ndarray[Any, Any]": ...
+        large_pads: Optional[str] = ..., stat_length: Any = ...,
+        end_values: Any = ...) -> "np.ndarray[Any, Any]": ...
+@overload
+def pad(array: npt.ArrayLike, pad_width: PadWidth, mode: Callable[..., Any], *,
+        out: Any = ..., **kwargs: Any) -> "np.ndarray[Any, Any]": ...
 @overload
 def pad(array: DeviceArrayT, *, pads_begin: Ints = ..., pads_end: Ints = ...,
         mode: _Mode = ..., value: Scalar = ..., queue: Any = ...,
@@ -377,12 +387,14 @@ def pad(array: npt.ArrayLike, pads_begin: Ints, pads_end: Ints, /, mode: _Mode =
         out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
 
 
+@_interop.keeps_out
 def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         constant_values: Any = None, reflect_type: Optional[str] = None,
         pads_begin: Any = None, pads_end: Any = None, value: Any = None,
         device: DeviceLike = None, queue: Any = None, out: Any = None,
         axes: Any = None, to_multiple: Any = None, placement: Optional[str] = None,
-        large_pads: Optional[str] = None) -> Any:
+        large_pads: Optional[str] = None, stat_length: Any = None, end_values: Any = None,
+        **kwargs: Any) -> Any:
     """Pad an array, or crop it with negative pads, on an OpenCL device.
 
     Two forms, one function::
@@ -405,9 +417,36 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             (every axis), ``((before, after),)``, one ``(before, after)`` per
             axis, as numpy.pad broadcasts them, or ``{axis: n or (before,
             after)}`` (other axes unpadded). Pads are integers >= 0.
-        constant_values: the pad value of mode "constant"; numpy's per-axis
-            forms are accepted when every value is the same.
-        reflect_type: "even" (numpy's default) only.
+        constant_values: the pad value of mode "constant": a scalar, or
+            numpy's per-axis and per-side forms (``(before, after)``,
+            ``((before, after),)``, one ``(before, after)`` per axis), each
+            side's value cast to x's dtype as numpy.pad casts it (300 on
+            uint8 is 44; 1.7 on int8 is 1; what numpy refuses raises
+            ClpadValueError). Runs on the device: one constant-pad launch
+            when every side has the same value, else a composition of
+            launches in numpy's order (axis 0's sides, then axis 1's, ...; a
+            run of consecutive sides with one value in one launch), each
+            padding the previous result, so that a corner takes the value of
+            the last axis whose pad covers it, exactly as numpy.pad. Each
+            launch copies the array: k runs cost about k single pads.
+        reflect_type: "even" (numpy's default; on the device) or "odd"
+            (``2 * edge - mirror``, any pad size: computed by numpy.pad on
+            the host).
+        stat_length (modes "maximum", "minimum", "mean", "median") and
+            end_values (mode "linear_ramp"): numpy.pad's.
+
+    numpy.pad's other modes (in both forms; OpenVINO's with pads >= 0 and
+        without axes or to_multiple): "linear_ramp",
+        "maximum", "minimum", "mean", "median", "empty" (the pads are
+        uninitialised, as numpy's), and a callable mode with its keyword
+        arguments (``pad(x, 2, func, padder=100)``) run numpy.pad's own
+        algorithm on the host (numpy.pad itself computes them), so the result
+        is numpy's bit for bit, its rounding of integer means and medians
+        (float64, half to even) and its float summation order included. They
+        take NumPy, DLPack and array-interface inputs and ``out=``, not a
+        pyopencl array (ClpadValueError). Where each part runs: constant,
+        edge, reflect, symmetric and wrap (reflect_type "even") on the
+        device; the rest on the host.
 
     OpenVINO's form, ``pad(array, *, pads_begin, pads_end, mode, value)``:
         pads_begin, pads_end: one int per axis, or one int for every axis
@@ -437,8 +476,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         A sequence of names gives each axis its own mode (one per axis, or
         one per `axes` entry), e.g. ``mode=("edge", "wrap")`` for a
         panorama. numpy.pad's "linear_ramp", "maximum", "mean", "median",
-        "minimum" and "empty" are not clpad modes: ClpadValueError (as is a
-        name with a NUL character in it).
+        "minimum", "empty" and a callable are taken as above (alone, pads >=
+        0); in a per-axis list, with negative pads, axes or to_multiple they
+        raise ClpadValueError (as does a name with a NUL character in it).
     large_pads: None or "error" (Pad-12's limits above; a larger pad raises)
         or "numpy": reflect and symmetric accept any pad and repeat the
         mirror exactly as numpy.pad does (period 2(D-1) and 2D; reflect on
@@ -452,7 +492,9 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         element after) up to the next multiple; 1 leaves an axis alone. It
         adds to the pads given (which default to 0): the size after them is
         rounded up. ClpadValueError for a multiple < 1.
-    value / constant_values (synonyms; give one): the exact bits of
+    value / constant_values (synonyms; give one): in numpy.pad's form,
+        numpy's rules (above), except that a string is parsed exactly as
+        below. In OpenVINO's form: the exact bits of
         ``np.array(value, dtype=x.dtype)``, except that an integer dtype
         rejects values that do not fit or are not integers, bool takes only
         0/1/True/False, and a finite value that rounds to infinity is
@@ -460,6 +502,11 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         "nan", "0x1p-3"). The other modes use no value: a zero (0, 0.0, -0.0,
         False) is accepted and ignored, any other value raises, since it would
         be silently ignored.
+    x: a NumPy array, or anything with ``__dlpack__`` in CPU memory (a torch
+        or JAX CPU tensor: read in place, never written), ``__array_interface__``
+        or anything numpy.asarray takes. A Dask array gives a lazy Dask array
+        (:func:`clpad.dask.pad`: each block padded by clpad.pad when
+        computed); nothing is computed here.
     device: for a NumPy array (or anything numpy.asarray takes), where to
         run: None (clpad's default device), "P:D", a device-name substring,
         a :class:`clpad.Device`, or "reference" (the CPU path without OpenCL).
@@ -468,7 +515,10 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         returns a pyopencl Array on the same queue whose events include the
         pad's; ``out=`` may then be a pyopencl Array.
     out: an array to write the result into (of the result's shape and x's
-        native dtype, C-contiguous, writeable, not sharing memory with x).
+        native dtype, C-contiguous, writeable, not sharing memory with x): a
+        NumPy array, or any CPU DLPack producer (a torch tensor), written in
+        its own memory and returned itself; a read-only or non-contiguous
+        one raises ClpadValueError.
 
     Returns a new array of x's dtype (or `out`); the input is never modified.
     Raises ClpadValueError (a ValueError) for pads, shapes, values, dtypes
@@ -479,13 +529,48 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
 
     Semantics: OpenVINO's Pad-12 operation (plus "wrap", as ONNX Pad-18 and
     numpy have it), computed bit-exactly on every device; for pads >= 0 within
-    the limits above the result equals numpy.pad's.
+    the limits above the result equals numpy.pad's. In numpy.pad's form, every
+    numpy.pad mode and option gives numpy.pad's result, byte for byte.
     """
-    if axes is None and to_multiple is None and placement is None and large_pads is None:
+    if (axes is None and to_multiple is None and placement is None and large_pads is None
+            and stat_length is None and end_values is None and not kwargs):
         fast = _fast_pad(array, pad_width, args, mode, constant_values, reflect_type,
                          pads_begin, pads_end, value, device, queue, out)
         if fast is not None:
             return fast
+    if _interop.is_dask(array):  # stays lazy: clpad.dask.pad builds the graph
+        from . import dask as _dask
+        a0 = args[0] if args else None
+        if args and (len(args) > 1 or mode is not None or not (
+                isinstance(a0, str) or callable(a0) or (isinstance(a0, (list, tuple)) and a0
+                                                        and all(isinstance(m, str) for m in a0)))):
+            raise TypeError("a Dask array takes numpy.pad's form pad(x, pad_width, mode) or "
+                            "the keywords pads_begin=/pads_end=, not the positional form")
+        return _dask.pad(array, pad_width, a0 if args else mode,
+                         constant_values=constant_values,
+                         reflect_type=reflect_type, pads_begin=pads_begin, pads_end=pads_end,
+                         value=value, device=device, queue=queue, out=out, axes=axes,
+                         to_multiple=to_multiple, placement=placement, large_pads=large_pads,
+                         stat_length=stat_length, end_values=end_values, **kwargs)
+    if (pad_width is None and not args and (pads_begin is not None or pads_end is not None)
+            and axes is None and to_multiple is None and placement is None
+            and _numpy_pad.host_mode(mode)):  # OpenVINO's form of numpy.pad's other modes
+        pad_width = _numpy_pad.openvino_pad_width(array, pads_begin, pads_end, mode)
+        pads_begin = pads_end = None
+    v = constant_values if value is None else value
+    if _numpy_pad.wants(pad_width, args, mode, v, reflect_type, stat_length, end_values, kwargs,
+                        pads_begin is not None or pads_end is not None or axes is not None
+                        or to_multiple is not None or placement is not None
+                        or (value is not None and constant_values is not None)):
+        got = _numpy_pad.run(pad, array, pad_width, args, mode, v, reflect_type, stat_length,
+                             end_values, kwargs, device, queue, out)
+        if got is not None:
+            return got
+    if kwargs:
+        raise TypeError("pad() got an unexpected keyword argument %r" % sorted(kwargs)[0])
+    if stat_length is not None or end_values is not None:
+        raise TypeError("stat_length= and end_values= belong to numpy.pad's form, "
+                        "pad(x, pad_width, mode, ...)")
     numpy_form = False
     if args:
         # a sequence of mode names is numpy.pad's mode (one per axis), never pads_end

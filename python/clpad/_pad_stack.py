@@ -9,12 +9,13 @@ from typing import Any, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _lib, _memory
+from . import _args, _context, _interop, _lib, _memory
 from ._context import DeviceLike
 from ._errors import check, value_error
 from ._types import BatchPadModeName, Placement, Scalar
 
 
+@_interop.keeps_out
 def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] = None, *,
               mode: BatchPadModeName = "constant", value: Optional[Scalar] = None,
               placement: Placement = "top-left", device: DeviceLike = None,

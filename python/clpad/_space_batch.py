@@ -8,7 +8,7 @@ from typing import Any, Optional, overload
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _lib, _pyopencl
+from . import _args, _context, _interop, _lib, _pyopencl
 from ._context import DeviceLike
 from ._errors import check, value_error
 from ._pad import host_output
@@ -64,6 +64,7 @@ def space_to_batch(x: npt.ArrayLike, block_shape: Ints, pads_begin: Optional[Int
                    out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
 
 
+@_interop.keeps_out
 def space_to_batch(x: Any, block_shape: Any, pads_begin: Any = None, pads_end: Any = None,
                    device: DeviceLike = None, out: Any = None, *, queue: Any = None) -> Any:
     """OpenVINO SpaceToBatch-2: zero-pad `x` [N, D1, ...] and move blocks of
@@ -99,6 +100,7 @@ def batch_to_space(x: npt.ArrayLike, block_shape: Ints, crops_begin: Optional[In
                    out: Optional["np.ndarray[Any, Any]"] = ...) -> "np.ndarray[Any, Any]": ...
 
 
+@_interop.keeps_out
 def batch_to_space(x: Any, block_shape: Any, crops_begin: Any = None, crops_end: Any = None,
                    device: DeviceLike = None, out: Any = None, *, queue: Any = None) -> Any:
     """OpenVINO BatchToSpace-2, the inverse of :func:`space_to_batch`: move the

@@ -13,7 +13,7 @@ from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from . import _context, _lib
+from . import _context, _interop, _lib
 from ._context import DeviceLike
 from ._errors import check, value_error
 from ._image import _ReadOptions, _channels, _positive
@@ -321,6 +321,11 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         lib.clpad_letterbox_stream_close(stream)
         raise
     full = tuple(int(s) for s in shape)
+    try:
+        out = _interop.out_array(out)  # a DLPack producer: batches are views of its memory
+    except ValueError:
+        lib.clpad_letterbox_stream_close(stream)
+        raise
     if out is not None and (not isinstance(out, np.ndarray) or out.shape != full or
                             out.dtype != dt or not out.flags.c_contiguous or
                             not out.flags.writeable):

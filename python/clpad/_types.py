@@ -27,6 +27,9 @@ PadModeName = Literal[
     "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
     "np:constant", "np:edge", "np:reflect", "np:symmetric", "np:wrap"]
 
+#: numpy.pad's modes that clpad.pad takes in numpy.pad's form only (numpy.pad computes them).
+NumpyOnlyModeName = Literal["linear_ramp", "maximum", "mean", "median", "minimum", "empty"]
+
 #: The names pad_stack and letterbox take: those of PadModeName whose meaning
 #: they have (they mirror once, within Pad-12's limits; np:reflect,
 #: np:symmetric and cv:REFLECT* mean a repeated mirror and raise).

@@ -39,7 +39,7 @@ def test_mypy_catches_a_wrong_call(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("import numpy as np\nimport clpad\n"
                    "y: str = clpad.pad(np.zeros(3), 1)\n"
-                   "clpad.pad(np.zeros(3), 1, mode='mean')\n")
+                   "clpad.pad(np.zeros(3), 1, mode='mirror')\n")
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-error-summary",
                         "--cache-dir", os.environ.get("MYPY_CACHE_DIR", str(tmp_path / "c")),
                         str(bad)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

@@ -1,0 +1,240 @@
+"""numpy.pad's options beyond clpad's kernel modes, in clpad.pad's numpy form
+(and numpy.pad's other modes in OpenVINO's form too, with pads >= 0).
+
+Where each runs:
+
+- ``constant_values`` per axis and per side (``((b0, a0), (b1, a1))``,
+  ``(b, a)``, ...): on the device, as a composition of clpad's constant pad
+  launches in numpy's order. numpy pads axis 0, then axis 1 on the result, and
+  so on, so a corner takes the value of the last axis whose pad covers it.
+  The sides (axis 0 before, axis 0 after, axis 1 before, ...) with a pad run
+  in that order, consecutive sides with the same value in one launch (all the
+  sides in one launch when every value is the same); each launch pads the
+  previous result, so the result is numpy's exactly (and each launch copies
+  the array: k runs cost about k single pads). The values are numpy's:
+  each side's value is what ``numpy.pad`` writes there for the array's dtype
+  (its broadcasting and its casting: 300 on uint8 is 44, 1.7 on int8 is 1).
+- ``reflect_type="odd"``, ``linear_ramp`` (``end_values``), ``maximum``,
+  ``minimum``, ``mean``, ``median`` (``stat_length``), ``empty`` and a callable
+  mode (with its keyword arguments): on the host, by ``numpy.pad`` itself,
+  so that the result is numpy's bit for bit, integer rounding (numpy rounds a
+  float64 mean or median half to even, then casts) and float summation order
+  (numpy's pairwise summation) included. The input is read as clpad reads it
+  (NumPy, DLPack, ``__array_interface__``); ``out=`` is written; a
+  pyopencl array is refused (these modes do not run on the device).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from . import _args, _pyopencl
+from ._errors import UNSUPPORTED, ClpadValueError, value_error
+
+#: numpy.pad's modes that clpad.pad computes with numpy.pad on the host.
+HOST_MODES = ("linear_ramp", "maximum", "mean", "median", "minimum", "empty")
+_STAT = ("maximum", "mean", "median", "minimum")
+_MIRRORS = ("reflect", "symmetric")
+
+
+def _name(mode: Any) -> Optional[str]:
+    """numpy's name of a mode string ("np:" prefix and case dropped), else None."""
+    if not isinstance(mode, str):
+        return None
+    m = mode.lower()
+    return m[3:] if m.startswith("np:") else m
+
+
+def wants(pad_width: Any, args: Tuple[Any, ...], mode: Any, value: Any, reflect_type: Any,
+          stat_length: Any, end_values: Any, kwargs: Dict[str, Any], other: bool) -> bool:
+    """Whether a clpad.pad call is one this module computes: numpy's form
+    (pad_width, one mode), with a numpy-only mode or option or a pad value.
+    other: whether an option of OpenVINO's form or of clpad's own was given
+    (pads_begin, axes, to_multiple, ...): then clpad.pad's checks say what is
+    wrong, here nothing is taken."""
+    if pad_width is None or other or len(args) > 1:
+        return False
+    if args:
+        if mode is not None:
+            return False
+        mode = args[0]
+    if callable(mode):
+        return True
+    if stat_length is not None or end_values is not None or kwargs:
+        return True  # (mode and option checked, as numpy does, in run())
+    name = _name("constant" if mode is None else mode)
+    if name in HOST_MODES:
+        return True
+    if reflect_type is not None and reflect_type != "even" and name in _MIRRORS:
+        return True
+    if name == "constant" and value is not None and not isinstance(value, (str, bytes)):
+        return True
+    return False
+
+
+def host_mode(mode: Any) -> bool:
+    """Whether mode is one numpy.pad computes here (a numpy-only name or a function)."""
+    return callable(mode) or _name(mode) in HOST_MODES
+
+
+def openvino_pad_width(array: Any, pads_begin: Any, pads_end: Any,
+                       mode: Any) -> List[Tuple[int, int]]:
+    """OpenVINO's pads_begin / pads_end as numpy's pad_width, for a mode
+    numpy.pad computes: pads >= 0 only (cropping is for the kernel modes)."""
+    shape = getattr(array, "shape", None)
+    rank = len(shape) if shape is not None else int(np.ndim(array))
+    pb = _args.axes("pads_begin", pads_begin, rank, default=0)
+    pe = _args.axes("pads_end", pads_end, rank, default=0)
+    for name, pads in (("pads_begin", pb), ("pads_end", pe)):
+        for i, v in enumerate(pads):
+            if v < 0:
+                raise value_error("%s[%d] = %d: mode=%r (numpy.pad's) takes pads >= 0; "
+                                  "negative pads crop in the modes 'constant', 'edge', "
+                                  "'reflect', 'symmetric' and 'wrap' only"
+                                  % (name, i, v, getattr(mode, "__name__", mode)))
+    return list(zip(pb, pe))
+
+
+def _host_input(array: Any, what: str) -> "np.ndarray[Any, Any]":
+    if _pyopencl.is_device_array(array):
+        raise value_error("%s runs on the host (numpy.pad's algorithm), not on a device "
+                          "array: pass x.get(), or a mode clpad's kernels have ('constant', "
+                          "'edge', 'reflect', 'symmetric', 'wrap')" % what, UNSUPPORTED)
+    x, _ = _args.prepare(array)
+    return x
+
+
+def _numpy_error(e: Exception, what: str, kw: Dict[str, Any]) -> Exception:
+    """numpy.pad's ValueError as a ClpadValueError naming the mode and the
+    options given (other errors unchanged)."""
+    if isinstance(e, ValueError) and not isinstance(e, ClpadValueError):
+        given = "".join(", %s=%r" % (k, v) for k, v in sorted(kw.items()))
+        return value_error("%s%s: numpy.pad: %s" % (what, given, e))
+    return e
+
+
+def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, value: Any,
+        reflect_type: Any, stat_length: Any, end_values: Any, kwargs: Dict[str, Any],
+        device: Any, queue: Any, out: Any) -> Any:
+    """clpad.pad of a call `wants` took; pad_fn: clpad.pad itself (for the
+    device launches)."""
+    from ._pad import host_output, pad_width_pairs
+    if args:
+        mode = args[0]
+    if mode is None:
+        mode = "constant"
+    name = None if callable(mode) else _name(mode)
+    if not callable(mode) and not isinstance(mode, str):
+        raise TypeError("mode must be a string or a function, not %r" % (mode,))
+    if kwargs and not callable(mode):
+        raise TypeError("pad() got an unexpected keyword argument %r (keyword arguments "
+                        "beyond clpad.pad's go to a callable mode)" % sorted(kwargs)[0])
+    if stat_length is not None and name not in _STAT:
+        raise value_error("stat_length applies to mode 'maximum', 'minimum', 'mean' and "
+                          "'median' (as numpy.pad), not %r" % (mode,))
+    if end_values is not None and name != "linear_ramp":
+        raise value_error("end_values applies to mode 'linear_ramp' (as numpy.pad), not %r"
+                          % (mode,))
+    if reflect_type is not None and name not in _MIRRORS:
+        raise value_error("reflect_type applies to mode='reflect' and 'symmetric' only")
+    if reflect_type not in (None, "even", "odd"):
+        raise value_error("reflect_type=%r: give 'even' or 'odd'" % (reflect_type,))
+    if value is not None and name != "constant":
+        return None  # (clpad.pad says that the mode takes no value)
+
+    if name == "constant":
+        return _constant(pad_fn, array, pad_width, value, device, queue, out)
+
+    what = "mode=%r" % (name if name is not None else getattr(mode, "__name__", "function"))
+    if reflect_type == "odd":
+        what += " with reflect_type='odd'"
+    x = _host_input(array, what)
+    pairs = pad_width_pairs(pad_width, x.ndim)
+    kw: Dict[str, Any] = dict(kwargs)
+    if stat_length is not None:
+        kw["stat_length"] = stat_length
+    if end_values is not None:
+        kw["end_values"] = end_values
+    if reflect_type is not None:
+        kw["reflect_type"] = reflect_type
+    try:
+        np_pad: Any = np.pad  # (numpy's stubs type one mode per call)
+        got = np_pad(x, pairs, mode if callable(mode) else name, **kw)
+    except (ValueError, TypeError) as e:
+        raise _numpy_error(e, what, kw) from None
+    if out is None:
+        return got
+    result = host_output(out, got.shape, got.dtype, x)
+    np.copyto(result, got)
+    return result
+
+
+def side_values(dt: "np.dtype[Any]", rank: int, value: Any) -> List[List[Any]]:
+    """numpy.pad's value of each side, [axis][0 before, 1 after], as NumPy
+    scalars of dt: read from numpy.pad's own result on a one-element array of
+    dt (every side's value is where numpy writes it, cast as numpy casts)."""
+    probe = np.zeros((1,) * rank, dtype=dt)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (numpy's casting warnings: its result is kept)
+            p = np.pad(probe, 1, mode="constant", constant_values=value)
+    except (ValueError, TypeError, OverflowError) as e:
+        raise value_error("constant_values=%r for %s: numpy.pad: %s" % (value, dt, e)) from None
+    out = []
+    for i in range(rank):
+        idx = [1] * rank
+        sides = []
+        for s in (0, 2):
+            idx[i] = s
+            sides.append(p[tuple(idx)])
+        out.append(sides)
+    return out
+
+
+def _py(v: Any) -> Any:
+    """A NumPy scalar as the Python number clpad.pad takes exactly."""
+    kind = np.dtype(type(v)).kind if not isinstance(v, np.generic) else v.dtype.kind
+    if kind == "b":
+        return bool(v)
+    if kind in "iu":
+        return int(v)
+    return float(v)  # float16/32/64 and bfloat16: exact in a Python float
+
+
+def _constant(pad_fn: Any, array: Any, pad_width: Any, value: Any, device: Any, queue: Any,
+              out: Any) -> Any:
+    from ._pad import pad_width_pairs
+    if _pyopencl.is_device_array(array):
+        x = array
+        dt, rank = np.dtype(array.dtype), len(array.shape)
+    else:
+        x, _ = _args.prepare(array)
+        dt, rank = x.dtype, x.ndim
+    _args.dtype_code(dt)
+    _args.check_rank(rank)
+    if rank == 0:
+        return None  # (numpy.pad returns a 0-d array as it is: clpad.pad's general path)
+    pairs = pad_width_pairs(pad_width, rank)
+    values = side_values(dt, rank, value)
+    where: Dict[str, Any] = {"queue": queue} if queue is not None else {"device": device}
+    # the sides numpy pads, in its order, with their values' bytes
+    sides = [(i, s, values[i][s]) for i in range(rank) for s in (0, 1) if pairs[i][s] > 0]
+    if not sides:
+        return pad_fn(x, pads_begin=[0] * rank, pads_end=[0] * rank, out=out, **where)
+    runs: List[List[Tuple[int, int, Any]]] = []
+    for side in sides:
+        if runs and runs[-1][0][2].tobytes() == side[2].tobytes():
+            runs[-1].append(side)
+        else:
+            runs.append([side])
+    y = x
+    for k, run_ in enumerate(runs):
+        pb, pe = [0] * rank, [0] * rank
+        for i, s, _ in run_:
+            (pb if s == 0 else pe)[i] = pairs[i][s]
+        y = pad_fn(y, pads_begin=pb, pads_end=pe, mode="constant", value=_py(run_[0][2]),
+                   out=out if k == len(runs) - 1 else None, **where)
+    return y

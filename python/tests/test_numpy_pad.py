@@ -1,0 +1,187 @@
+"""All of numpy.pad through clpad.pad's numpy form: the examples of
+numpy.pad's own docstring (of the numpy installed, parsed here, not copied),
+and random cases of every mode and option, six dtypes, ranks 1-3, compared
+with numpy.pad byte for byte."""
+
+import doctest
+import warnings
+
+import numpy as np
+import pytest
+
+import clpad
+
+
+def same(got, want):
+    return (type(got) is np.ndarray and got.dtype == want.dtype and got.shape == want.shape
+            and got.tobytes() == want.tobytes())
+
+
+def test_numpy_pad_docstring_examples():
+    examples = doctest.DocTestParser().get_examples(np.pad.__doc__)
+    ns = {"np": np, "clpad": clpad}
+    calls = 0
+    for e in examples:
+        src = e.source
+        if "np.pad(" not in src:
+            exec(src, ns)
+            continue
+        calls += 1
+        want = eval(src, ns)
+        got = eval(src.replace("np.pad(", "clpad.pad("), ns)
+        if "'empty'" in src:  # uninitialised pads: the shape, the dtype and the data
+            assert got.shape == want.shape and got.dtype == want.dtype, src
+            continue
+        assert same(got, want), "%s\nnumpy: %r\nclpad: %r" % (src.strip(), want, got)
+    assert calls == 18, "numpy.pad's docstring has %d examples, this test expects 18" % calls
+
+
+DTYPES = [np.uint8, np.int16, np.int32, np.int64, np.float32, np.float64]
+MODES = ["constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum",
+         "minimum", "mean", "median", "empty", "function"]
+
+
+def pad_with(vector, pad_width, iaxis, kwargs):
+    vector[:pad_width[0]] = kwargs.get("padder", 10) + iaxis
+    vector[len(vector) - pad_width[1]:] = 2 * kwargs.get("padder", 10)
+
+
+def random_case(rng, mode, dtype, rank):
+    shape = tuple(int(rng.integers(1, 6)) for _ in range(rank))
+    if np.dtype(dtype).kind == "f":
+        x = (rng.standard_normal(shape) * 50).astype(dtype)
+    else:
+        info = np.iinfo(dtype)
+        x = rng.integers(max(info.min, -1000), min(info.max, 1000), shape,
+                         endpoint=True).astype(dtype)
+    pairs = [(int(rng.integers(0, 5)), int(rng.integers(0, 5))) for _ in range(rank)]
+    form = rng.integers(0, 3)
+    pw = pairs if form == 0 else (pairs[0] if form == 1 else pairs[0][0])
+    kw = {}
+    m = mode
+    if mode == "constant":
+        kind = rng.integers(0, 4)
+        if kind == 0:
+            kw["constant_values"] = int(rng.integers(-400, 400))  # numpy's casting
+        elif kind == 1:
+            kw["constant_values"] = tuple(float(rng.integers(-9, 9)) / 2 for _ in range(2))
+        else:
+            kw["constant_values"] = [(int(rng.integers(0, 100)), int(rng.integers(0, 100)))
+                                     for _ in range(rank)]
+    elif mode in ("reflect", "symmetric"):
+        kw["reflect_type"] = ["even", "odd"][int(rng.integers(0, 2))]
+    elif mode == "linear_ramp":
+        if rng.integers(0, 2):
+            kw["end_values"] = [(int(rng.integers(0, 50)), int(rng.integers(0, 50)))
+                                for _ in range(rank)]
+    elif mode in ("maximum", "minimum", "mean", "median"):
+        s = rng.integers(0, 3)
+        if s == 1:
+            kw["stat_length"] = int(rng.integers(1, 4))
+        elif s == 2:
+            kw["stat_length"] = [(int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+                                 for _ in range(rank)]
+    elif mode == "function":
+        m = pad_with
+        if rng.integers(0, 2):
+            kw["padder"] = int(rng.integers(0, 100))
+    return x, pw, m, kw
+
+
+def test_random_cases_equal_numpy():
+    rng = np.random.default_rng(29)
+    n = 0
+    for mode in MODES:
+        for dtype in DTYPES:
+            for rank in (1, 2, 3):
+                for _ in range(2):
+                    x, pw, m, kw = random_case(rng, mode, dtype, rank)
+                    if m in ("reflect", "symmetric") and kw["reflect_type"] == "even":
+                        kw["large_pads"] = "numpy"  # numpy's repeated mirror
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        np_kw = {k: v for k, v in kw.items() if k != "large_pads"}
+                        want = np.pad(x, pw, m, **np_kw)
+                        got = clpad.pad(x, pw, m, **kw)
+                    what = (mode, np.dtype(dtype).name, x.shape, pw, kw)
+                    if mode == "empty":
+                        assert got.shape == want.shape and got.dtype == want.dtype, what
+                        full = np.broadcast_to(np.asarray(pw), (x.ndim, 2))
+                        inner = tuple(slice(b, b + d) for b, d in zip(full[:, 0], x.shape))
+                        assert np.array_equal(got[inner], x), what
+                    else:
+                        assert same(got, want), what
+                    n += 1
+    assert n >= 300
+
+
+def test_per_side_constants_run_on_the_device_as_numpy_orders_them():
+    """The corner rule (the last axis whose pad covers a corner gives its
+    value) on the default device and on the reference path, every dtype."""
+    for dt in DTYPES + [np.int8, np.uint64, np.float16, np.bool_]:
+        x = np.ones((2, 3, 2), dtype=dt)
+        cv = ((0, 1), (1, 0), (0, 1)) if dt == np.bool_ else ((1, 2), (3, 4), (5, 6))
+        want = np.pad(x, ((1, 2), (2, 1), (1, 1)), constant_values=cv)
+        assert same(clpad.pad(x, ((1, 2), (2, 1), (1, 1)), constant_values=cv), want), dt
+        assert same(clpad.pad(x, ((1, 2), (2, 1), (1, 1)), constant_values=cv,
+                              device="reference"), want), dt
+
+
+def test_numpy_value_rules():
+    u = np.arange(6, dtype=np.uint8).reshape(2, 3)
+    for cv in (300, -1, (300, 2), 1.7, ((256, 257), (258, -2)), np.float64(3.9)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want = np.pad(u, 1, constant_values=cv)
+            except OverflowError:  # numpy refuses it: so does clpad, saying why
+                with pytest.raises(clpad.ClpadValueError, match="out of bounds"):
+                    clpad.pad(u, 1, constant_values=cv)
+                continue
+        assert same(clpad.pad(u, 1, constant_values=cv), want), cv
+    f = np.zeros(2, np.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert same(clpad.pad(f, 1, constant_values=1e6), np.pad(f, 1, constant_values=1e6))
+    with pytest.raises(clpad.ClpadValueError, match="constant_values"):
+        clpad.pad(u, 1, constant_values=[1, 2, 3])  # numpy cannot broadcast it either
+
+
+def test_integer_mean_and_median_round_as_numpy():
+    x = np.array([[1, 2], [2, 2], [3, 4]], dtype=np.int32)  # means 1.5, 2, 3.5 -> 2, 2, 4
+    for mode in ("mean", "median"):
+        for sl in (None, 1, 2, (1, 2)):
+            got = clpad.pad(x, 3, mode, stat_length=sl)
+            assert same(got, np.pad(x, 3, mode, stat_length=sl)), (mode, sl)
+
+
+def test_out_and_errors_of_the_numpy_modes():
+    x = np.arange(6, dtype=np.int64).reshape(2, 3)
+    out = np.zeros((4, 5), np.int64)
+    assert clpad.pad(x, 1, "mean", out=out) is out
+    assert np.array_equal(out, np.pad(x, 1, "mean"))
+    with pytest.raises(clpad.ClpadValueError, match="stat_length"):
+        clpad.pad(x, 1, "edge", stat_length=2)
+    with pytest.raises(clpad.ClpadValueError, match="end_values"):
+        clpad.pad(x, 1, "mean", end_values=2)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'padder'"):
+        clpad.pad(x, 1, "edge", padder=2)
+    with pytest.raises(clpad.ClpadValueError, match="numpy.pad: "):
+        clpad.pad(np.zeros((0, 3)), 1, "maximum")  # numpy: cannot extend an empty axis
+    with pytest.raises(clpad.ClpadValueError, match="reflect_type"):
+        clpad.pad(x, 1, "reflect", reflect_type="sideways")
+    assert np.array_equal(x, np.arange(6).reshape(2, 3))
+
+
+def test_pyopencl_arrays(cl_queue):
+    """Per-side constants run on a pyopencl array's queue (a pyopencl array
+    out); the host modes refuse it."""
+    import pyopencl.array as cla
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    d = cla.to_device(cl_queue, x)
+    cv = ((1, 2), (3, 4))
+    y = clpad.pad(d, ((1, 2), (2, 1)), constant_values=cv)
+    assert isinstance(y, cla.Array)
+    assert same(y.get(), np.pad(x, ((1, 2), (2, 1)), constant_values=cv))
+    with pytest.raises(clpad.ClpadValueError, match="runs on the host"):
+        clpad.pad(d, 1, "mean")
