@@ -10,7 +10,7 @@
  * image (edge, reflect, symmetric, wrap) are folded into these tables by
  * kernels/coords.h's clpad_coord_map, so the kernel and the CPU reference
  * only look them up. A sample v of output channel c becomes lut[c][v], the
- * output dtype's bits of (v * scale - mean[c]) / std[c]: every float
+ * output dtype's bits of ((v * scale) / divisor - mean[c]) / std[c]: every float
  * operation happens once, on the host, when the table is made.
  */
 #ifndef CLPAD_LETTERBOX_PLAN_H
@@ -55,6 +55,7 @@ typedef struct lb_plan {
     uint64_t in_bytes;         /* sum of the images' pixel bytes (h * w * C) */
     int src_chan[LB_MAXC];     /* the source channel of each output channel */
     float scale, mean[LB_MAXC], std[LB_MAXC]; /* the normalisation, per output channel */
+    float divisor;             /* ((v * scale) / divisor - mean) / std */
     unsigned char lut[LB_MAXC * 256 * 4]; /* lut[c][v], es bytes each */
     unsigned char fill[LB_MAXC * 4];      /* the constant border of channel c */
     /* Tables (clpad__lb_tables; freed by clpad__lb_free): */
@@ -63,13 +64,19 @@ typedef struct lb_plan {
     lb_entry *cols;            /* n * W */
 } lb_plan;
 
-/* The geometry of one image (docs/letterbox.md, "Size and placement"). */
-void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
-                         clpad_letterbox_transform *t);
+/* The geometry of one image (docs/letterbox.md, "Size and placement",
+ * "Fit") in a slot of H x W (the options' own, or the batch's shrunk slot
+ * with a stride: clpad__lb_slot). */
+void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o, int64_t H,
+                         int64_t W, clpad_letterbox_transform *t);
 /* The geometry of an image: that of its geometry size when it has one (a
  * decode-scaled image), else of its pixel size. */
 void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
-                               clpad_letterbox_transform *t);
+                               int64_t H, int64_t W, clpad_letterbox_transform *t);
+/* The slot of a batch of valid images: out_height x out_width, or with a
+ * stride the largest shrunk slot of its images (Ultralytics' auto). */
+void clpad__lb_slot(const clpad_image *images, size_t n, const clpad_letterbox_options *o,
+                    int64_t *H, int64_t *W);
 
 /* Validate a call; fill everything of the plan but the tables (no memory is
  * allocated). need_data: host calls, where every image's data must be
@@ -84,6 +91,9 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
  * fraction at the edges), else the row rule (the two rows are clamped). */
 void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           lb_entry *e);
+/* The same for output samples [d0, d1) only: e[d - d0]. */
+void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          int64_t d0, int64_t d1, lb_entry *e);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */

@@ -147,7 +147,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     cl_int C = p->C, nhwc = p->layout == CLPAD_LAYOUT_NHWC;
     cl_int4 chan = {{0, 0, 0, 0}};
     cl_uint4 fill = {{0, 0, 0, 0}};
-    cl_float scale = p->scale;
+    cl_float2 scale = {{p->scale, p->divisor}};
     cl_float4 mean = {{0, 0, 0, 0}}, std_ = {{1, 1, 1, 1}};
     for (int c = 0; c < p->C; c++) {
         chan.s[c] = p->src_chan[c];
@@ -249,7 +249,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
                       num_events, wait_list, event);
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return st;
 }
 
@@ -509,6 +509,6 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return st;
 }

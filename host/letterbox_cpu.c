@@ -91,6 +91,6 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
     free((void *)src);
     clpad__lb_free(&p);
     for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return CLPAD_OK;
 }

@@ -5,7 +5,8 @@
  *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
  *    output channel c becomes an output value. TABLE looks up
  *    lut[c][v], the bits the host computed (host/letterbox_plan.c); COMPUTE
- *    evaluates (v * scale - mean[c]) / std[c] here, in the same order, and
+ *    evaluates ((v * scale) / divisor - mean[c]) / std[c] here, in the same
+ *    order (the argument `scale` is {scale, divisor}), and
  *    converts it to the dtype with the same integer steps as the host. The
  *    host picks COMPUTE only for devices whose single precision rounds to
  *    nearest, keeps denormals and divides correctly rounded (built with
@@ -89,10 +90,11 @@ CLPAD_INLINE ushort lb_f16(float f)
     return (ushort)(sign | v);
 }
 
-/* (v * scale - mean) / std in single precision, in that order. */
-CLPAD_INLINE float lb_norm(int v, float scale, float mean, float std_)
+/* ((v * scale) / divisor - mean) / std in single precision, in that order
+ * (scale = {scale, divisor}). */
+CLPAD_INLINE float lb_norm(int v, float2 scale, float mean, float std_)
 {
-    return ((float)v * scale - mean) / std_;
+    return ((float)v * scale.x / scale.y - mean) / std_;
 }
 /* u8: round half to even, saturate (NaN: 0). */
 CLPAD_INLINE uchar lb_u8(float f)
@@ -244,7 +246,7 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
-                           float sc, float mn, float sd)
+                           float2 sc, float mn, float sd)
 {
     if (ob == 4)
         LB_WRITE_AS(uint, as_uint);
@@ -256,7 +258,7 @@ CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restri
 
 CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *restrict o8,
                              const int *restrict h0, const int *restrict h1, int b0, int b1,
-                             long n, __global const uchar *restrict l8, float sc, float mn,
+                             long n, __global const uchar *restrict l8, float2 sc, float mn,
                              float sd)
 {
     if (ob == 4)
@@ -299,7 +301,7 @@ CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restri
 CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
                             __global const uchar *restrict r0, __global const uchar *restrict r1,
                             int b0, int b1, __global const int *restrict cs, long cw,
-                            __global const uchar *restrict lut, const int *chan, float scale,
+                            __global const uchar *restrict lut, const int *chan, float2 scale,
                             const float *mean, const float *std_, __global uchar *restrict d,
                             long plane, long x0, long x1)
 {
@@ -322,7 +324,7 @@ CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
 CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
                           long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
-                          uint4 fill4, float scale, float4 mean4, float4 std4, long row,
+                          uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
                           long items)
 {
     long n = row / H, y = row - n * H;
@@ -374,7 +376,7 @@ CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *
 CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
                           long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
-                          uint4 fill4, float scale, float4 mean4, float4 std4, long row0,
+                          uint4 fill4, float2 scale, float4 mean4, float4 std4, long row0,
                           long row1)
 {
     __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
@@ -438,7 +440,7 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
 __kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
                         long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
                         ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
-                        int4 chan, uint4 fill, float scale, float4 mean, float4 std_,
+                        int4 chan, uint4 fill, float2 scale, float4 mean, float4 std_,
                         long n_rows, long items, long rows_per_item)
 {
     long row = get_global_id(1) * rows_per_item;

@@ -49,6 +49,9 @@ Placement = Literal["center", "top-left"]
 #: The layout of a batch of images.
 Layout = Literal["NCHW", "NHWC"]
 
+#: How preprocess fits an image in its slot (clpad/docs/letterbox.md, "Fit").
+Fit = Literal["contain", "cover", "stretch"]
+
 #: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
 #: or {axis: int or (before, after)}.
 PadWidth = Union[int, Sequence[int], Sequence[Sequence[int]], "np.ndarray[Any, Any]",
