@@ -25,7 +25,7 @@
 static void letterbox_usage(FILE *f)
 {
     fprintf(f,
-            "usage: clpad letterbox --size H,W [--preset NAME] [--interp bilinear|nearest]\n"
+            "usage: clpad letterbox --size H,W [--preset NAME] [--interp KIND]\n"
             "                       [--fit contain|cover|stretch] [--resize-shorter S]\n"
             "                       [--placement center|top-left] [--no-scaleup] [--mode MODE]\n"
             "                       [--value V[,V,...]] [--bgr] [--scale S] [--mean M[,M,...]]\n"
@@ -57,7 +57,10 @@ static void letterbox_usage(FILE *f)
         fprintf(f, "                           %s: %s\n", clpad_letterbox_preset_name(i, NULL),
                 desc);
     fprintf(f,
-            "      --interp I         bilinear (default; OpenCV INTER_LINEAR) or nearest\n"
+            "      --interp I         bilinear (default; OpenCV INTER_LINEAR), nearest, or\n"
+            "                         Pillow's antialiased Image.resize: pil-bilinear (what\n"
+            "                         torchvision's Resize does to PIL images),\n"
+            "                         pil-bicubic, pil-lanczos\n"
             "      --fit F            contain (default: the letterbox), cover (keep the\n"
             "                         aspect, cover the slot, crop the centre as\n"
             "                         torchvision's CenterCrop) or stretch (resize to the\n"

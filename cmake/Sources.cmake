@@ -36,6 +36,7 @@ set(CLPAD_LIBRARY_SOURCES
   ${CLPAD_ROOT}/host/letterbox_plan.c
   ${CLPAD_ROOT}/host/letterbox_cpu.c
   ${CLPAD_ROOT}/host/letterbox_cl.c
+  ${CLPAD_ROOT}/host/resize_tables.c
   ${CLPAD_ROOT}/host/pad_stack.c
   ${CLPAD_ROOT}/host/pad_stack_cl.c
   ${CLPAD_ROOT}/host/staging.c
@@ -51,7 +52,7 @@ set(CLPAD_LIBRARY_SOURCES
 # Letterbox's coefficients and normalisation are defined operation by
 # operation (docs/letterbox.md): no contraction into fused multiply-adds.
 set_source_files_properties(${CLPAD_ROOT}/host/letterbox_plan.c ${CLPAD_ROOT}/host/letterbox_cpu.c
-  PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+  ${CLPAD_ROOT}/host/resize_tables.c PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # The image decoders the library links (include/clpad_image.h): libpng,
 # libjpeg-turbo, libexif and stb_image (BMP), found by pkg-config as
 # PkgConfig::CLPAD_PNG, ..._JPEG, ..._EXIF, ..._STB.

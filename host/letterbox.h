@@ -62,6 +62,14 @@ typedef struct lb_plan {
     lb_desc *desc;             /* n */
     lb_entry *rows;            /* n * H */
     lb_entry *cols;            /* n * W */
+    /* A variable-tap resize (clpad__lb_is_taps: Pillow's): the entries are
+     * rows {first source row (-1: border), taps, coefficient index, 0} and
+     * cols {byte offset of the first source pixel (-1: border), taps,
+     * coefficient index, 0}, the coefficients in coefs (PRECISION_BITS
+     * fixed point, kernels/coords.h's clpad_pil_clip8). */
+    bool taps;
+    int32_t *coefs;
+    size_t n_coefs;
 } lb_plan;
 
 /* The geometry of one image (docs/letterbox.md, "Size and placement",
@@ -94,6 +102,17 @@ void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool cl
 /* The same for output samples [d0, d1) only: e[d - d0]. */
 void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           int64_t d0, int64_t d1, lb_entry *e);
+
+/* Whether an interpolation is a variable-tap one (Pillow's resample). */
+bool clpad__lb_is_taps(clpad_interp interp);
+/* Pillow's resample along one axis of src -> dst samples, output samples
+ * [d0, d1): e[d - d0] = {first source sample * unit, taps, index of its
+ * first coefficient in p->coefs, 0}; the coefficients are appended to
+ * p->coefs (capacity *cap; host/resize_tables.c).
+ * Errors: CLPAD_ERR_OUT_OF_MEMORY, CLPAD_ERR_UNSUPPORTED (2^31 coefficients). */
+clpad_status clpad__lb_taps_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
+                                  int64_t d1, int64_t unit, lb_entry *e, lb_plan *p,
+                                  size_t *cap);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */

@@ -66,9 +66,15 @@ static clpad_status lb_from_name(const char *fn, const char *what, const char *c
         return st;                                                                            \
     }
 
-LB_NAME_FUNCS(interp, clpad_interp, "interpolation", "bilinear, nearest",
+LB_NAME_FUNCS(interp, clpad_interp, "interpolation",
+              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos",
               {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
-              {"linear", CLPAD_INTERP_BILINEAR})
+              {"pil-bilinear", CLPAD_INTERP_PIL_BILINEAR},
+              {"pil-bicubic", CLPAD_INTERP_PIL_BICUBIC},
+              {"pil-lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"linear", CLPAD_INTERP_BILINEAR},
+              {"pil_bilinear", CLPAD_INTERP_PIL_BILINEAR},
+              {"pil_bicubic", CLPAD_INTERP_PIL_BICUBIC},
+              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS})
 
 LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
               {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
@@ -547,6 +553,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                            n);
     }
     int mode = (int)o->pad_mode;
+    p->taps = clpad__lb_is_taps(o->interp);
+    size_t coef_cap = 0;
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
         clpad_letterbox_transform t;
@@ -558,7 +566,17 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
          * window of them */
         int64_t m0 = t.resized_height <= p->H ? 0 : -t.pad_top;
         int64_t m1 = t.resized_height <= p->H ? t.resized_height : m0 + p->H;
-        clpad__lb_axis_range(o->interp, im->height, t.resized_height, false, m0, m1, axis);
+        clpad_status st = CLPAD_OK;
+        if (p->taps)
+            st = clpad__lb_taps_range(o->interp, im->height, t.resized_height, m0, m1, 1, axis, p,
+                                      &coef_cap);
+        else
+            clpad__lb_axis_range(o->interp, im->height, t.resized_height, false, m0, m1, axis);
+        if (st) {
+            free(axis);
+            clpad__lb_free(p);
+            return st;
+        }
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
             int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
@@ -567,7 +585,16 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         /* columns: byte offsets of the pixels in a row */
         m0 = t.resized_width <= p->W ? 0 : -t.pad_left;
         m1 = t.resized_width <= p->W ? t.resized_width : m0 + p->W;
-        clpad__lb_axis_range(o->interp, im->width, t.resized_width, true, m0, m1, axis);
+        if (p->taps)
+            st = clpad__lb_taps_range(o->interp, im->width, t.resized_width, m0, m1, C, axis, p,
+                                      &coef_cap);
+        else
+            clpad__lb_axis_range(o->interp, im->width, t.resized_width, true, m0, m1, axis);
+        if (st) {
+            free(axis);
+            clpad__lb_free(p);
+            return st;
+        }
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
         for (int64_t x = 0; x < p->W; x++) {
@@ -577,7 +604,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                 continue;
             }
             lb_entry e = axis[m - m0];
-            cols[x] = (lb_entry){(int32_t)(e.a * C), (int32_t)(e.b * C), e.w0, e.w1};
+            cols[x] = p->taps ? e /* its offset in bytes already */
+                              : (lb_entry){(int32_t)(e.a * C), (int32_t)(e.b * C), e.w0, e.w1};
             if (x < x_begin)
                 x_begin = x;
             x_end = x + 1;
@@ -604,9 +632,12 @@ void clpad__lb_free(lb_plan *p)
     free(p->desc);
     free(p->rows);
     free(p->cols);
+    free(p->coefs);
     p->desc = NULL;
     p->rows = NULL;
     p->cols = NULL;
+    p->coefs = NULL;
+    p->n_coefs = 0;
 }
 
 clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,

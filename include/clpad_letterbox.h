@@ -28,6 +28,10 @@ extern "C" {
 typedef enum clpad_interp {
     CLPAD_INTERP_BILINEAR = 0, /* OpenCV INTER_LINEAR for 8-bit images, bit for bit */
     CLPAD_INTERP_NEAREST,      /* OpenCV INTER_NEAREST: floor(x * src/dst) */
+    CLPAD_INTERP_PIL_BILINEAR, /* Pillow's Image.resize(BILINEAR), antialiased, bit for bit
+                                  (torchvision's Resize on PIL images) */
+    CLPAD_INTERP_PIL_BICUBIC,  /* Pillow's Image.resize(BICUBIC), bit for bit */
+    CLPAD_INTERP_PIL_LANCZOS,  /* Pillow's Image.resize(LANCZOS) */
     CLPAD_INTERP_COUNT
 } clpad_interp;
 
@@ -60,9 +64,11 @@ typedef enum clpad_layout {
     CLPAD_LAYOUT_COUNT
 } clpad_layout;
 
-/** "bilinear", "nearest"; NULL for an invalid value. */
+/** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"; NULL
+ *  for an invalid value. */
 CLPAD_API const char *clpad_interp_name(clpad_interp interp);
-/** Parse "bilinear" (also "linear") or "nearest", case-insensitive.
+/** Parse "bilinear" (also "linear"), "nearest", "pil-bilinear",
+ *  "pil-bicubic" or "pil-lanczos" (also with "_"), case-insensitive.
  *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
 CLPAD_API clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp);
 /** "center", "top-left"; NULL for an invalid value. */

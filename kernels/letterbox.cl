@@ -470,3 +470,116 @@ __kernel void letterbox(__global const uchar *restrict src, __global const int4 
 #undef LB_CASE
 #undef LB_ITEM
 }
+
+/* ---- Variable taps: Pillow's resample ------------------------------------------ */
+
+/* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
+ * through a variable-tap resize (host/resize_tables.c): the ny source rows
+ * from `rows` (stride apart) with vertical coefficients ky; each pixel's
+ * columns (cs: byte offset of its first source pixel, taps, index of its
+ * coefficients in `coef`) weighed into a u8 per row, those weighed by ky
+ * (kernels/coords.h, clpad_pil_clip8). */
+CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict rows, long stride,
+                                  int ny, __global const int *restrict ky,
+                                  __global const int *restrict cs, long cw,
+                                  __global const int *restrict coef, long x, long n,
+                                  int t[4][CLPAD_LB_CHUNK])
+{
+    for (long k = 0; k < n; k++) {
+        long e = x + k;
+        int x0 = cs[e], nx = cs[cw + e];
+        __global const int *restrict kx = coef + cs[2 * cw + e];
+        for (int c = 0; c < C; c++) {
+            int acc = CLPAD_PIL_HALF;
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0 + c;
+                int h = CLPAD_PIL_HALF;
+                for (int i = 0; i < nx; i++)
+                    h += (int)r[i * C] * kx[i];
+                acc += clpad_pil_clip8(h) * ky[j];
+            }
+            t[c][k] = clpad_pil_clip8(acc);
+        }
+    }
+}
+
+/* One work-item of a variable-tap batch: its stretches of output row `row`
+ * (as lb_item; rows[row] = {first source row, taps, coefficient index}). */
+CLPAD_INLINE void lb_item_taps(const int C, bool nhwc, int ob, __global const uchar *restrict src,
+                               __global const int4 *restrict tab, long rows_at, long cols_at,
+                               long lut_at, __global const int *restrict coef,
+                               __global uchar *restrict dst, long H, long W, int4 chan4,
+                               uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
+                               long items)
+{
+    long n = row / H, y = row - n * H;
+    long4 desc = ((__global const long4 *)tab)[n];
+    int4 ry = tab[rows_at + row];
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    __global uchar *restrict d =
+        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+    long plane = H * W;
+    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
+    __global const uchar *rows = src + desc.x + (long)max(ry.x, 0) * desc.y;
+    __global const int *restrict ky = coef + max(ry.z, 0);
+    long lx = get_local_size(0), lid = get_local_id(0);
+    long first = get_group_id(0) * lx * items;
+    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+    int t[4][CLPAD_LB_CHUNK];
+    for (long k = 0; k < n_str; k++) {
+        long x0 = (lx == 1 ? first : first + k * lx + lid) * LB_VEC;
+        long x1 = min(x0 + len, W);
+        if (x0 >= x1)
+            break;
+        if (ry.x < 0) {
+            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
+            continue;
+        }
+        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
+        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
+        for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
+            long m = min(b - x, (long)CLPAD_LB_CHUNK);
+            lb_taps_samples(C, rows, desc.y, ry.y, ky, cs, W, coef, x, m, t);
+            for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
+                __global uchar *restrict o = d + LB_AT(c, x);
+                __global const uchar *restrict l = lut + c * 256 * ob;
+                if (nhwc)
+                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                else
+                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+            }
+        }
+        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
+    }
+}
+
+/* The variable-tap letterbox: the arguments of `letterbox`, then where the
+ * coefficients start in tab (int4 units). */
+__kernel void letterbox_taps(__global const uchar *restrict src,
+                             __global const int4 *restrict tab, long rows_at, long cols_at,
+                             long lut_at, __global uchar *restrict dst, ulong dst_off,
+                             int out_bytes, long H, long W, int C, int nhwc, int4 chan,
+                             uint4 fill, float2 scale, float4 mean, float4 std_, long n_rows,
+                             long items, long rows_per_item, long coef_at)
+{
+    long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
+    __global uchar *restrict d = dst + dst_off;
+    __global const int *restrict coef = (__global const int *)(tab + coef_at);
+    for (long row = row0; row < row1; row++) {
+#define LB_TAPS(c)                                                                            \
+    lb_item_taps(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, coef, d, H, W,   \
+                 chan, fill, scale, mean, std_, row, items)
+        switch (C) {
+        case 1: LB_TAPS(1); break;
+        case 3: LB_TAPS(3); break;
+        case 4: LB_TAPS(4); break;
+        default: break;
+        }
+#undef LB_TAPS
+    }
+}

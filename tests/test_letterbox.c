@@ -163,6 +163,101 @@ static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nea
     free(h1);
 }
 
+/* Pillow's filters (its src/libImaging/Resample.c): support 1, 2 and 3. */
+static double oracle_pil_filter(clpad_interp interp, double x)
+{
+    double ax = fabs(x);
+    if (interp == CLPAD_INTERP_PIL_BILINEAR)
+        return ax < 1.0 ? 1.0 - ax : 0.0;
+    if (interp == CLPAD_INTERP_PIL_BICUBIC) {
+        if (ax < 1.0)
+            return ((-0.5 + 2.0) * ax - (-0.5 + 3.0)) * ax * ax + 1;
+        if (ax < 2.0)
+            return (((ax - 5) * ax + 8) * ax - 4) * -0.5;
+        return 0.0;
+    }
+    if (!(-3.0 <= x && x < 3.0))
+        return 0.0;
+    double a = x == 0.0 ? 1.0 : sin(x * 3.14159265358979323846) / (x * 3.14159265358979323846);
+    double b = x / 3 == 0.0 ? 1.0
+                            : sin(x / 3 * 3.14159265358979323846) / (x / 3 * 3.14159265358979323846);
+    return a * b;
+}
+
+/* Pillow's coefficients of one axis in -> out: bounds[2 * d] = first tap,
+ * bounds[2 * d + 1] = taps, k[d * ksize ..] the 22-bit integers. */
+static int64_t oracle_pil_coeffs(clpad_interp interp, int64_t in, int64_t out, int64_t **bounds,
+                                 int32_t **k)
+{
+    double support0 = interp == CLPAD_INTERP_PIL_BILINEAR  ? 1.0
+                      : interp == CLPAD_INTERP_PIL_BICUBIC ? 2.0
+                                                           : 3.0;
+    double scale = (double)in / (double)out, fs = scale < 1.0 ? 1.0 : scale;
+    double support = support0 * fs;
+    int64_t ksize = (int64_t)ceil(support) * 2 + 1;
+    *bounds = malloc((size_t)out * 2 * sizeof **bounds);
+    *k = calloc((size_t)(out * ksize), sizeof **k);
+    double *w = malloc((size_t)ksize * sizeof *w);
+    for (int64_t d = 0; d < out; d++) {
+        double center = (d + 0.5) * scale;
+        int64_t lo = (int64_t)(center - support + 0.5), hi = (int64_t)(center + support + 0.5);
+        lo = lo < 0 ? 0 : lo;
+        hi = (hi > in ? in : hi) - lo;
+        double sum = 0.0;
+        for (int64_t x = 0; x < hi; x++)
+            sum += (w[x] = oracle_pil_filter(interp, (x + lo - center + 0.5) * (1.0 / fs)));
+        for (int64_t x = 0; x < hi; x++) {
+            double v = sum != 0.0 ? w[x] / sum : w[x];
+            (*k)[d * ksize + x] = (int32_t)(v < 0 ? -0.5 + v * 4194304.0 : 0.5 + v * 4194304.0);
+        }
+        (*bounds)[2 * d] = lo;
+        (*bounds)[2 * d + 1] = hi;
+    }
+    free(w);
+    return ksize;
+}
+
+static unsigned char oracle_clip8(int64_t v)
+{
+    return v <= 0 ? 0 : v >= (int64_t)256 << 22 ? 255 : (unsigned char)(v >> 22);
+}
+
+/* Pillow's Image.resize of an 8-bit image into a dense nh x nw x C:
+ * ImagingResampleInner's two passes into whole images, the horizontal pass
+ * over every source row first (its u8 results kept), then the vertical. */
+static void oracle_pil_resize(const clpad_image *im, int64_t nh, int64_t nw, clpad_interp interp,
+                              unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    int64_t *bx, *by;
+    int32_t *kx, *ky;
+    int64_t ksx = oracle_pil_coeffs(interp, w, nw, &bx, &kx);
+    int64_t ksy = oracle_pil_coeffs(interp, h, nh, &by, &ky);
+    unsigned char *tmp = malloc((size_t)(h * nw * C));
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t x = 0; x < nw; x++)
+            for (int64_t c = 0; c < C; c++) {
+                int64_t acc = 1 << 21;
+                for (int64_t t = 0; t < bx[2 * x + 1]; t++)
+                    acc += src[y * stride + (bx[2 * x] + t) * C + c] * (int64_t)kx[x * ksx + t];
+                tmp[(y * nw + x) * C + c] = oracle_clip8(acc);
+            }
+    for (int64_t y = 0; y < nh; y++)
+        for (int64_t x = 0; x < nw * C; x++) {
+            int64_t acc = 1 << 21;
+            for (int64_t t = 0; t < by[2 * y + 1]; t++)
+                acc += tmp[(by[2 * y] + t) * nw * C + x] * (int64_t)ky[y * ksy + t];
+            dst[y * nw * C + x] = oracle_clip8(acc);
+        }
+    free(tmp);
+    free(bx);
+    free(by);
+    free(kx);
+    free(ky);
+}
+
 /* The source index of padded coordinate c on an axis of size D; -1: constant. */
 static int64_t oracle_map(clpad_pad_mode mode, int64_t c, int64_t D)
 {
@@ -206,7 +301,10 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
                                         H, W);
         t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
-        oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
+        if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
+            oracle_pil_resize(im, g.nh, g.nw, o->interp, rs);
+        else
+            oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
         for (int64_t y = 0; y < H; y++) {
             for (int64_t x = 0; x < W; x++) {
                 int64_t my = oracle_map(o->pad_mode, y - g.top, g.nh);

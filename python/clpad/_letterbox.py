@@ -409,8 +409,12 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     Each image is resized keeping its aspect by r = min(H / h, W / w) to
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
-    (``interp="bilinear"``, the default; cv2.resize byte for byte) or
-    INTER_NEAREST; placed in its slot (``placement="center"``, the default:
+    (``interp="bilinear"``, the default; cv2.resize byte for byte),
+    INTER_NEAREST (``"nearest"``) or Pillow's antialiased Image.resize
+    (``"pil-bilinear"``, ``"pil-bicubic"``, ``"pil-lanczos"``: PIL's
+    BILINEAR, BICUBIC and LANCZOS byte for byte, 1- and 3-channel images;
+    4 channels are resized each on its own, where Pillow premultiplies
+    RGBA by its alpha); placed in its slot (``placement="center"``, the default:
     the odd pixel to the bottom/right, as Ultralytics' LetterBox; or
     ``"top-left"``); the border filled by ``mode`` relative to the resized
     image (constant, the default, with ``value``, u8 per channel, default
