@@ -309,3 +309,34 @@ def test_cli_preprocess_is_the_same_call(tmp_path):
     assert (e["pad_top"], e["pad_left"], e["resized_h"], e["resized_w"]) == \
         (t[0].pad_top, t[0].pad_left, t[0].resized_height, t[0].resized_width) == (-3, -11, 30, 42)
     assert (e["scale_y"], e["scale_x"]) == (t[0].scale_y, t[0].scale_x)
+
+
+def test_pil_kinds_are_pillows_resize():
+    """interp "pil-*" is PIL's Image.resize byte for byte (random sizes up and
+    down, RGB and grey), and preset "imagenet" is torchvision's recipe as
+    Pillow and NumPy state it."""
+    Image = pytest.importorskip("PIL.Image")
+    rng = np.random.default_rng(11)
+    y, x = np.mgrid[0:97, 0:131]
+    smooth = ((np.sin(x / 7.0) + np.cos(y / 5.0)) * 60 + 128).astype(np.uint8)
+    noise = rng.integers(0, 256, (97, 131, 3), dtype=np.uint8)
+    kinds = {"pil-bilinear": Image.BILINEAR, "pil-bicubic": Image.BICUBIC,
+             "pil-lanczos": Image.LANCZOS}
+    for a in (smooth, noise, np.dstack([smooth, noise[:, :, 1], smooth[::-1]])):
+        for kind, flt in kinds.items():
+            for size in ((1, 1), (13, 200), (97, 131), (300, 41), (8, 9)):
+                want = np.asarray(Image.fromarray(a).resize(size[::-1], flt))
+                for device in (None, clpad.REFERENCE):
+                    got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind,
+                                              dtype=np.uint8, layout="NHWC", device=device)
+                    assert got[0].reshape(want.shape).tobytes() == want.tobytes(), \
+                        (kind, a.shape, size, device)
+    pil = Image.fromarray(noise)
+    r = pil.resize((int(256 * 131 / 97), 256), Image.BILINEAR)
+    top, left = int(round((256 - 224) / 2.0)), int(round((r.size[0] - 224) / 2.0))
+    c = np.asarray(r.crop((left, top, left + 224, top + 224))).astype(np.float32)
+    want = (c / np.float32(255) - np.float32([0.485, 0.456, 0.406])) / \
+        np.float32([0.229, 0.224, 0.225])
+    got, t = clpad.preprocess([noise], 224, preset="imagenet")
+    assert got[0].tobytes() == np.ascontiguousarray(want.transpose(2, 0, 1)).tobytes()
+    assert (t[0].pad_top, t[0].pad_left) == (-top, -left)
