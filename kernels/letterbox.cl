@@ -489,17 +489,38 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
         long e = x + k;
         int x0 = cs[e], nx = cs[cw + e];
         __global const int *restrict kx = coef + cs[2 * cw + e];
-        for (int c = 0; c < C; c++) {
-            int acc = CLPAD_PIL_HALF;
-            for (int j = 0; j < ny; j++) {
-                __global const uchar *restrict r = rows + j * stride + x0 + c;
-                int h = CLPAD_PIL_HALF;
-                for (int i = 0; i < nx; i++)
-                    h += (int)r[i * C] * kx[i];
-                acc += clpad_pil_clip8(h) * ky[j];
+        /* every channel at once: each tap's coefficient loaded once */
+        int a0 = CLPAD_PIL_HALF, a1 = CLPAD_PIL_HALF, a2 = CLPAD_PIL_HALF, a3 = CLPAD_PIL_HALF;
+        for (int j = 0; j < ny; j++) {
+            __global const uchar *restrict r = rows + j * stride + x0;
+            int h0 = CLPAD_PIL_HALF, h1 = CLPAD_PIL_HALF, h2 = CLPAD_PIL_HALF,
+                h3 = CLPAD_PIL_HALF;
+            for (int i = 0; i < nx; i++, r += C) {
+                int kk = kx[i];
+                h0 += (int)r[0] * kk;
+                if (C >= 3) {
+                    h1 += (int)r[1] * kk;
+                    h2 += (int)r[2] * kk;
+                }
+                if (C == 4)
+                    h3 += (int)r[3] * kk;
             }
-            t[c][k] = clpad_pil_clip8(acc);
+            int kj = ky[j];
+            a0 += clpad_pil_clip8(h0) * kj;
+            if (C >= 3) {
+                a1 += clpad_pil_clip8(h1) * kj;
+                a2 += clpad_pil_clip8(h2) * kj;
+            }
+            if (C == 4)
+                a3 += clpad_pil_clip8(h3) * kj;
         }
+        t[0][k] = clpad_pil_clip8(a0);
+        if (C >= 3) {
+            t[1][k] = clpad_pil_clip8(a1);
+            t[2][k] = clpad_pil_clip8(a2);
+        }
+        if (C == 4)
+            t[3][k] = clpad_pil_clip8(a3);
     }
 }
 
