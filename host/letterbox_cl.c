@@ -247,6 +247,14 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     }
     if ((st = clpad__lb_tables(images, opts, &p)))
         return st;
+    if (p.taps && (ctx->quirks & CLPAD_QUIRK_LOOP_LIMIT)) {
+        clpad__lb_free(&p);
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "enqueue_letterbox: interp %s on %s: this device ends long kernel "
+                           "loops early (quirk loop-limit, docs/devices.md); use "
+                           "clpad_letterbox, which runs it on the CPU path there",
+                           clpad_interp_name(opts->interp), ctx->device_name);
+    }
     size_t in_size = 0;
     if (p.out_bytes > 0)
         clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof in_size, &in_size, NULL);
@@ -516,7 +524,9 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     if (st)
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;
-    if (clpad__host_call_on_cpu(ctx, moved)) {
+    /* the variable-tap kinds where kernel loops end early: the CPU path */
+    bool loops = p.taps && (ctx->quirks & CLPAD_QUIRK_LOOP_LIMIT);
+    if (clpad__host_call_on_cpu(ctx, moved) || loops) {
         st = run_cpu_parallel(&p, images, output);
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};

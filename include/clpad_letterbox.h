@@ -266,8 +266,9 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
  * `transforms` (may be NULL) is filled on the host before the call returns.
  * Errors: those of clpad_letterbox_plan, CLPAD_ERR_BUFFER_TOO_SMALL (an image
  * or the output outside its buffer, named), CLPAD_ERR_NO_DEVICE (fallback
- * context), CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
- * CLPAD_ERR_OPENCL.
+ * context), CLPAD_ERR_UNSUPPORTED (a pil-* interpolation on a device whose
+ * kernel loops end early: docs/devices.md, quirk loop-limit),
+ * CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images,
                                                size_t n, const clpad_letterbox_options *opts,
