@@ -25,10 +25,12 @@
 static void letterbox_usage(FILE *f)
 {
     fprintf(f,
-            "usage: clpad letterbox --size H,W [--preset NAME] [--interp bilinear|nearest]\n"
+            "usage: clpad letterbox --size H,W [--preset NAME] [--interp KIND]\n"
+            "                       [--fit contain|cover|stretch] [--resize-shorter S]\n"
             "                       [--placement center|top-left] [--no-scaleup] [--mode MODE]\n"
             "                       [--value V[,V,...]] [--bgr] [--scale S] [--mean M[,M,...]]\n"
-            "                       [--std S[,S,...]] [--dtype f32|f16|u8] [--layout nchw|nhwc]\n"
+            "                       [--std S[,S,...]] [--divisor D] [--dtype f32|f16|u8]\n"
+            "                       [--layout nchw|nhwc]\n"
             "                       [--batch B] [--transforms OUT.json] [--preview SHEET.png]\n"
             "                       [--channels keep|1|3|4] [--max-pixels N] [--workers N]\n"
             "                       [--decode-scale off|auto] [--on-error fail|skip]\n"
@@ -39,8 +41,10 @@ static void letterbox_usage(FILE *f)
             "[N, C, H, W] (or [N, H, W, C]): keep-aspect resize by r = min(H/h, W/w) to\n"
             "round(w*r) x round(h*r) (OpenCV's INTER_LINEAR arithmetic), placed in the slot,\n"
             "the border filled, each sample v of channel c stored as\n"
-            "(v * scale - mean[c]) / std[c]. The defaults are Ultralytics' LetterBox as YOLO\n"
-            "models take it, except the 1/255 (add --preset ultralytics, or --std 255).\n"
+            "((v * scale) / divisor - mean[c]) / std[c]. The defaults are Ultralytics'\n"
+            "LetterBox as YOLO models take it, except the 1/255 (add --preset ultralytics,\n"
+            "or --std 255). `clpad preprocess` is this command (its --fit and\n"
+            "--resize-shorter make a classifier's input: --preset imagenet).\n"
             "Images are decoded on every core while the previous batch is letterboxed, and\n"
             "the output is written as batches complete. docs/letterbox.md states every\n"
             "rule exactly.\n"
@@ -53,7 +57,17 @@ static void letterbox_usage(FILE *f)
         fprintf(f, "                           %s: %s\n", clpad_letterbox_preset_name(i, NULL),
                 desc);
     fprintf(f,
-            "      --interp I         bilinear (default; OpenCV INTER_LINEAR) or nearest\n"
+            "      --interp I         bilinear (default; OpenCV INTER_LINEAR), nearest, or\n"
+            "                         Pillow's antialiased Image.resize: pil-bilinear (what\n"
+            "                         torchvision's Resize does to PIL images),\n"
+            "                         pil-bicubic, pil-lanczos\n"
+            "      --fit F            contain (default: the letterbox), cover (keep the\n"
+            "                         aspect, cover the slot, crop the centre as\n"
+            "                         torchvision's CenterCrop) or stretch (resize to the\n"
+            "                         slot, each axis by its own ratio)\n"
+            "      --resize-shorter S torchvision's Resize(S): the shorter side to S, the\n"
+            "                         longer to int(S * long / short), then the slot\n"
+            "                         cropped from the centre (implies --fit cover)\n"
             "      --placement P      center (default; the odd pixel to the bottom/right)\n"
             "                         or top-left\n"
             "      --no-scaleup       never enlarge an image (r <= 1)\n"
@@ -72,14 +86,17 @@ static void letterbox_usage(FILE *f)
             "                         all (default 0)\n"
             "      --std S[,S,..]     divisor, per output channel or one for all (default 1;\n"
             "                         --std 255 is x / 255 exactly)\n"
+            "      --divisor D        every sample divided by D after --scale, before\n"
+            "                         --mean (default 1; torchvision's ToTensor: 255)\n"
             "      --dtype T          f32 (default), f16 or u8 (rounded, saturated)\n"
             "      --layout L         nchw (default) or nhwc\n"
             "      --batch B          write one file per batch of B images, OUTPUT-00000.npy,\n"
             "                         OUTPUT-00001.npy, ... (the number zero-padded to 5\n"
             "                         digits, or more when needed); without it, one OUTPUT\n"
             "      --transforms FILE  write each image's file, source size, scale, pad_top,\n"
-            "                         pad_left, resized_h, resized_w as JSON (box back to\n"
-            "                         the image: x_src = (x - pad_left) / scale), and the\n"
+            "                         pad_left, resized_h, resized_w, scale_y, scale_x as\n"
+            "                         JSON (box back to the image: x_src = (x - pad_left) /\n"
+            "                         scale_x; pads are negative where cropped), and the\n"
             "                         skipped files with their reason; valid UTF-8 whatever\n"
             "                         the file names (a name that is not UTF-8 also comes\n"
             "                         as \"file_bytes\", its bytes in hex: docs/letterbox.md)\n"
@@ -258,6 +275,7 @@ static void doc_start(transforms_doc *d, const clpad_letterbox_options *o)
         cJSON_AddItemToArray(size, cJSON_CreateNumber((double)o->out_width));
     }
     if (d->ok) {
+        cJSON_AddStringToObject(d->root, "fit", clpad_fit_name(o->fit));
         cJSON_AddStringToObject(d->root, "layout", clpad_layout_name(o->layout));
         cJSON_AddStringToObject(d->root, "dtype", clpad_dtype_name(o->dtype));
     }
@@ -284,6 +302,10 @@ static void doc_add(transforms_doc *d, const char *file, const clpad_stream_imag
     cJSON_AddNumberToObject(e, "pad_left", (double)t->pad_left);
     cJSON_AddNumberToObject(e, "resized_h", (double)t->resized_height);
     cJSON_AddNumberToObject(e, "resized_w", (double)t->resized_width);
+    snprintf(num, sizeof num, "%.17g", t->scale_y);
+    cJSON_AddRawToObject(e, "scale_y", num);
+    snprintf(num, sizeof num, "%.17g", t->scale_x);
+    cJSON_AddRawToObject(e, "scale_x", num);
     if (im->scale_num != 8)
         cJSON_AddNumberToObject(e, "decode_scale", im->scale_num / 8.0);
 }
@@ -460,7 +482,7 @@ int cmd_letterbox(int argc, char **argv)
 {
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
            O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS, O_PRESET,
-           O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR };
+           O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR, O_FIT, O_SHORTER, O_DIVISOR };
     static const struct option opts[] = {
         {"size", required_argument, NULL, 's'},       {"interp", required_argument, NULL, O_INTERP},
         {"placement", required_argument, NULL, O_PLACE}, {"no-scaleup", no_argument, NULL, O_NOUP},
@@ -479,6 +501,9 @@ int cmd_letterbox(int argc, char **argv)
         {"workers", required_argument, NULL, O_WORKERS},
         {"decode-scale", required_argument, NULL, O_DECODE_SCALE},
         {"on-error", required_argument, NULL, O_ON_ERROR},
+        {"fit", required_argument, NULL, O_FIT},
+        {"resize-shorter", required_argument, NULL, O_SHORTER},
+        {"divisor", required_argument, NULL, O_DIVISOR},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
     static const char shortopts[] = ":s:m:v:d:qh";
     clpad_letterbox_options o;
@@ -495,7 +520,7 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--preset: %s", clpad_last_error());
     clpad_stream_options so;
     clpad_stream_options_init(&so);
-    bool channels_given = false;
+    bool channels_given = false, fit_given = false;
     int64_t size[2];
     int nsize = 0, nvalue = 0, nmean = 0, nstd = 0;
     int64_t values[CLPAD_LETTERBOX_MAX_CHANNELS];
@@ -516,6 +541,34 @@ int cmd_letterbox(int argc, char **argv)
             if (clpad_interp_from_name(optarg, &o.interp))
                 return cli_error(CLI_USAGE, "--interp: %s", clpad_last_error());
             break;
+        case O_FIT:
+            if (clpad_fit_from_name(optarg, &o.fit))
+                return cli_error(CLI_USAGE, "--fit: %s", clpad_last_error());
+            fit_given = true;
+            break;
+        case O_SHORTER: {
+            int64_t v[1];
+            int nv = 0;
+            if (!cli_parse_i64_list(optarg, "--resize-shorter", v, 1, &nv))
+                return CLI_USAGE;
+            if (nv != 1 || v[0] < 1 || v[0] > INT32_MAX)
+                return cli_error(CLI_USAGE, "--resize-shorter: '%s' is not a number from 1 to "
+                                            "2147483647",
+                                 optarg);
+            o.resize_shorter = v[0];
+            break;
+        }
+        case O_DIVISOR: {
+            float d;
+            int nd = 0;
+            if (!parse_floats(optarg, "--divisor", &d, 1, &nd))
+                return CLI_USAGE;
+            if (nd != 1 || !isfinite(d) || d == 0.0f)
+                return cli_error(CLI_USAGE, "--divisor: '%s' is not a finite non-zero number",
+                                 optarg);
+            o.divisor = d;
+            break;
+        }
         case O_PLACE:
             if (clpad_placement_from_name(optarg, &o.placement))
                 return cli_error(CLI_USAGE, "--placement: %s", clpad_last_error());
@@ -636,6 +689,8 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "letterbox: --cpu and --device exclude each other");
     o.out_height = size[0];
     o.out_width = size[1];
+    if (o.resize_shorter && !fit_given)
+        o.fit = CLPAD_FIT_COVER; /* the crop resize_shorter goes with */
     size_t nargs = (size_t)(argc - optind - 1);
     char **args = argv + optind;
     const char *out_path = argv[argc - 1];

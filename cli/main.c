@@ -22,6 +22,7 @@ static void usage(FILE *f)
             "  batch-to-space  the inverse move, with crops\n"
             "  shape           output size and padding of conv/deconv/pool windows\n"
             "  letterbox       a batch of images into one detector-ready tensor\n"
+            "  preprocess      the same with a classifier's fits (resize, centre crop)\n"
             "  pad-stack       tensors of different shapes into one padded batch\n"
             "  devices         list the OpenCL devices\n"
             "  bench           throughput against the device's copy bandwidth and the CPU\n"
@@ -83,6 +84,7 @@ int main(int argc, char **argv)
                 {"shape", cmd_shape},
                 {"devices", cmd_devices},
                 {"letterbox", cmd_letterbox},
+                {"preprocess", cmd_letterbox},
                 {"pad-stack", cmd_pad_stack},
                 {"bench", cmd_bench}};
     for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++)

@@ -45,6 +45,7 @@ set(CLPAD_LIBRARY_SOURCES
 # operation (docs/letterbox.md): no contraction into fused multiply-adds.
 set_source_files_properties(${CLPAD_ROOT}/host/ops/letterbox/plan.c
   ${CLPAD_ROOT}/host/ops/letterbox/cpu.c
+  ${CLPAD_ROOT}/host/ops/letterbox/resize_tables.c
   PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
 # The image decoders the library links (include/clpad_image.h): libpng,
 # libjpeg-turbo, libexif and stb_image (BMP), found by pkg-config as

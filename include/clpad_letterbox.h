@@ -28,12 +28,34 @@ extern "C" {
 typedef enum clpad_interp {
     CLPAD_INTERP_BILINEAR = 0, /* OpenCV INTER_LINEAR for 8-bit images, bit for bit */
     CLPAD_INTERP_NEAREST,      /* OpenCV INTER_NEAREST: floor(x * src/dst) */
+    CLPAD_INTERP_PIL_BILINEAR, /* Pillow's Image.resize(BILINEAR), antialiased, bit for bit
+                                  (torchvision's Resize on PIL images) */
+    CLPAD_INTERP_PIL_BICUBIC,  /* Pillow's Image.resize(BICUBIC), bit for bit */
+    CLPAD_INTERP_PIL_LANCZOS,  /* Pillow's Image.resize(LANCZOS) */
     CLPAD_INTERP_COUNT
 } clpad_interp;
 
 /* Where an image goes in its output slot (docs/letterbox.md, "Placement"):
  * clpad_placement of clpad.h, CLPAD_PLACE_CENTER (the odd pixel of padding to
  * the bottom/right) or CLPAD_PLACE_TOP_LEFT. */
+
+/** How an image fills its slot (docs/letterbox.md, "Fit"). */
+typedef enum clpad_fit {
+    CLPAD_FIT_CONTAIN = 0, /* keep the aspect, the whole image in the slot, the rest border:
+                              the letterbox (Ultralytics' LetterBox) */
+    CLPAD_FIT_COVER,       /* keep the aspect, cover the slot, crop the centre (torchvision's
+                              CenterCrop rounding); with resize_shorter: torchvision's
+                              Resize(S) then CenterCrop */
+    CLPAD_FIT_STRETCH,     /* resize to the slot exactly, each axis by its own ratio
+                              (Ultralytics' scaleFill, cv2.dnn's DNN_PMODE_NULL) */
+    CLPAD_FIT_COUNT
+} clpad_fit;
+
+/** "contain", "cover", "stretch"; NULL for an invalid value. */
+CLPAD_API const char *clpad_fit_name(clpad_fit fit);
+/** Parse "contain" (also "letterbox"), "cover" (also "crop") or "stretch"
+ *  (also "fill"), case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_fit_from_name(const char *name, clpad_fit *fit);
 
 /** Layout of a batch of images. */
 typedef enum clpad_layout {
@@ -42,9 +64,11 @@ typedef enum clpad_layout {
     CLPAD_LAYOUT_COUNT
 } clpad_layout;
 
-/** "bilinear", "nearest"; NULL for an invalid value. */
+/** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"; NULL
+ *  for an invalid value. */
 CLPAD_API const char *clpad_interp_name(clpad_interp interp);
-/** Parse "bilinear" (also "linear") or "nearest", case-insensitive.
+/** Parse "bilinear" (also "linear"), "nearest", "pil-bilinear",
+ *  "pil-bicubic" or "pil-lanczos" (also with "_"), case-insensitive.
  *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
 CLPAD_API clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp);
 /** "center", "top-left"; NULL for an invalid value. */
@@ -115,26 +139,46 @@ typedef struct clpad_letterbox_options {
     float std[CLPAD_LETTERBOX_MAX_CHANNELS];  /* default 1; finite and non-zero */
     clpad_dtype dtype;             /* CLPAD_U8, CLPAD_F16 or CLPAD_F32 (default) */
     clpad_layout layout;           /* default CLPAD_LAYOUT_NCHW */
+    /* The preprocess settings (docs/letterbox.md, "Fit" and "Values"); the
+     * defaults keep the letterbox as it is. */
+    clpad_fit fit;                 /* default CLPAD_FIT_CONTAIN */
+    int64_t resize_shorter;        /* 0 (default), or S in 1 .. 2^31 - 1 with CLPAD_FIT_COVER:
+                                      the shorter side resized to S, the longer to
+                                      int(S * long / short) (torchvision's Resize(S)), then
+                                      the slot cropped from the centre (CenterCrop) */
+    int64_t stride;                /* 0 (default), or s >= 1 with CLPAD_FIT_CONTAIN:
+                                      Ultralytics' auto (rect) mode, the slot shrunk to
+                                      resized + (out - resized) mod s per axis, the
+                                      largest over the batch */
+    float divisor;                 /* default 1; finite and non-zero: a sample v becomes
+                                      ((v * scale) / divisor - mean[c]) / std[c]
+                                      (torchvision's ToTensor + Normalize: scale 1,
+                                      divisor 255) */
 } clpad_letterbox_options;
 
 /**
  * Where one image went: its resize ratio `scale` (r of docs/letterbox.md),
- * its placement and its size in the slot. A point (x, y) of the output slot
- * maps back to the source image as x_src = (x - pad_left) / scale,
- * y_src = (y - pad_top) / scale (Ultralytics' scale_boxes; the exact
- * per-axis ratios are resized_width / width and resized_height / height).
+ * its placement and its size in the slot. pad_top and pad_left are negative
+ * where the fit crops (cover: the resized image starts above or left of the
+ * slot). scale_y and scale_x are the per-axis ratios a point maps back by:
+ * x_src = (x - pad_left) / scale_x, y_src = (y - pad_top) / scale_y. For
+ * contain and cover both are `scale` (Ultralytics' scale_boxes); for
+ * stretch H_out / h and W_out / w; with resize_shorter resized_height / h
+ * and resized_width / w (h x w: the image's geometry size).
  */
 typedef struct clpad_letterbox_transform {
     double scale;
     int64_t pad_top, pad_left;
     int64_t resized_height, resized_width;
+    double scale_y, scale_x;
 } clpad_letterbox_transform;
 
 /**
  * The defaults, which are those of Ultralytics' LetterBox followed by the
  * usual YOLO input step (u8 -> f32, NCHW) with scale 1: a slot of
  * out_height x out_width, bilinear, centred, scale-up on, constant border
- * 114 on every channel, no channel swap, scale 1, mean 0, std 1, f32, NCHW.
+ * 114 on every channel, no channel swap, scale 1, mean 0, std 1, f32, NCHW,
+ * fit contain, no resize_shorter, no stride, divisor 1.
  * `opts` NULL is a no-op.
  */
 CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64_t out_height,
@@ -145,11 +189,13 @@ CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64
  * Pure; needs no OpenCL; reads no pixel. `images` (n of them; may be NULL
  * when n is 0) as for clpad_letterbox_cpu; their `data` is not looked at.
  * out_shape receives [N, C, H_out, W_out] (NCHW) or [N, H_out, W_out, C]
- * (NHWC), with C the images' channels (or 3 when n is 0); `transforms` (may
- * be NULL) receives one entry per image.
+ * (NHWC), with C the images' channels (or 3 when n is 0) and H_out x W_out
+ * the slot (with a stride: the batch's shrunk slot); `transforms` (may be
+ * NULL) receives one entry per image.
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL opts or out_shape, an option out
- * of range: dtype not u8/f16/f32, std[c] zero or not finite, scale or mean
- * not finite, an unknown enum value), CLPAD_ERR_INVALID_SHAPE (an image of
+ * of range: dtype not u8/f16/f32, std[c] or divisor zero or not finite,
+ * scale or mean not finite, an unknown enum value, resize_shorter without
+ * fit cover or out of range, stride without fit contain or negative), CLPAD_ERR_INVALID_SHAPE (an image of
  * zero or negative size, channels not 1, 3 or 4 or not those of images[0],
  * row_stride < width * channels; out_height or out_width < 1),
  * CLPAD_ERR_INVALID_PADS (reflect or symmetric borders beyond their limit
@@ -220,8 +266,9 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
  * `transforms` (may be NULL) is filled on the host before the call returns.
  * Errors: those of clpad_letterbox_plan, CLPAD_ERR_BUFFER_TOO_SMALL (an image
  * or the output outside its buffer, named), CLPAD_ERR_NO_DEVICE (fallback
- * context), CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
- * CLPAD_ERR_OPENCL.
+ * context), CLPAD_ERR_UNSUPPORTED (a pil-* interpolation on a device whose
+ * kernel loops end early: docs/devices.md, quirk loop-limit),
+ * CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images,
                                                size_t n, const clpad_letterbox_options *opts,

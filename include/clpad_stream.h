@@ -70,6 +70,11 @@ CLPAD_API void clpad_path_list_free(clpad_path_list *list);
  *  - "ultralytics": what Ultralytics' predictor feeds a YOLO model: RGB,
  *    NCHW, f32, bilinear, centred, scale-up, constant border 114, and
  *    x / 255 as a division (std 255, scale 1, mean 0).
+ *  - "imagenet": torchvision's ImageNet evaluation transforms on PIL
+ *    images: fit cover with resize_shorter 256 and CLPAD_INTERP_PIL_BILINEAR
+ *    (Resize(256)), the slot as CenterCrop (border 0 where it pads), divisor
+ *    255 (ToTensor), mean 0.485, 0.456, 0.406 and std 0.229, 0.224, 0.225
+ *    (Normalize); RGB, NCHW, f32.
  */
 CLPAD_API const char *clpad_letterbox_preset_name(size_t i, const char **description);
 

@@ -155,4 +155,19 @@ CLPAD_COORD_FN int clpad_lb_vpass(int h0, int h1, int beta0, int beta1)
     return (((beta0 * (h0 >> 4)) >> 16) + ((beta1 * (h1 >> 4)) >> 16) + 2) >> 2;
 }
 
+/* Letterbox's Pillow resize kinds (docs/letterbox.md, "Resize"): Pillow's
+ * ImagingResample for 8-bit images (its src/libImaging/Resample.c), in its
+ * own fixed point: coefficients of PRECISION_BITS = 32 - 8 - 2 = 22
+ * fractional bits (host/ops/letterbox/resize_tables.c); each pass starts its sum at half
+ * a unit, 1 << 21, adds sample * coefficient over its taps, and clips to
+ * u8 (clip8): the horizontal pass first, its u8 results then summed by the
+ * vertical pass. Sums stay within int32 as they do in Pillow. */
+#define CLPAD_PIL_PRECISION_BITS 22
+#define CLPAD_PIL_HALF (1 << (CLPAD_PIL_PRECISION_BITS - 1))
+CLPAD_COORD_FN int clpad_pil_clip8(int acc)
+{
+    return acc <= 0 ? 0 : acc >= (256 << CLPAD_PIL_PRECISION_BITS) ? 255
+                                                                   : acc >> CLPAD_PIL_PRECISION_BITS;
+}
+
 #endif /* CLPAD_COORDS_H */

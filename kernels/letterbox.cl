@@ -4,8 +4,9 @@
  * Build options (an unknown or missing value is a build error):
  *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
  *    output channel c becomes an output value. TABLE looks up
- *    lut[c][v], the bits the host computed (host/letterbox_plan.c); COMPUTE
- *    evaluates (v * scale - mean[c]) / std[c] here, in the same order, and
+ *    lut[c][v], the bits the host computed (host/ops/letterbox/plan.c); COMPUTE
+ *    evaluates ((v * scale) / divisor - mean[c]) / std[c] here, in the same
+ *    order (the argument `scale` is {scale, divisor}), and
  *    converts it to the dtype with the same integer steps as the host. The
  *    host picks COMPUTE only for devices whose single precision rounds to
  *    nearest, keeps denormals and divides correctly rounded (built with
@@ -23,7 +24,7 @@
  * (OpenCV's INTER_LINEAR / INTER_NEAREST set-up, with the border modes of
  * kernels/coords.h folded in); the kernel combines samples with the integer
  * functions of kernels/coords.h, so that its output equals the CPU
- * reference (host/letterbox_cpu.c) bit for bit.
+ * reference (host/ops/letterbox/cpu.c) bit for bit.
  *
  * The tables arrive in one buffer `tab` of int4: the images' descriptors
  * (long4 {row 0 offset in src, row stride, x_begin | x_end << 32,
@@ -34,7 +35,7 @@
  * alpha0[W], alpha1[W] (byte offsets in a source row; columns outside
  * [x_begin, x_end) are border; planes, so that a vectorised loop loads the
  * weights of neighbouring pixels with one load), then the value table. The
- * NDRange is 2-D (host/letterbox_cl.c, one local size per device style):
+ * NDRange is 2-D (host/ops/letterbox/cl.c, one local size per device style):
  * dimension 1 walks the output rows of the whole batch (image-major),
  * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
  * handling `items` of them (on CPUs, lx == 1: one contiguous stretch; or,
@@ -69,7 +70,7 @@
 /* ---- Values ------------------------------------------------------------------ */
 
 #ifdef CLPAD_LB_VALUES_COMPUTE
-/* f32 to binary16 bits, round to nearest even: host/letterbox_plan.c's
+/* f32 to binary16 bits, round to nearest even: host/ops/letterbox/plan.c's
  * clpad__f32_to_f16 step for step, as selects so that it vectorises. */
 CLPAD_INLINE ushort lb_f16(float f)
 {
@@ -89,10 +90,11 @@ CLPAD_INLINE ushort lb_f16(float f)
     return (ushort)(sign | v);
 }
 
-/* (v * scale - mean) / std in single precision, in that order. */
-CLPAD_INLINE float lb_norm(int v, float scale, float mean, float std_)
+/* ((v * scale) / divisor - mean) / std in single precision, in that order
+ * (scale = {scale, divisor}). */
+CLPAD_INLINE float lb_norm(int v, float2 scale, float mean, float std_)
 {
-    return ((float)v * scale - mean) / std_;
+    return ((float)v * scale.x / scale.y - mean) / std_;
 }
 /* u8: round half to even, saturate (NaN: 0). */
 CLPAD_INLINE uchar lb_u8(float f)
@@ -244,7 +246,7 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
-                           float sc, float mn, float sd)
+                           float2 sc, float mn, float sd)
 {
     if (ob == 4)
         LB_WRITE_AS(uint, as_uint);
@@ -256,7 +258,7 @@ CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restri
 
 CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *restrict o8,
                              const int *restrict h0, const int *restrict h1, int b0, int b1,
-                             long n, __global const uchar *restrict l8, float sc, float mn,
+                             long n, __global const uchar *restrict l8, float2 sc, float mn,
                              float sd)
 {
     if (ob == 4)
@@ -299,7 +301,7 @@ CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restri
 CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
                             __global const uchar *restrict r0, __global const uchar *restrict r1,
                             int b0, int b1, __global const int *restrict cs, long cw,
-                            __global const uchar *restrict lut, const int *chan, float scale,
+                            __global const uchar *restrict lut, const int *chan, float2 scale,
                             const float *mean, const float *std_, __global uchar *restrict d,
                             long plane, long x0, long x1)
 {
@@ -322,7 +324,7 @@ CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
 CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
                           long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
-                          uint4 fill4, float scale, float4 mean4, float4 std4, long row,
+                          uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
                           long items)
 {
     long n = row / H, y = row - n * H;
@@ -374,7 +376,7 @@ CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *
 CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *restrict src,
                           __global const int4 *restrict tab, long rows_at, long cols_at,
                           long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
-                          uint4 fill4, float scale, float4 mean4, float4 std4, long row0,
+                          uint4 fill4, float2 scale, float4 mean4, float4 std4, long row0,
                           long row1)
 {
     __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
@@ -438,7 +440,7 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
 __kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
                         long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
                         ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
-                        int4 chan, uint4 fill, float scale, float4 mean, float4 std_,
+                        int4 chan, uint4 fill, float2 scale, float4 mean, float4 std_,
                         long n_rows, long items, long rows_per_item)
 {
     long row = get_global_id(1) * rows_per_item;
@@ -467,4 +469,138 @@ __kernel void letterbox(__global const uchar *restrict src, __global const int4 
     }
 #undef LB_CASE
 #undef LB_ITEM
+}
+
+/* ---- Variable taps: Pillow's resample ------------------------------------------ */
+
+/* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
+ * through a variable-tap resize (host/ops/letterbox/resize_tables.c): the ny source rows
+ * from `rows` (stride apart) with vertical coefficients ky; each pixel's
+ * columns (cs: byte offset of its first source pixel, taps, index of its
+ * coefficients in `coef`) weighed into a u8 per row, those weighed by ky
+ * (kernels/coords.h, clpad_pil_clip8). */
+CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict rows, long stride,
+                                  int ny, __global const int *restrict ky,
+                                  __global const int *restrict cs, long cw,
+                                  __global const int *restrict coef, long x, long n,
+                                  int t[4][CLPAD_LB_CHUNK])
+{
+    for (long k = 0; k < n; k++) {
+        long e = x + k;
+        int x0 = cs[e], nx = cs[cw + e];
+        __global const int *restrict kx = coef + cs[2 * cw + e];
+        /* every channel at once: each tap's coefficient loaded once */
+        int a0 = CLPAD_PIL_HALF, a1 = CLPAD_PIL_HALF, a2 = CLPAD_PIL_HALF, a3 = CLPAD_PIL_HALF;
+        for (int j = 0; j < ny; j++) {
+            __global const uchar *restrict r = rows + j * stride + x0;
+            int h0 = CLPAD_PIL_HALF, h1 = CLPAD_PIL_HALF, h2 = CLPAD_PIL_HALF,
+                h3 = CLPAD_PIL_HALF;
+            for (int i = 0; i < nx; i++, r += C) {
+                int kk = kx[i];
+                h0 += (int)r[0] * kk;
+                if (C >= 3) {
+                    h1 += (int)r[1] * kk;
+                    h2 += (int)r[2] * kk;
+                }
+                if (C == 4)
+                    h3 += (int)r[3] * kk;
+            }
+            int kj = ky[j];
+            a0 += clpad_pil_clip8(h0) * kj;
+            if (C >= 3) {
+                a1 += clpad_pil_clip8(h1) * kj;
+                a2 += clpad_pil_clip8(h2) * kj;
+            }
+            if (C == 4)
+                a3 += clpad_pil_clip8(h3) * kj;
+        }
+        t[0][k] = clpad_pil_clip8(a0);
+        if (C >= 3) {
+            t[1][k] = clpad_pil_clip8(a1);
+            t[2][k] = clpad_pil_clip8(a2);
+        }
+        if (C == 4)
+            t[3][k] = clpad_pil_clip8(a3);
+    }
+}
+
+/* One work-item of a variable-tap batch: its stretches of output row `row`
+ * (as lb_item; rows[row] = {first source row, taps, coefficient index}). */
+CLPAD_INLINE void lb_item_taps(const int C, bool nhwc, int ob, __global const uchar *restrict src,
+                               __global const int4 *restrict tab, long rows_at, long cols_at,
+                               long lut_at, __global const int *restrict coef,
+                               __global uchar *restrict dst, long H, long W, int4 chan4,
+                               uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
+                               long items)
+{
+    long n = row / H, y = row - n * H;
+    long4 desc = ((__global const long4 *)tab)[n];
+    int4 ry = tab[rows_at + row];
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    __global uchar *restrict d =
+        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+    long plane = H * W;
+    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
+    __global const uchar *rows = src + desc.x + (long)max(ry.x, 0) * desc.y;
+    __global const int *restrict ky = coef + max(ry.z, 0);
+    long lx = get_local_size(0), lid = get_local_id(0);
+    long first = get_group_id(0) * lx * items;
+    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+    int t[4][CLPAD_LB_CHUNK];
+    for (long k = 0; k < n_str; k++) {
+        long x0 = (lx == 1 ? first : first + k * lx + lid) * LB_VEC;
+        long x1 = min(x0 + len, W);
+        if (x0 >= x1)
+            break;
+        if (ry.x < 0) {
+            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
+            continue;
+        }
+        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
+        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
+        for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
+            long m = min(b - x, (long)CLPAD_LB_CHUNK);
+            lb_taps_samples(C, rows, desc.y, ry.y, ky, cs, W, coef, x, m, t);
+            for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
+                __global uchar *restrict o = d + LB_AT(c, x);
+                __global const uchar *restrict l = lut + c * 256 * ob;
+                if (nhwc)
+                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                else
+                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+            }
+        }
+        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
+    }
+}
+
+/* The variable-tap letterbox: the arguments of `letterbox`, then where the
+ * coefficients start in tab (int4 units). */
+__kernel void letterbox_taps(__global const uchar *restrict src,
+                             __global const int4 *restrict tab, long rows_at, long cols_at,
+                             long lut_at, __global uchar *restrict dst, ulong dst_off,
+                             int out_bytes, long H, long W, int C, int nhwc, int4 chan,
+                             uint4 fill, float2 scale, float4 mean, float4 std_, long n_rows,
+                             long items, long rows_per_item, long coef_at)
+{
+    long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
+    __global uchar *restrict d = dst + dst_off;
+    __global const int *restrict coef = (__global const int *)(tab + coef_at);
+    for (long row = row0; row < row1; row++) {
+#define LB_TAPS(c)                                                                            \
+    lb_item_taps(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, coef, d, H, W,   \
+                 chan, fill, scale, mean, std_, row, items)
+        switch (C) {
+        case 1: LB_TAPS(1); break;
+        case 3: LB_TAPS(3); break;
+        case 4: LB_TAPS(4); break;
+        default: break;
+        }
+#undef LB_TAPS
+    }
 }

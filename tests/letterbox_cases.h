@@ -76,13 +76,30 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
     static const clpad_dtype dts[3] = {CLPAD_U8, CLPAD_F16, CLPAD_F32};
     c->o.dtype = dts[tu_range(rng, 0, 2)];
     c->o.layout = (clpad_layout)tu_range(rng, 0, 1);
-    switch (tu_range(rng, 0, 3)) {
+    switch (tu_range(rng, 0, 7)) { /* the fit */
+    case 0: c->o.fit = CLPAD_FIT_COVER; break;
+    case 1: c->o.fit = CLPAD_FIT_STRETCH; break;
+    case 2: /* torchvision's Resize(S) then CenterCrop */
+        c->o.fit = CLPAD_FIT_COVER;
+        c->o.resize_shorter = tu_range(rng, 1, max_out + 8);
+        break;
+    case 3: c->o.stride = tu_range(rng, 1, 40); break; /* Ultralytics' auto */
+    default: break;                                    /* contain */
+    }
+    switch (tu_range(rng, 0, 4)) {
     case 0: break; /* the defaults: scale 1, mean 0, std 1 */
     case 1:        /* YOLO: 1/255 */
         c->o.scale = 1.0f / 255.0f;
         break;
     case 2: /* ImageNet */
         c->o.scale = 1.0f / 255.0f;
+        for (int k = 0; k < 4; k++) {
+            c->o.mean[k] = (float)(0.406 + 0.02 * k);
+            c->o.std[k] = (float)(0.225 + 0.004 * k);
+        }
+        break;
+    case 3: /* torchvision's ToTensor and Normalize: (v / 255 - mean) / std */
+        c->o.divisor = 255.0f;
         for (int k = 0; k < 4; k++) {
             c->o.mean[k] = (float)(0.406 + 0.02 * k);
             c->o.std[k] = (float)(0.225 + 0.004 * k);
@@ -101,9 +118,12 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
 static inline const char *lb_case_str(const lb_case *c, char *buf, size_t len)
 {
     size_t u = (size_t)snprintf(buf, len,
-                                "out %lldx%lld %s %s scaleup=%d %s value=%u,%u,%u,%u swap_rb=%d "
+                                "out %lldx%lld fit=%s shorter=%lld stride=%lld divisor=%g "
+                                "%s %s scaleup=%d %s value=%u,%u,%u,%u swap_rb=%d "
                                 "scale=%g %s %s; images",
                                 (long long)c->o.out_height, (long long)c->o.out_width,
+                                clpad_fit_name(c->o.fit), (long long)c->o.resize_shorter,
+                                (long long)c->o.stride, (double)c->o.divisor,
                                 clpad_interp_name(c->o.interp), clpad_placement_name(c->o.placement),
                                 c->o.scaleup, clpad_pad_mode_name(c->o.pad_mode), c->o.pad_value[0],
                                 c->o.pad_value[1], c->o.pad_value[2], c->o.pad_value[3],

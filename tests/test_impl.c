@@ -524,6 +524,90 @@ static void test_quirk_no_mem_fence(void **state)
     }
 }
 
+/* loop-limit: one work-item running a loop of 200000 iterations whose
+ * result depends on every one (no closed form for the compiler). */
+static const char k_loop_src[] =
+    "__kernel void k(__global uint *out, int n)\n"
+    "{\n"
+    "    uint c = 1u;\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        c = c * 1103515245u + (uint)i;\n"
+    "    out[0] = c;\n"
+    "}\n";
+
+/* A letterbox whose work-items loop over many taps: pil-lanczos of a
+ * 400 x 320 image to 64 x 48 (41 x 41 taps a sample), on the device path
+ * (DEVICE_ONLY), against the CPU reference; the bytes that differ. */
+static size_t lanczos_check(clpad_context *ctx)
+{
+    enum { H = 400, W = 320, C = 3 };
+    static unsigned char px[H * W * C];
+    uint64_t rng = 0x10051;
+    tu_fill(px, sizeof px, &rng);
+    clpad_image im = {.data = px, .height = H, .width = W, .channels = C};
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 64, 48);
+    o.interp = CLPAD_INTERP_PIL_LANCZOS;
+    o.dtype = CLPAD_U8;
+    unsigned char want[64 * 48 * C], got[64 * 48 * C];
+    TU_ASSERT_OK(clpad_letterbox_cpu(&im, 1, &o, want, sizeof want, NULL));
+    memset(got, 0xA5, sizeof got);
+    TU_ASSERT_OK(clpad_letterbox(ctx, &im, 1, &o, got, sizeof got, NULL, NULL));
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof got; i++)
+        bad += got[i] != want[i];
+    return bad;
+}
+
+static void test_quirk_loop_limit(void **state)
+{
+    (void)state;
+    clpad_context *ctx = make_ctx("cpu", false, NULL);
+    cl_int berr, err;
+    cl_program p = build(ctx, k_loop_src, &berr);
+    assert_int_equal(berr, CL_SUCCESS);
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_int n = 200000;
+    cl_uint init = 0, want = 1u, out = 0;
+    for (cl_int i = 0; i < n; i++)
+        want = want * 1103515245u + (cl_uint)i;
+    cl_mem b = clCreateBuffer(clpad_context_cl_context(ctx), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                              sizeof init, &init, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 0, sizeof b, &b), CL_SUCCESS);
+    assert_int_equal(clSetKernelArg(k, 1, sizeof n, &n), CL_SUCCESS);
+    size_t global = 1;
+    cl_command_queue q = clpad_context_queue(ctx);
+    assert_int_equal(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &global, 0, NULL, NULL),
+                     CL_SUCCESS);
+    assert_int_equal(clEnqueueReadBuffer(q, b, CL_TRUE, 0, sizeof out, &out, 0, NULL, NULL),
+                     CL_SUCCESS);
+    clReleaseMemObject(b);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    bool bug = out != want;
+    if (bug)
+        printf("reproducer: a loop of %d iterations gave %u, not %u\n", (int)n, out, want);
+    check_table(ctx, "loop-limit", bug, "long loops end early");
+    /* the case that met it (too slow for the simulator) */
+    if (!g_reduced) {
+        size_t bad = lanczos_check(ctx);
+        if (bad)
+            fail_msg("pil-lanczos with the quirks on: %zu bytes differ from the CPU reference", bad);
+    }
+    clpad_context_destroy(ctx);
+    if (bug) {
+        ctx = make_ctx("cpu", false, "off");
+        size_t bad = lanczos_check(ctx);
+        clpad_context_destroy(ctx);
+        printf("without the quirk: %zu bytes wrong\n", bad);
+        if (!bad)
+            fail_msg("the bug shows, but pil-lanczos is right without the quirk: the test no "
+                     "longer proves the workaround");
+    }
+}
+
 /* no-restrict: a kernel calling an inline function that takes restrict
  * pointers. */
 static const char k_restrict_src[] =
@@ -669,6 +753,7 @@ int main(void)
         cmocka_unit_test(test_quirk_no_mem_fence),
         cmocka_unit_test(test_quirk_no_restrict),
         cmocka_unit_test(test_quirk_no_narrow_switch),
+        cmocka_unit_test(test_quirk_loop_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,36 +11,84 @@
 /* ---- The oracle ------------------------------------------------------------ */
 
 typedef struct oracle_geom {
-    double r;
+    double r, ry, rx;
     int64_t nh, nw, top, left;
 } oracle_geom;
 
-/* docs/letterbox.md, "Size and placement" (Ultralytics' LetterBox). */
-static oracle_geom oracle_geometry(int64_t h, int64_t w, const clpad_letterbox_options *o)
+/* Python's round: half to even */
+static double py_round(double f)
+{
+    double r = floor(f);
+    if (f - r > 0.5 || (f - r == 0.5 && fmod(r, 2.0) != 0.0))
+        r += 1.0;
+    return r;
+}
+
+/* docs/letterbox.md, "Size and placement" (Ultralytics' LetterBox) and
+ * "Fit" (torchvision's Resize and CenterCrop, Ultralytics' scaleFill), in
+ * a slot of H x W. */
+static oracle_geom oracle_geometry(int64_t h, int64_t w, const clpad_letterbox_options *o,
+                                   int64_t H, int64_t W)
 {
     oracle_geom g;
     double a = (double)o->out_height / (double)h, b = (double)o->out_width / (double)w;
-    g.r = fmin(a, b);
-    if (!o->scaleup)
-        g.r = fmin(g.r, 1.0);
-    /* Python's round: half to even */
-    double fh = (double)h * g.r, fw = (double)w * g.r;
-    double rh = floor(fh), rw = floor(fw);
-    if (fh - rh > 0.5 || (fh - rh == 0.5 && fmod(rh, 2.0) != 0.0))
-        rh += 1.0;
-    if (fw - rw > 0.5 || (fw - rw == 0.5 && fmod(rw, 2.0) != 0.0))
-        rw += 1.0;
-    g.nh = rh < 1 ? 1 : (int64_t)rh;
-    g.nw = rw < 1 ? 1 : (int64_t)rw;
+    if (o->resize_shorter) {
+        int64_t S = o->resize_shorter, sh = h < w ? h : w, lg = h < w ? w : h;
+        int64_t nl = S * lg / sh; /* exact in integers at these sizes */
+        g.r = (double)S / (double)sh;
+        g.nh = w <= h ? nl : S;
+        g.nw = w <= h ? S : nl;
+        g.ry = (double)g.nh / (double)h;
+        g.rx = (double)g.nw / (double)w;
+    } else if (o->fit == CLPAD_FIT_STRETCH) {
+        g.r = fmin(a, b);
+        g.nh = o->out_height;
+        g.nw = o->out_width;
+        g.ry = a;
+        g.rx = b;
+    } else {
+        g.r = o->fit == CLPAD_FIT_COVER ? fmax(a, b) : fmin(a, b);
+        if (!o->scaleup)
+            g.r = fmin(g.r, 1.0);
+        double rh = py_round((double)h * g.r), rw = py_round((double)w * g.r);
+        g.nh = rh < 1 ? 1 : (int64_t)rh;
+        g.nw = rw < 1 ? 1 : (int64_t)rw;
+        g.ry = g.rx = g.r;
+    }
     if (o->placement == CLPAD_PLACE_CENTER) {
-        /* Ultralytics: round(dh / 2 - 0.1) */
-        double dh = (double)(o->out_height - g.nh) / 2, dw = (double)(o->out_width - g.nw) / 2;
-        g.top = (int64_t)nearbyint(dh - 0.1);
-        g.left = (int64_t)nearbyint(dw - 0.1);
+        /* Ultralytics: round(dh / 2 - 0.1); torchvision's crop:
+         * int(round((h - H) / 2.0)) */
+        double dh = (double)(H - g.nh) / 2, dw = (double)(W - g.nw) / 2;
+        g.top = g.nh <= H ? (int64_t)nearbyint(dh - 0.1)
+                          : -(int64_t)py_round((double)(g.nh - H) / 2.0);
+        g.left = g.nw <= W ? (int64_t)nearbyint(dw - 0.1)
+                           : -(int64_t)py_round((double)(g.nw - W) / 2.0);
     } else {
         g.top = g.left = 0;
     }
     return g;
+}
+
+/* The batch's slot: with a stride, each image's padding reduced modulo the
+ * stride (Ultralytics' auto), the largest over the batch. */
+static void oracle_slot(const lb_case *c, int64_t *H, int64_t *W)
+{
+    const clpad_letterbox_options *o = &c->o;
+    *H = o->out_height;
+    *W = o->out_width;
+    if (!o->stride || !c->n)
+        return;
+    *H = *W = 1;
+    for (size_t i = 0; i < c->n; i++) {
+        const clpad_image *im = &c->im[i];
+        oracle_geom g = oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
+                                        im->geometry_width ? im->geometry_width : im->width, o,
+                                        o->out_height, o->out_width);
+        int64_t sh = g.nh + (o->out_height - g.nh) % o->stride;
+        int64_t sw = g.nw + (o->out_width - g.nw) % o->stride;
+        *H = sh > *H ? sh : *H;
+        *W = sw > *W ? sw : *W;
+    }
 }
 
 /* cv::resize, 8-bit, INTER_LINEAR or INTER_NEAREST, into a dense nh x nw x C. */
@@ -115,6 +163,101 @@ static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nea
     free(h1);
 }
 
+/* Pillow's filters (its src/libImaging/Resample.c): support 1, 2 and 3. */
+static double oracle_pil_filter(clpad_interp interp, double x)
+{
+    double ax = fabs(x);
+    if (interp == CLPAD_INTERP_PIL_BILINEAR)
+        return ax < 1.0 ? 1.0 - ax : 0.0;
+    if (interp == CLPAD_INTERP_PIL_BICUBIC) {
+        if (ax < 1.0)
+            return ((-0.5 + 2.0) * ax - (-0.5 + 3.0)) * ax * ax + 1;
+        if (ax < 2.0)
+            return (((ax - 5) * ax + 8) * ax - 4) * -0.5;
+        return 0.0;
+    }
+    if (!(-3.0 <= x && x < 3.0))
+        return 0.0;
+    double a = x == 0.0 ? 1.0 : sin(x * 3.14159265358979323846) / (x * 3.14159265358979323846);
+    double b = x / 3 == 0.0 ? 1.0
+                            : sin(x / 3 * 3.14159265358979323846) / (x / 3 * 3.14159265358979323846);
+    return a * b;
+}
+
+/* Pillow's coefficients of one axis in -> out: bounds[2 * d] = first tap,
+ * bounds[2 * d + 1] = taps, k[d * ksize ..] the 22-bit integers. */
+static int64_t oracle_pil_coeffs(clpad_interp interp, int64_t in, int64_t out, int64_t **bounds,
+                                 int32_t **k)
+{
+    double support0 = interp == CLPAD_INTERP_PIL_BILINEAR  ? 1.0
+                      : interp == CLPAD_INTERP_PIL_BICUBIC ? 2.0
+                                                           : 3.0;
+    double scale = (double)in / (double)out, fs = scale < 1.0 ? 1.0 : scale;
+    double support = support0 * fs;
+    int64_t ksize = (int64_t)ceil(support) * 2 + 1;
+    *bounds = malloc((size_t)out * 2 * sizeof **bounds);
+    *k = calloc((size_t)(out * ksize), sizeof **k);
+    double *w = malloc((size_t)ksize * sizeof *w);
+    for (int64_t d = 0; d < out; d++) {
+        double center = (d + 0.5) * scale;
+        int64_t lo = (int64_t)(center - support + 0.5), hi = (int64_t)(center + support + 0.5);
+        lo = lo < 0 ? 0 : lo;
+        hi = (hi > in ? in : hi) - lo;
+        double sum = 0.0;
+        for (int64_t x = 0; x < hi; x++)
+            sum += (w[x] = oracle_pil_filter(interp, (x + lo - center + 0.5) * (1.0 / fs)));
+        for (int64_t x = 0; x < hi; x++) {
+            double v = sum != 0.0 ? w[x] / sum : w[x];
+            (*k)[d * ksize + x] = (int32_t)(v < 0 ? -0.5 + v * 4194304.0 : 0.5 + v * 4194304.0);
+        }
+        (*bounds)[2 * d] = lo;
+        (*bounds)[2 * d + 1] = hi;
+    }
+    free(w);
+    return ksize;
+}
+
+static unsigned char oracle_clip8(int64_t v)
+{
+    return v <= 0 ? 0 : v >= (int64_t)256 << 22 ? 255 : (unsigned char)(v >> 22);
+}
+
+/* Pillow's Image.resize of an 8-bit image into a dense nh x nw x C:
+ * ImagingResampleInner's two passes into whole images, the horizontal pass
+ * over every source row first (its u8 results kept), then the vertical. */
+static void oracle_pil_resize(const clpad_image *im, int64_t nh, int64_t nw, clpad_interp interp,
+                              unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    int64_t *bx, *by;
+    int32_t *kx, *ky;
+    int64_t ksx = oracle_pil_coeffs(interp, w, nw, &bx, &kx);
+    int64_t ksy = oracle_pil_coeffs(interp, h, nh, &by, &ky);
+    unsigned char *tmp = malloc((size_t)(h * nw * C));
+    for (int64_t y = 0; y < h; y++)
+        for (int64_t x = 0; x < nw; x++)
+            for (int64_t c = 0; c < C; c++) {
+                int64_t acc = 1 << 21;
+                for (int64_t t = 0; t < bx[2 * x + 1]; t++)
+                    acc += src[y * stride + (bx[2 * x] + t) * C + c] * (int64_t)kx[x * ksx + t];
+                tmp[(y * nw + x) * C + c] = oracle_clip8(acc);
+            }
+    for (int64_t y = 0; y < nh; y++)
+        for (int64_t x = 0; x < nw * C; x++) {
+            int64_t acc = 1 << 21;
+            for (int64_t t = 0; t < by[2 * y + 1]; t++)
+                acc += tmp[(by[2 * y] + t) * nw * C + x] * (int64_t)ky[y * ksy + t];
+            dst[y * nw * C + x] = oracle_clip8(acc);
+        }
+    free(tmp);
+    free(bx);
+    free(by);
+    free(kx);
+    free(ky);
+}
+
 /* The source index of padded coordinate c on an axis of size D; -1: constant. */
 static int64_t oracle_map(clpad_pad_mode mode, int64_t c, int64_t D)
 {
@@ -132,7 +275,7 @@ static int64_t oracle_map(clpad_pad_mode mode, int64_t c, int64_t D)
 /* One value of the output dtype, from sample v of output channel c. */
 static void oracle_value(const clpad_letterbox_options *o, int c, unsigned v, unsigned char *out)
 {
-    float f = ((float)v * o->scale - o->mean[c]) / o->std[c];
+    float f = ((float)v * o->scale / o->divisor - o->mean[c]) / o->std[c];
     if (o->dtype == CLPAD_F32) {
         memcpy(out, &f, 4);
     } else if (o->dtype == CLPAD_F16) {
@@ -146,17 +289,22 @@ static void oracle_value(const clpad_letterbox_options *o, int c, unsigned v, un
 static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transform *t)
 {
     const clpad_letterbox_options *o = &c->o;
-    int64_t H = o->out_height, W = o->out_width;
+    int64_t H, W;
+    oracle_slot(c, &H, &W);
     size_t es = clpad_dtype_size(o->dtype);
     for (size_t i = 0; i < c->n; i++) {
         const clpad_image *im = &c->im[i];
         int64_t C = im->channels;
         /* the geometry of the source a decode-scaled image stands for */
         oracle_geom g = oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
-                                        im->geometry_width ? im->geometry_width : im->width, o);
-        t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw};
+                                        im->geometry_width ? im->geometry_width : im->width, o,
+                                        H, W);
+        t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
-        oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
+        if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
+            oracle_pil_resize(im, g.nh, g.nw, o->interp, rs);
+        else
+            oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
         for (int64_t y = 0; y < H; y++) {
             for (int64_t x = 0; x < W; x++) {
                 int64_t my = oracle_map(o->pad_mode, y - g.top, g.nh);
@@ -188,14 +336,16 @@ static int check_case(const lb_case *c, int index)
     if (st == CLPAD_ERR_INVALID_PADS) {
         /* reflect / symmetric beyond its limit: the oracle must agree */
         bool broken = false;
+        int64_t H, W;
+        oracle_slot(c, &H, &W);
         for (size_t i = 0; i < c->n; i++) {
             const clpad_image *im = &c->im[i];
             oracle_geom g =
                 oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
-                                im->geometry_width ? im->geometry_width : im->width, &c->o);
+                                im->geometry_width ? im->geometry_width : im->width, &c->o, H,
+                                W);
             int64_t lim = c->o.pad_mode == CLPAD_PAD_REFLECT ? 1 : 0;
-            int64_t pads[4] = {g.top, c->o.out_height - g.nh - g.top, g.left,
-                               c->o.out_width - g.nw - g.left};
+            int64_t pads[4] = {g.top, H - g.nh - g.top, g.left, W - g.nw - g.left};
             int64_t dims[4] = {g.nh, g.nh, g.nw, g.nw};
             for (int k = 0; k < 4; k++)
                 broken |= pads[k] > dims[k] - lim;
@@ -490,9 +640,99 @@ static void test_errors(void **state)
 }
 
 /* Names of the options round-trip. */
+/* The fits' numbers, worked by hand from their sources: torchvision's
+ * Resize(256) of a 375 x 500 image is 256 x 341 (int(256 * 500 / 375)),
+ * CenterCrop(224) then starts at top int(round(16.0)) = 16 and left
+ * int(round(58.5)) = 58 (half to even); cover of 1080 x 1920 into 640 x 640
+ * is r = 640 / 1080, 640 x 1138, left round(249.0); stretch keeps the slot
+ * and each axis's ratio; Ultralytics' auto with stride 32 shrinks 1280 x 720
+ * into 640 to 384 x 640 (360 + 280 mod 32), top 12; the batch takes its
+ * largest slot. The options' errors name the option. */
+static void test_fits(void **state)
+{
+    (void)state;
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, 224, 224);
+    o.fit = CLPAD_FIT_COVER;
+    o.resize_shorter = 256;
+    clpad_image im[2] = {{.height = 375, .width = 500, .channels = 3},
+                         {.height = 500, .width = 375, .channels = 3}};
+    clpad_letterbox_transform t[2];
+    int64_t shape[4];
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 2, &o, shape, t));
+    assert_int_equal(shape[2], 224);
+    assert_int_equal(shape[3], 224);
+    assert_int_equal(t[0].resized_height, 256);
+    assert_int_equal(t[0].resized_width, 341);
+    assert_int_equal(t[0].pad_top, -16);
+    assert_int_equal(t[0].pad_left, -58);
+    assert_int_equal(t[1].resized_height, 341);
+    assert_int_equal(t[1].resized_width, 256);
+    assert_int_equal(t[1].pad_top, -58);
+    assert_true(t[0].scale_x == 341.0 / 500.0 && t[0].scale_y == 256.0 / 375.0);
+    clpad_letterbox_options_init(&o, 640, 640);
+    o.fit = CLPAD_FIT_COVER;
+    clpad_image big = {.height = 1080, .width = 1920, .channels = 3};
+    TU_ASSERT_OK(clpad_letterbox_plan(&big, 1, &o, shape, t));
+    assert_int_equal(t[0].resized_height, 640);
+    assert_int_equal(t[0].resized_width, 1138);
+    assert_int_equal(t[0].pad_left, -249);
+    assert_true(t[0].scale == 640.0 / 1080.0 && t[0].scale_x == t[0].scale);
+    o.fit = CLPAD_FIT_STRETCH;
+    o.scaleup = 0; /* scaleFill ignores it */
+    TU_ASSERT_OK(clpad_letterbox_plan(&big, 1, &o, shape, t));
+    assert_int_equal(t[0].resized_height, 640);
+    assert_int_equal(t[0].resized_width, 640);
+    assert_int_equal(t[0].pad_top, 0);
+    assert_true(t[0].scale_y == 640.0 / 1080.0 && t[0].scale_x == 640.0 / 1920.0);
+    clpad_letterbox_options_init(&o, 640, 640);
+    o.stride = 32;
+    clpad_image two[2] = {{.height = 720, .width = 1280, .channels = 3},
+                          {.height = 640, .width = 1000, .channels = 3}};
+    TU_ASSERT_OK(clpad_letterbox_plan(two, 1, &o, shape, t));
+    assert_int_equal(shape[2], 384);
+    assert_int_equal(shape[3], 640);
+    assert_int_equal(t[0].pad_top, 12);
+    /* 640 x 1000 -> 410 x 640, slot 410 + 230 mod 32 = 416: the batch's */
+    TU_ASSERT_OK(clpad_letterbox_plan(two, 2, &o, shape, t));
+    assert_int_equal(shape[2], 416);
+    assert_int_equal(t[0].pad_top, 28); /* centred in the batch's slot */
+    assert_int_equal(t[1].pad_top, 3);
+    struct {
+        int fit;
+        int64_t shorter, stride;
+        float divisor;
+        const char *says;
+    } bad[] = {
+        {CLPAD_FIT_CONTAIN, 256, 0, 1.0f, "resize_shorter = 256 needs fit cover"},
+        {CLPAD_FIT_COVER, -1, 0, 1.0f, "resize_shorter = -1"},
+        {CLPAD_FIT_COVER, 0, 32, 1.0f, "stride = 32 is the contain fit's"},
+        {CLPAD_FIT_CONTAIN, 0, -2, 1.0f, "stride = -2"},
+        {CLPAD_FIT_CONTAIN, 0, 0, 0.0f, "divisor = 0"},
+        {CLPAD_FIT_CONTAIN, 0, 0, INFINITY, "divisor = inf"},
+        {CLPAD_FIT_COUNT, 0, 0, 1.0f, "invalid fit 3"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        clpad_letterbox_options_init(&o, 64, 64);
+        o.fit = (clpad_fit)bad[k].fit;
+        o.resize_shorter = bad[k].shorter;
+        o.stride = bad[k].stride;
+        o.divisor = bad[k].divisor;
+        TU_ASSERT_STATUS(clpad_letterbox_plan(im, 1, &o, shape, NULL),
+                         CLPAD_ERR_INVALID_ARGUMENT);
+        if (!strstr(clpad_last_error(), bad[k].says))
+            fail_msg("case %zu: '%s' does not say '%s'", k, clpad_last_error(), bad[k].says);
+    }
+}
+
 static void test_names(void **state)
 {
     (void)state;
+    for (int i = 0; i < CLPAD_FIT_COUNT; i++) {
+        clpad_fit v;
+        TU_ASSERT_OK(clpad_fit_from_name(clpad_fit_name((clpad_fit)i), &v));
+        assert_int_equal(v, i);
+    }
     for (int i = 0; i < CLPAD_INTERP_COUNT; i++) {
         clpad_interp v;
         TU_ASSERT_OK(clpad_interp_from_name(clpad_interp_name((clpad_interp)i), &v));
@@ -519,7 +759,7 @@ int main(void)
         cmocka_unit_test(test_random_batches), cmocka_unit_test(test_edge_cases),
         cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_names),          cmocka_unit_test(test_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

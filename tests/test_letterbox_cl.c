@@ -80,7 +80,15 @@ static int diff_case(const lb_case *c, uint64_t *rng, int index)
     clpad_letterbox_transform tw[LB_MAX_IMAGES], tg[LB_MAX_IMAGES];
     TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, want, nout, tw));
     char buf[1024];
-    enqueue_case(c, got, nout, rng);
+    /* a device whose kernel loops end early (quirk loop-limit): the
+     * variable-tap kinds run on the CPU path, and the enqueue API refuses
+     * them (docs/devices.md) */
+    bool on_cpu = c->o.interp >= CLPAD_INTERP_PIL_BILINEAR &&
+                  strstr(clpad_context_quirks(g_ctx), "loop-limit");
+    if (!on_cpu)
+        enqueue_case(c, got, nout, rng);
+    else
+        memcpy(got, want, nout);
     if (memcmp(got, want, nout)) {
         size_t k = 0;
         while (got[k] == want[k])
@@ -92,8 +100,8 @@ static int diff_case(const lb_case *c, uint64_t *rng, int index)
     clpad_run_info info;
     uint64_t launches = clpad_context_launches(g_ctx);
     TU_ASSERT_OK(clpad_letterbox(g_ctx, c->im, c->n, &c->o, got, nout, tg, &info));
-    assert_int_equal(info.used_opencl, 1);
-    assert_int_equal(clpad_context_launches(g_ctx) - launches, 1);
+    assert_int_equal(info.used_opencl, !on_cpu);
+    assert_int_equal(clpad_context_launches(g_ctx) - launches, !on_cpu);
     if (memcmp(got, want, nout)) {
         size_t k = 0;
         while (got[k] == want[k])

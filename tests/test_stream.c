@@ -357,7 +357,22 @@ static void test_preset_and_options(void **state)
     const char *d = NULL;
     assert_string_equal(clpad_letterbox_preset_name(0, &d), "ultralytics");
     assert_non_null(d);
-    assert_null(clpad_letterbox_preset_name(1, &d));
+    assert_string_equal(clpad_letterbox_preset_name(1, &d), "imagenet");
+    assert_null(clpad_letterbox_preset_name(2, &d));
+    /* torchvision's ImageNet recipe: Resize(256) with Pillow's bilinear, the
+     * slot as CenterCrop, ToTensor's / 255, Normalize */
+    TU_ASSERT_OK(clpad_letterbox_preset("imagenet", &o));
+    assert_int_equal(o.out_height, 64);
+    assert_int_equal(o.fit, CLPAD_FIT_COVER);
+    assert_int_equal(o.resize_shorter, 256);
+    assert_int_equal(o.interp, CLPAD_INTERP_PIL_BILINEAR);
+    assert_true(o.divisor == 255.0f && o.scale == 1.0f && o.mean[0] == 0.485f &&
+                o.std[2] == 0.225f);
+    assert_int_equal(o.stride, 0);
+    /* a stride: one slot per stream, refused at open (below) */
+    clpad_letterbox_options strided;
+    clpad_letterbox_options_init(&strided, 64, 64);
+    strided.stride = 32;
     /* options refused at open */
     clpad_context *ctx = cpu_context();
     clpad_letterbox_stream *s = NULL;
@@ -383,6 +398,9 @@ static void test_preset_and_options(void **state)
     bad_lb.std[1] = 0.0f;
     TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &bad_lb, NULL, &s),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &strided, NULL, &s),
+                     CLPAD_ERR_UNSUPPORTED);
+    assert_non_null(strstr(clpad_last_error(), "stride = 32"));
     assert_null(s);
     clpad_context_destroy(ctx);
 }

@@ -68,6 +68,10 @@ enum {
     CLPAD_QUIRK_NO_RESTRICT = 1u << 2,
     /* Per-axis pad modes decoded sign-extended (-DCLPAD_NO_NARROW_SWITCH). */
     CLPAD_QUIRK_NO_NARROW_SWITCH = 1u << 3,
+    /* A work-item's loops end after a fixed number of iterations in all:
+     * letterbox's variable-tap kinds (whose work-items loop over every tap)
+     * run on the CPU path (host calls) or are refused (enqueue). */
+    CLPAD_QUIRK_LOOP_LIMIT = 1u << 4,
 };
 
 struct clpad_context {

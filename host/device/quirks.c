@@ -40,6 +40,12 @@ static const struct clpad_quirk quirks[] = {
      "work-items of a group that pass it a different number of times (rows of "
      "different lengths, items past the end) stop early and leave output unwritten",
      "tests/test_impl.c: test_quirk_no_mem_fence"},
+    {"loop-limit", "rusticl", NULL, NULL, NULL, CLPAD_QUIRK_LOOP_LIMIT,
+     "Mesa rusticl on llvmpipe: a work-item stops once its loops have run about 65535 "
+     "iterations in all (gallivm's loop limiter), leaving the rest of its output "
+     "unwritten: letterbox's pil-* kinds, whose work-items loop over every tap of "
+     "every sample (a 400 x 320 image to 64 x 48 with pil-lanczos)",
+     "tests/test_impl.c: test_quirk_loop_limit"},
     {"no-restrict", "Oclgrind", NULL, NULL, "21.10", CLPAD_QUIRK_NO_RESTRICT,
      "Oclgrind: a kernel whose inlined functions take restrict pointers holds "
      "llvm.experimental.noalias.scope.decl calls, which the simulator cannot run "

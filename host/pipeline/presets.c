@@ -1,5 +1,5 @@
-/* Letterbox presets (include/clpad_stream.h): named sets of the existing
- * options, one table for the CLI and Python. */
+/* Letterbox and preprocess presets (include/clpad_stream.h): named sets of
+ * the existing options, one table for the CLI and Python. */
 #include "core/core.h"
 
 #include "clpad_stream.h"
@@ -36,11 +36,43 @@ static void ultralytics(clpad_letterbox_options *o)
     o->layout = CLPAD_LAYOUT_NCHW;
 }
 
+/* torchvision's ImageNet evaluation transforms on PIL images: Resize(256)
+ * (Image.resize with BILINEAR: pil-bilinear), CenterCrop(H, W) (the
+ * slot; a slot larger than the resized image is padded with 0 as
+ * CenterCrop pads), ToTensor (v / 255 in float32: divisor 255), Normalize
+ * with the ImageNet mean and std (float32, subtracted, then divided). */
+static void imagenet(clpad_letterbox_options *o)
+{
+    int64_t h = o->out_height, w = o->out_width;
+    clpad_letterbox_options_init(o, h, w);
+    static const float mean[3] = {0.485f, 0.456f, 0.406f}, std_[3] = {0.229f, 0.224f, 0.225f};
+    for (int c = 0; c < CLPAD_LETTERBOX_MAX_CHANNELS; c++) {
+        o->pad_value[c] = 0;
+        o->mean[c] = mean[c < 3 ? c : 0];
+        o->std[c] = std_[c < 3 ? c : 0];
+    }
+    o->fit = CLPAD_FIT_COVER;
+    o->resize_shorter = 256;
+    o->interp = CLPAD_INTERP_PIL_BILINEAR;
+    o->scale = 1.0f;
+    o->divisor = 255.0f;
+    o->placement = CLPAD_PLACE_CENTER;
+    o->pad_mode = CLPAD_PAD_CONSTANT;
+    o->swap_rb = 0;
+    o->dtype = CLPAD_F32;
+    o->layout = CLPAD_LAYOUT_NCHW;
+}
+
 static const lb_preset presets[] = {
     {"ultralytics",
      "what Ultralytics' predictor feeds a YOLO model: RGB, NCHW, f32, bilinear, centred, "
      "scale-up, border 114, x / 255 as a division (std 255)",
      ultralytics},
+    {"imagenet",
+     "torchvision's ImageNet evaluation recipe on PIL images: Resize(256) with Pillow's "
+     "bilinear (pil-bilinear), CenterCrop to the size, ToTensor (x / 255), Normalize "
+     "(ImageNet mean and std); RGB, NCHW, f32",
+     imagenet},
 };
 
 const char *clpad_letterbox_preset_name(size_t i, const char **description)

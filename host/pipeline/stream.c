@@ -519,6 +519,11 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
     clpad_status st = clpad_letterbox_plan(NULL, 0, lb, shape, NULL);
     if (st)
         return st;
+    if (lb->stride)
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "letterbox_stream_open: stride = %lld: a stream's batches have one "
+                           "slot, which the stride's auto mode would make each batch's own",
+                           (long long)lb->stride);
     int C = so.read.channels == CLPAD_CHANNELS_KEEP ? 0 : so.read.channels;
     if (C) { /* mean and std of the channels the images will have */
         clpad_image probe = {.height = 1, .width = 1, .channels = C};

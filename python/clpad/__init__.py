@@ -17,7 +17,8 @@ Operations: :func:`pad` (numpy.pad's and OpenVINO Pad-12's signatures),
 :func:`space_to_batch`, :func:`batch_to_space`, :func:`window_geometry`
 (the padding of convolution and pooling windows per framework), and the
 batch operations :func:`letterbox` (uint8 images of any sizes into one
-detector-ready tensor) and :func:`pad_stack` (tensors of different shapes
+detector-ready tensor), :func:`preprocess` (the same with a classifier's
+fits: resize the shorter side and crop the centre, stretch) and :func:`pad_stack` (tensors of different shapes
 into one padded batch), one kernel launch per batch; :func:`imread` reads an
 image file by cv2.imread's rules (RGB); :func:`letterbox_files` turns
 folders of image files into letterboxed batches, decoding on every core.
@@ -76,13 +77,14 @@ from ._context import (
 )
 from ._errors import ClpadError, ClpadRuntimeError, ClpadValueError
 from ._image import imread
-from ._letterbox import LetterboxTransform, boxes_to_slot, boxes_to_source, letterbox
+from ._letterbox import (LetterboxTransform, boxes_to_slot, boxes_to_source, letterbox,
+                         preprocess)
 from ._pad import pad
 from . import dask  # clpad.dask: lazy pads of Dask arrays (imports Dask only when used)
 from ._pad_stack import pad_stack
 from ._space_batch import batch_to_space, space_to_batch
 from ._stream import LetterboxFiles, expand_paths, letterbox_files
-from ._types import (BatchPadModeName, DeviceArray, Interp, Layout, PadMode, PadModeName,
+from ._types import (BatchPadModeName, DeviceArray, Fit, Interp, Layout, PadMode, PadModeName,
                      PadWidth, Placement)
 from ._window import WindowGeometry, window_geometry
 
@@ -96,6 +98,7 @@ __all__ = [
     "window_geometry",
     "WindowGeometry",
     "letterbox",
+    "preprocess",
     "LetterboxTransform",
     "letterbox_files",
     "LetterboxFiles",
@@ -120,6 +123,7 @@ __all__ = [
     "BatchPadModeName",
     "PadWidth",
     "Interp",
+    "Fit",
     "Placement",
     "Layout",
     "DeviceArray",

@@ -98,8 +98,15 @@ CONSTANTS = {
     'CLPAD_TORCH_SAME': 1,
     'CLPAD_TORCH_VALID': 2,
     'CLPAD_INTERP_BILINEAR': 0,
-    'CLPAD_INTERP_COUNT': 2,
+    'CLPAD_INTERP_COUNT': 5,
     'CLPAD_INTERP_NEAREST': 1,
+    'CLPAD_INTERP_PIL_BICUBIC': 3,
+    'CLPAD_INTERP_PIL_BILINEAR': 2,
+    'CLPAD_INTERP_PIL_LANCZOS': 4,
+    'CLPAD_FIT_CONTAIN': 0,
+    'CLPAD_FIT_COUNT': 3,
+    'CLPAD_FIT_COVER': 1,
+    'CLPAD_FIT_STRETCH': 2,
     'CLPAD_LAYOUT_COUNT': 2,
     'CLPAD_LAYOUT_NCHW': 0,
     'CLPAD_LAYOUT_NHWC': 1,
@@ -199,7 +206,7 @@ STRUCTS = {
         'geometry_height': (48, 8),
         'geometry_width': (56, 8),
     }),
-    'clpad_letterbox_options': (88, {
+    'clpad_letterbox_options': (112, {
         'out_height': (0, 8),
         'out_width': (8, 8),
         'interp': (16, 4),
@@ -213,13 +220,19 @@ STRUCTS = {
         'std': (60, 16),
         'dtype': (76, 4),
         'layout': (80, 4),
+        'fit': (84, 4),
+        'resize_shorter': (88, 8),
+        'stride': (96, 8),
+        'divisor': (104, 4),
     }),
-    'clpad_letterbox_transform': (40, {
+    'clpad_letterbox_transform': (56, {
         'scale': (0, 8),
         'pad_top': (8, 8),
         'pad_left': (16, 8),
         'resized_height': (24, 8),
         'resized_width': (32, 8),
+        'scale_y': (40, 8),
+        'scale_x': (48, 8),
     }),
     'clpad_read_options': (48, {
         'size': (0, 8),
@@ -264,14 +277,14 @@ STRUCTS = {
         'release_fn': (96, 8),
         'user': (104, 8),
     }),
-    'clpad_stream_image': (88, {
+    'clpad_stream_image': (104, {
         'index': (0, 8),
         'source_height': (8, 8),
         'source_width': (16, 8),
         'decoded_height': (24, 8),
         'decoded_width': (32, 8),
         'scale_num': (40, 4),
-        'transform': (48, 40),
+        'transform': (48, 56),
     }),
     'clpad_stream_skip': (24, {
         'index': (0, 8),

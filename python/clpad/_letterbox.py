@@ -16,7 +16,7 @@ from . import _args, _context, _interop, _lib, _memory
 from . import _image as _image_mod
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import BatchPadModeName, Interp, Layout, Placement
+from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
 
 MAX_CHANNELS = _lib.constant("CLPAD_LETTERBOX_MAX_CHANNELS")
 
@@ -25,17 +25,22 @@ PerChannel = Union[float, Sequence[float]]
 
 
 class LetterboxTransform(NamedTuple):
-    """Where one image went in its slot (clpad/docs/letterbox.md, "Size and placement").
+    """Where one image went in its slot (clpad/docs/letterbox.md, "Size and
+    placement", "Fit").
 
     ``scale`` is the resize ratio r = min(H / h, W / w) (min(r, 1) without
-    scale-up); the image occupies rows ``pad_top`` .. ``pad_top +
-    resized_height - 1`` and columns ``pad_left`` .. ``pad_left +
-    resized_width - 1`` of the slot. A point (x, y) of the slot maps back to
-    the source image as ((x - pad_left) / scale, (y - pad_top) / scale), as
-    Ultralytics' scale_boxes does: see :meth:`to_source`. ``source_height``
-    and ``source_width`` are the size of the source image (after its EXIF
-    orientation; for a decode-scaled JPEG the full size, which the geometry
-    is computed from); None where unknown.
+    scale-up; fit "cover": the max; "stretch": the smaller of the two axes'
+    ratios; resize_shorter S: S / the shorter side); the resized image
+    occupies rows ``pad_top`` .. ``pad_top + resized_height - 1`` and
+    columns ``pad_left`` .. ``pad_left + resized_width - 1`` of the slot
+    (negative offsets where it is cropped). A point (x, y) of the slot maps
+    back to the source image as ((x - pad_left) / scale_x, (y - pad_top) /
+    scale_y), as Ultralytics' scale_boxes does: see :meth:`to_source`.
+    ``scale_y`` and ``scale_x`` are ``scale`` for fits "contain" and
+    "cover", each axis's own ratio for "stretch" and resize_shorter (None:
+    ``scale``). ``source_height`` and ``source_width`` are the size of the
+    source image (after its EXIF orientation; for a decode-scaled JPEG the
+    full size, which the geometry is computed from); None where unknown.
     """
 
     scale: float
@@ -45,6 +50,8 @@ class LetterboxTransform(NamedTuple):
     resized_width: int
     source_height: Optional[int] = None
     source_width: Optional[int] = None
+    scale_y: Optional[float] = None
+    scale_x: Optional[float] = None
 
     def to_source(self, xy: npt.ArrayLike, clip: bool = True
                   ) -> "np.ndarray[Any, np.dtype[np.float64]]":
@@ -52,16 +59,16 @@ class LetterboxTransform(NamedTuple):
 
         xy: an array whose last axis holds x, y pairs ([..., 2] points, or
         [..., 4] boxes x1, y1, x2, y2; any even length). Returns float64 of
-        the same shape: x -> (x - pad_left) / scale, y -> (y - pad_top) / scale,
-        then, with ``clip`` (the default, as Ultralytics' scale_boxes clips)
+        the same shape: x -> (x - pad_left) / scale_x, y -> (y - pad_top) /
+        scale_y, then, with ``clip`` (the default, as Ultralytics' scale_boxes clips)
         and a known source size, x clipped to [0, source_width] and y to
         [0, source_height]. Raises ValueError when the last axis has an odd
         length.
         """
         a = _pairs("to_source", xy)
         out = a.copy()
-        out[..., 0::2] = (a[..., 0::2] - self.pad_left) / self.scale
-        out[..., 1::2] = (a[..., 1::2] - self.pad_top) / self.scale
+        out[..., 0::2] = (a[..., 0::2] - self.pad_left) / self._sx
+        out[..., 1::2] = (a[..., 1::2] - self.pad_top) / self._sy
         if clip and self.source_width is not None and self.source_height is not None:
             np.clip(out[..., 0::2], 0, self.source_width, out=out[..., 0::2])
             np.clip(out[..., 1::2], 0, self.source_height, out=out[..., 1::2])
@@ -69,14 +76,22 @@ class LetterboxTransform(NamedTuple):
 
     def to_slot(self, xy: npt.ArrayLike) -> "np.ndarray[Any, np.dtype[np.float64]]":
         """Map points or boxes of the source image into the slot: the inverse
-        of :meth:`to_source` without clipping, x -> x * scale + pad_left,
-        y -> y * scale + pad_top (float64, the shape of ``xy``, whose last
+        of :meth:`to_source` without clipping, x -> x * scale_x + pad_left,
+        y -> y * scale_y + pad_top (float64, the shape of ``xy``, whose last
         axis holds x, y pairs)."""
         a = _pairs("to_slot", xy)
         out = a.copy()
-        out[..., 0::2] = a[..., 0::2] * self.scale + self.pad_left
-        out[..., 1::2] = a[..., 1::2] * self.scale + self.pad_top
+        out[..., 0::2] = a[..., 0::2] * self._sx + self.pad_left
+        out[..., 1::2] = a[..., 1::2] * self._sy + self.pad_top
         return out
+
+    @property
+    def _sx(self) -> float:
+        return self.scale if self.scale_x is None else self.scale_x
+
+    @property
+    def _sy(self) -> float:
+        return self.scale if self.scale_y is None else self.scale_y
 
 
 def _pairs(fn: str, xy: npt.ArrayLike) -> "np.ndarray[Any, np.dtype[np.float64]]":
@@ -156,6 +171,10 @@ _Options = _lib.struct("clpad_letterbox_options", [
     ("std", ctypes.c_float * MAX_CHANNELS),
     ("dtype", ctypes.c_int),
     ("layout", ctypes.c_int),
+    ("fit", ctypes.c_int),
+    ("resize_shorter", ctypes.c_int64),
+    ("stride", ctypes.c_int64),
+    ("divisor", ctypes.c_float),
 ], "clpad_letterbox_options.")
 
 _Transform = _lib.struct("clpad_letterbox_transform", [
@@ -164,6 +183,8 @@ _Transform = _lib.struct("clpad_letterbox_transform", [
     ("pad_left", ctypes.c_int64),
     ("resized_height", ctypes.c_int64),
     ("resized_width", ctypes.c_int64),
+    ("scale_y", ctypes.c_double),
+    ("scale_x", ctypes.c_double),
 ], "clpad_letterbox_transform.")
 
 
@@ -259,6 +280,8 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
              mode: Optional[BatchPadModeName], value: Optional[Union[int, Sequence[int]]],
              swap_rb: Optional[bool], scale: Optional[float], mean: Optional[PerChannel],
              std: Optional[PerChannel], dtype: Optional[npt.DTypeLike], layout: Optional[Layout],
+             fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
+             stride: Optional[int] = None, divisor: Optional[float] = None,
              ) -> Tuple[Any, "np.dtype[Any]"]:
     """The clpad_letterbox_options of a call: the defaults, or the preset's,
     with every option given (not None) over them. `channels`: the images'
@@ -279,6 +302,18 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         o.pad_mode = _args.pad_mode_within_limits(mode)
     if layout is not None:
         o.layout = _name_code("clpad_layout_from_name", "layout", layout)
+    if resize_shorter is not None:
+        o.resize_shorter = _int64("resize_shorter", resize_shorter)
+        if fit is None:  # the crop resize_shorter goes with
+            o.fit = 1
+    if fit is not None:
+        o.fit = _name_code("clpad_fit_from_name", "fit", fit)
+    if stride is not None:
+        o.stride = _int64("stride", stride)
+    if divisor is not None:
+        if not isinstance(divisor, (numbers.Real, np.generic)):
+            raise TypeError("divisor must be a number, not %r" % (divisor,))
+        o.divisor = float(divisor)
     if scaleup is not None:
         o.scaleup = 1 if scaleup else 0
     if swap_rb is not None:
@@ -314,9 +349,18 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
     return o, dt
 
 
+def _int64(name: str, v: Any) -> int:
+    """An int option that the library checks, kept from wrapping on its way."""
+    i = _args.whole(name, v)
+    if not -2**63 <= i < 2**63:
+        raise value_error("%s = %d is out of range" % (name, i))
+    return i
+
+
 def _transform(t: Any, h: Optional[int], w: Optional[int]) -> LetterboxTransform:
     return LetterboxTransform(float(t.scale), int(t.pad_top), int(t.pad_left),
-                              int(t.resized_height), int(t.resized_width), h, w)
+                              int(t.resized_height), int(t.resized_width), h, w,
+                              float(t.scale_y), float(t.scale_x))
 
 
 @_interop.keeps_out
@@ -328,6 +372,7 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
               swap_rb: Optional[bool] = None, scale: Optional[float] = None,
               mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
               dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
+              stride: Optional[int] = None, divisor: Optional[float] = None,
               device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
@@ -355,8 +400,12 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     Each image is resized keeping its aspect by r = min(H / h, W / w) to
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
-    (``interp="bilinear"``, the default; cv2.resize byte for byte) or
-    INTER_NEAREST; placed in its slot (``placement="center"``, the default:
+    (``interp="bilinear"``, the default; cv2.resize byte for byte),
+    INTER_NEAREST (``"nearest"``) or Pillow's antialiased Image.resize
+    (``"pil-bilinear"``, ``"pil-bicubic"``, ``"pil-lanczos"``: PIL's
+    BILINEAR, BICUBIC and LANCZOS byte for byte, 1- and 3-channel images;
+    4 channels are resized each on its own, where Pillow premultiplies
+    RGBA by its alpha); placed in its slot (``placement="center"``, the default:
     the odd pixel to the bottom/right, as Ultralytics' LetterBox; or
     ``"top-left"``); the border filled by ``mode`` relative to the resized
     image (constant, the default, with ``value``, u8 per channel, default
@@ -367,13 +416,16 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     letterbox does not have, and raise ClpadValueError naming the mode to
     give). A value other than 0 with a mode other than constant raises
     ClpadValueError, as in :func:`clpad.pad`. Every sample v of output
-    channel c stored as (v * scale - mean[c]) / std[c] in float32 (defaults
-    scale 1, mean 0, std 1), then as ``dtype`` (float32, the default;
+    channel c stored as ((v * scale) / divisor - mean[c]) / std[c] in
+    float32 (defaults scale 1, divisor 1, mean 0, std 1), then as ``dtype`` (float32, the default;
     float16 rounded to nearest even; uint8 rounded and saturated).
     ``swap_rb`` swaps channels 0 and 2 (RGB <-> BGR; default False).
     ``value`` is per channel of the images (before the swap), ``mean`` and
     ``std`` per output channel (after it); each is one number for all
     channels or one per channel. scale, mean and std are rounded to float32.
+
+    ``stride`` (None, or s >= 1): Ultralytics' auto (rect) mode, as
+    :func:`preprocess` says.
 
     Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW", the
     default) or [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous
@@ -397,6 +449,60 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     clpad/docs/letterbox.md (Ultralytics' LetterBox, OpenCV's resize, clpad's
     Pad modes), exact on every device.
     """
+    return preprocess(images, size, preset=preset, interp=interp, placement=placement,
+                      scaleup=scaleup, mode=mode, value=value, swap_rb=swap_rb, scale=scale,
+                      mean=mean, std=std, dtype=dtype, layout=layout, stride=stride,
+                      divisor=divisor, device=device, out=out)
+
+
+def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
+               fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
+               stride: Optional[int] = None, preset: Optional[str] = None,
+               interp: Optional[Interp] = None, placement: Optional[Placement] = None,
+               scaleup: Optional[bool] = None, mode: Optional[BatchPadModeName] = None,
+               value: Optional[Union[int, Sequence[int]]] = None,
+               swap_rb: Optional[bool] = None, scale: Optional[float] = None,
+               divisor: Optional[float] = None,
+               mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
+               dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
+               device: DeviceLike = None,
+               out: Optional["np.ndarray[Any, Any]"] = None,
+               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
+    """Preprocess a batch of uint8 images into one tensor, in one kernel launch:
+    the letterbox, or a classifier's resize and centre crop.
+
+    :func:`letterbox` is this call with fit "contain" (its default); every
+    argument of :func:`letterbox` means the same here. The others:
+
+    fit: how each image fills its slot (clpad/docs/letterbox.md, "Fit"):
+        "contain" (the default; keep the aspect, the whole image in the
+        slot, the rest border), "cover" (keep the aspect by r = max(H / h,
+        W / w), resized to round(w * r) x round(h * r), the slot cropped
+        from the centre: top = int(round((h' - H) / 2)) as torchvision's
+        CenterCrop) or "stretch" (resized to the slot exactly, each axis by
+        its own ratio: Ultralytics' scaleFill; ``scaleup`` is not used).
+    resize_shorter: None, or S: torchvision's Resize(S) (the shorter side to
+        S, the longer to int(S * long / short)) then CenterCrop(size); needs
+        fit "cover", which it implies when fit is None.
+    stride: None, or s >= 1 with fit "contain": Ultralytics' auto (rect)
+        mode, each axis's border reduced to its remainder modulo s; the
+        batch's slot is the largest of its images' (the output's H, W may
+        be smaller than ``size``).
+    divisor: every sample v becomes ((v * scale) / divisor - mean[c]) /
+        std[c] in float32, operation by operation (default 1).
+        torchvision's ToTensor + Normalize is scale 1, divisor 255.
+    preset: also "imagenet": torchvision's ImageNet evaluation recipe
+        (Resize(256), CenterCrop(size), ToTensor, Normalize with the ImageNet
+        mean and std; RGB, NCHW, float32; clpad/docs/letterbox.md says which
+        resize), e.g. ``preprocess(images, 224, preset="imagenet")``.
+
+    Returns (batch, transforms) as :func:`letterbox`; each transform's
+    pad_top / pad_left are negative where the image is cropped, and its
+    ``to_source`` maps boxes back with each axis's ratio.
+    Raises as :func:`letterbox`; an option out of range (resize_shorter
+    with another fit, stride with a fit other than "contain", divisor 0)
+    is a ClpadValueError naming it.
+    """
     seq = _batch(images)
     keep: List[Any] = []
     n = len(seq)
@@ -405,7 +511,7 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
         arr[i] = _image(i, x, keep)
     channels = int(arr[0].channels) if n else 3
     o, dt = _options(size, preset, channels, interp, placement, scaleup, mode, value, swap_rb,
-                     scale, mean, std, dtype, layout)
+                     scale, mean, std, dtype, layout, fit, resize_shorter, stride, divisor)
     lib = _lib.lib()
     shape = (ctypes.c_int64 * 4)()
     check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))

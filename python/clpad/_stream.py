@@ -18,7 +18,7 @@ from ._context import DeviceLike
 from ._errors import check, value_error
 from ._image import _ReadOptions, _channels, _positive
 from ._letterbox import LetterboxTransform, PerChannel, _options, _Transform
-from ._types import BatchPadModeName, Interp, Layout, Placement
+from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
 
 PathArg = Union[str, bytes, "os.PathLike[Any]"]
 
@@ -166,7 +166,8 @@ class LetterboxFiles:
                 t = e.transform
                 ts.append(LetterboxTransform(float(t.scale), int(t.pad_top), int(t.pad_left),
                                              int(t.resized_height), int(t.resized_width),
-                                             int(e.source_height), int(e.source_width)))
+                                             int(e.source_height), int(e.source_width),
+                                             float(t.scale_y), float(t.scale_x)))
                 names.append(self.paths[e.index])
             return (out if count == self._shape[0] else out[:count]), ts, names
         self.close()
@@ -233,6 +234,8 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
                     swap_rb: Optional[bool] = None, scale: Optional[float] = None,
                     mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
                     dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
+                    fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
+                    divisor: Optional[float] = None,
                     out: Optional["np.ndarray[Any, Any]"] = None,
                     ) -> LetterboxFiles:
     """Letterbox image files in batches, decoding ahead on every core.
@@ -255,7 +258,10 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     preset, interp, placement, scaleup, mode, value, swap_rb, scale, mean,
         std, dtype, layout, device: as for :func:`clpad.letterbox`
         (``preset="ultralytics"`` gives exactly what Ultralytics' predictor
-        feeds a YOLO model from these files).
+        feeds a YOLO model from these files); fit, resize_shorter, divisor
+        as for :func:`clpad.preprocess` (``preset="imagenet"``: a
+        classifier's batches). A stream's batches have one slot, so the
+        stride of :func:`clpad.preprocess` is not taken here.
     on_error: "fail" (default): a file that cannot be read (corrupt,
         truncated, above max_pixels, another channel count) raises, naming
         it, when its batch comes (the files before it were returned);
@@ -305,7 +311,7 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         so.read.max_pixels = min(_positive("max_pixels", max_pixels), 2**64 - 1)
     c = so.read.channels if so.read.channels > 0 else None
     o, dt = _options(size, preset, c, interp, placement, scaleup, mode, value, swap_rb, scale,
-                     mean, std, dtype, layout)
+                     mean, std, dtype, layout, fit, resize_shorter, None, divisor)
     ctx = _context.context(device)
     raw = [os.fsencode(f) for f in files]
     arr = (ctypes.c_char_p * max(len(raw), 1))(*raw)

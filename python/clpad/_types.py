@@ -42,8 +42,9 @@ BatchPadModeName = Literal[
     "ov:constant", "ov:edge", "ov:reflect", "ov:symmetric",
     "np:constant", "np:edge", "np:wrap"]
 
-#: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images.
-Interp = Literal["bilinear", "nearest"]
+#: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images,
+#: and Pillow's antialiased Image.resize (BILINEAR, BICUBIC, LANCZOS).
+Interp = Literal["bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"]
 
 #: Where an image or tensor goes in its slot: centred (the odd element at the
 #: end) or at the start of every axis.
@@ -51,6 +52,9 @@ Placement = Literal["center", "top-left"]
 
 #: The layout of a batch of images.
 Layout = Literal["NCHW", "NHWC"]
+
+#: How preprocess fits an image in its slot (clpad/docs/letterbox.md, "Fit").
+Fit = Literal["contain", "cover", "stretch"]
 
 #: numpy.pad's pad_width: an int, (before, after), one (before, after) per axis,
 #: or {axis: int or (before, after)}.

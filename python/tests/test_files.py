@@ -243,3 +243,25 @@ def test_progress_bar(tmp_path, capsys):
     write_images(str(tmp_path), 5, seed=8)
     collect(clpad.letterbox_files(str(tmp_path), 16, batch=2, progress=True))
     assert "5/5" in capsys.readouterr().err
+
+
+def test_files_preprocess_imagenet(tmp_path):
+    """letterbox_files serves preprocess: preset "imagenet" (and fit,
+    resize_shorter, divisor) over files equals clpad.preprocess of the
+    images read; a stride is refused (one slot per stream)."""
+    d = str(tmp_path)
+    names = write_images(d, 6, seed=4, size=(40, 120))
+    got, ts, ps = collect(clpad.letterbox_files(d, 32, preset="imagenet", batch=4,
+                                                resize_shorter=48))
+    want, wt = clpad.preprocess([clpad.imread(p) for p in ps], 32, preset="imagenet",
+                                resize_shorter=48)
+    assert ps == names
+    assert got.tobytes() == want.tobytes()
+    assert [t[:5] for t in ts] == [t[:5] for t in wt]
+    assert all(t.pad_top <= 0 and t.pad_left <= 0 for t in ts)
+    got2, _, _ = collect(clpad.letterbox_files(d, (30, 20), fit="stretch", divisor=255))
+    want2, _ = clpad.preprocess([clpad.imread(p) for p in ps], (30, 20), fit="stretch",
+                                divisor=255)
+    assert got2.tobytes() == want2.tobytes()
+    with pytest.raises(TypeError):
+        clpad.letterbox_files(d, 32, stride=32)

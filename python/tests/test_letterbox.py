@@ -47,7 +47,7 @@ def test_geometry_is_ultralytics():
                                        placement="center" if center else "top-left",
                                        dtype=np.uint8, device=clpad.REFERENCE)
                 assert t[0][:5] == (r, top, left, nh, nw), (h, w, H, W)
-                assert t[0][5:] == (h, w)
+                assert t[0][5:7] == (h, w)
 
 
 def test_normalisation_is_numpys_float32_and_float16():
@@ -126,7 +126,7 @@ def test_photo_and_transform_back():
     batch, t = clpad.letterbox([photo, wide], 320, scale=1 / 255)
     ref, _ = clpad.letterbox([photo, wide], 320, scale=1 / 255, device=clpad.REFERENCE)
     assert batch.tobytes() == ref.tobytes()
-    assert t[1][:5] == (0.625, 97, 0, 125, 320) and t[1][5:] == (200, 512)
+    assert t[1][:5] == (0.625, 97, 0, 125, 320) and t[1][5:7] == (200, 512)
     # the slot's corners of the image map back to the source's corners
     corners = t[1].to_source([[0, 97, 320, 97 + 125]])
     assert np.allclose(corners, [[0, 0, 512, 200]])
@@ -197,3 +197,156 @@ def test_pad_stack_given_shape_and_errors():
         clpad.pad_stack([seqs[0], seqs[1].astype(np.float32)])
     with pytest.raises(clpad.ClpadValueError):
         clpad.pad_stack([])
+
+
+# ---- preprocess: the fits and torchvision's normalisation --------------------
+
+
+def torchvision_resize_crop(h, w, S, H, W):
+    """torchvision's Resize(S) size and CenterCrop(H, W) offsets, as its
+    transforms/functional.py computes them."""
+    short, long_ = (w, h) if w <= h else (h, w)
+    new_short, new_long = S, int(S * long_ / short)
+    nw, nh = (new_short, new_long) if w <= h else (new_long, new_short)
+    top = int(round((nh - H) / 2.0)) if nh > H else -((H - nh) // 2)
+    left = int(round((nw - W) / 2.0)) if nw > W else -((W - nw) // 2)
+    return nh, nw, top, left
+
+
+@pytest.mark.parametrize("fit", ["cover", "stretch", "shorter"])
+def test_preprocess_fits_crop_the_resize(fit):
+    """cover and resize_shorter are the resize to the resized size (fit
+    "stretch" into it) cropped at torchvision's centre; stretch is the
+    resize to the slot; the transforms say so and map the slot back."""
+    rng = np.random.default_rng(7)
+    for h, w in [(37, 61), (80, 20), (48, 64), (5, 9), (300, 200), (1, 30), (113, 112)]:
+        img = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        H, W = int(rng.integers(8, 70)), int(rng.integers(8, 70))
+        kw = {"resize_shorter": int(rng.integers(4, 90))} if fit == "shorter" else {"fit": fit}
+        got, t = clpad.preprocess([img], (H, W), dtype=np.uint8, layout="NHWC",
+                                  device=clpad.REFERENCE, **kw)
+        dev, _ = clpad.preprocess([img], (H, W), dtype=np.uint8, layout="NHWC", **kw)
+        assert dev.tobytes() == got.tobytes()
+        t = t[0]
+        if fit == "shorter":
+            nh, nw, top, left = torchvision_resize_crop(h, w, kw["resize_shorter"], H, W)
+            assert (t.resized_height, t.resized_width, -t.pad_top, -t.pad_left) == \
+                (nh, nw, top, left), (h, w, H, W, kw)
+            assert (t.scale_y, t.scale_x) == (nh / h, nw / w)
+        elif fit == "stretch":
+            assert (t.resized_height, t.resized_width, t.pad_top, t.pad_left) == (H, W, 0, 0)
+            assert (t.scale_y, t.scale_x) == (H / h, W / w)
+        else:
+            r = max(H / h, W / w)
+            assert t.scale == r and t.scale_x == r and t.scale_y == r
+            assert (t.resized_height, t.resized_width) == (round(h * r), round(w * r))
+        full, _ = clpad.preprocess([img], (t.resized_height, t.resized_width), fit="stretch",
+                                   dtype=np.uint8, layout="NHWC", device=clpad.REFERENCE)
+        y0, x0 = -t.pad_top, -t.pad_left
+        if y0 >= 0 and x0 >= 0:  # a crop on both axes
+            assert got[0].tobytes() == full[0, y0:y0 + H, x0:x0 + W].tobytes()
+        # the resized image's corners map back to the image's (cover, like
+        # contain, by the one ratio r: within half a resized pixel)
+        back = t.to_source([[t.pad_left, t.pad_top, t.pad_left + t.resized_width,
+                             t.pad_top + t.resized_height]], clip=False)
+        assert np.allclose(back, [[0, 0, w, h]], atol=0.5 / t.scale if fit == "cover" else 1e-9)
+
+
+def test_preprocess_stride_is_ultralytics_auto():
+    img = np.zeros((720, 1280, 3), np.uint8)
+    batch, t = clpad.preprocess([img], 640, stride=32, device=clpad.REFERENCE)
+    assert batch.shape == (1, 3, 384, 640)
+    assert t[0][:5] == (0.5, 12, 0, 360, 640)
+    with pytest.raises(clpad.ClpadValueError, match="stride = 32 is the contain fit's"):
+        clpad.preprocess([img], 640, stride=32, fit="cover")
+    with pytest.raises(clpad.ClpadValueError, match="resize_shorter = 64 needs fit cover"):
+        clpad.preprocess([img], 640, resize_shorter=64, fit="stretch")
+    with pytest.raises(clpad.ClpadValueError, match="divisor = 0"):
+        clpad.preprocess([img], 640, divisor=0)
+    with pytest.raises(clpad.ClpadValueError, match="unknown fit 'squash'"):
+        clpad.preprocess([img], 640, fit="squash")
+    with pytest.raises(clpad.ClpadValueError, match="resize_shorter = 36893488147419103232"):
+        clpad.preprocess([img], 640, resize_shorter=2**65)
+
+
+def test_divisor_is_torchvision_to_tensor_and_normalize():
+    """((v / 255) - mean) / std in float32, operation by operation, as
+    torchvision's ToTensor (a division by 255) and Normalize compute it."""
+    v = np.arange(256, dtype=np.uint8).reshape(16, 16)
+    img = np.stack([v, v[::-1], v.T], axis=2)
+    mean = np.array([0.485, 0.456, 0.406], np.float32)
+    std = np.array([0.229, 0.224, 0.225], np.float32)
+    want = ((img.astype(np.float32) / np.float32(255)) - mean) / std
+    for device in (None, clpad.REFERENCE):
+        got, _ = clpad.preprocess([img], 16, divisor=255, mean=mean, std=std, layout="NHWC",
+                                  device=device)
+        assert got[0].tobytes() == want.astype(np.float32).tobytes()
+    # the multiply by the rounded reciprocal is not the same
+    mul, _ = clpad.preprocess([img], 16, scale=1 / 255, mean=mean, std=std, layout="NHWC")
+    assert mul[0].tobytes() != want.tobytes()
+
+
+def test_cli_preprocess_is_the_same_call(tmp_path):
+    """`clpad preprocess` with --resize-shorter and --divisor writes what
+    clpad.preprocess returns, and its transforms JSON the same transform."""
+    import json
+    import subprocess
+    cli = os.environ.get("CLPAD_CLI")
+    if not cli:
+        pytest.skip("needs the CLI (CLPAD_CLI, set by ctest)")
+    img = np.random.default_rng(3).integers(0, 256, (50, 71, 3), dtype=np.uint8)
+    np.save(tmp_path / "a.npy", img)
+    subprocess.run([cli, "preprocess", "-q", "--size", "24,20", "--resize-shorter", "30",
+                    "--divisor", "255", "--mean", "0.485,0.456,0.406", "--std",
+                    "0.229,0.224,0.225", "--transforms", str(tmp_path / "t.json"),
+                    str(tmp_path / "a.npy"), str(tmp_path / "out.npy")], check=True)
+    want, t = clpad.preprocess([img], (24, 20), resize_shorter=30, divisor=255,
+                               mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])
+    assert np.load(tmp_path / "out.npy").tobytes() == want.tobytes()
+    doc = json.load(open(tmp_path / "t.json"))
+    e = doc["images"][0]
+    assert doc["fit"] == "cover"
+    assert (e["pad_top"], e["pad_left"], e["resized_h"], e["resized_w"]) == \
+        (t[0].pad_top, t[0].pad_left, t[0].resized_height, t[0].resized_width) == (-3, -11, 30, 42)
+    assert (e["scale_y"], e["scale_x"]) == (t[0].scale_y, t[0].scale_x)
+
+
+def test_pil_kinds_are_pillows_resize():
+    """interp "pil-*" is Pillow's resize byte for byte: its horizontal pass,
+    then its vertical pass (each a one-axis Image.resize), which is
+    Image.resize itself up to Pillow 12 (Pillow 13 runs the vertical pass
+    first for some size pairs: docs/letterbox.md); sizes up and down, RGB
+    and grey. Preset "imagenet" is torchvision's recipe as Pillow and NumPy
+    state it."""
+    PIL = pytest.importorskip("PIL")
+    Image = pytest.importorskip("PIL.Image")
+    one_call = int(PIL.__version__.split(".")[0]) < 13
+    rng = np.random.default_rng(11)
+    y, x = np.mgrid[0:97, 0:131]
+    smooth = ((np.sin(x / 7.0) + np.cos(y / 5.0)) * 60 + 128).astype(np.uint8)
+    noise = rng.integers(0, 256, (97, 131, 3), dtype=np.uint8)
+    kinds = {"pil-bilinear": Image.BILINEAR, "pil-bicubic": Image.BICUBIC,
+             "pil-lanczos": Image.LANCZOS}
+    for a in (smooth, noise, np.dstack([smooth, noise[:, :, 1], smooth[::-1]])):
+        for kind, flt in kinds.items():
+            for size in ((1, 1), (13, 200), (97, 131), (300, 41), (8, 9)):
+                im = Image.fromarray(a)
+                want = np.asarray(im.resize((size[1], a.shape[0]), flt)
+                                  .resize(size[::-1], flt))
+                if one_call:
+                    assert np.array_equal(want, np.asarray(im.resize(size[::-1], flt)))
+                for device in (None, clpad.REFERENCE):
+                    got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind,
+                                              dtype=np.uint8, layout="NHWC", device=device)
+                    assert got[0].reshape(want.shape).tobytes() == want.tobytes(), \
+                        (kind, a.shape, size, device)
+    pil = Image.fromarray(noise)
+    r = pil.resize((int(256 * 131 / 97), 97), Image.BILINEAR).resize(
+        (int(256 * 131 / 97), 256), Image.BILINEAR)
+    top, left = int(round((256 - 224) / 2.0)), int(round((r.size[0] - 224) / 2.0))
+    c = np.asarray(r.crop((left, top, left + 224, top + 224))).astype(np.float32)
+    want = (c / np.float32(255) - np.float32([0.485, 0.456, 0.406])) / \
+        np.float32([0.229, 0.224, 0.225])
+    got, t = clpad.preprocess([noise], 224, preset="imagenet")
+    assert got[0].tobytes() == np.ascontiguousarray(want.transpose(2, 0, 1)).tobytes()
+    assert (t[0].pad_top, t[0].pad_left) == (-top, -left)

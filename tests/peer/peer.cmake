@@ -80,4 +80,14 @@ if(TARGET clpad_cli)
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # clpad.preprocess against Pillow's Image.resize (pil-bilinear, pil-bicubic,
+  # pil-lanczos) and torchvision's ImageNet recipe, byte for byte, on the same
+  # photographs: tests/peer/preprocess_peer.py.
+  add_test(NAME peer_preprocess COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/preprocess.sh)
+  set_tests_properties(peer_preprocess PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 900)
 endif()

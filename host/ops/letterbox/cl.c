@@ -72,6 +72,8 @@ static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entr
  * measurements"). */
 static bool lb_band_pays(const lb_plan *p)
 {
+    if (p->taps) /* letterbox_taps has no band form */
+        return false;
     uint64_t rows = 0, passes = 0;
     for (size_t i = 0; i < p->n; i++) {
         const lb_entry *r = p->rows + i * (size_t)p->H;
@@ -91,10 +93,10 @@ static bool lb_band_pays(const lb_plan *p)
     return 2 * passes <= 3 * rows;
 }
 
-/* The kernel's table buffer: descriptors, rows, columns, value table, in
- * units of 16 bytes (int4). */
+/* The kernel's table buffer: descriptors, rows, columns, value table and
+ * (variable taps) the coefficients, in units of 16 bytes (int4). */
 typedef struct lb_tab_layout {
-    size_t rows_at, cols_at, lut_at, units;
+    size_t rows_at, cols_at, lut_at, coef_at, units;
 } lb_tab_layout;
 
 static void tab_layout(const lb_plan *p, lb_tab_layout *t)
@@ -102,7 +104,8 @@ static void tab_layout(const lb_plan *p, lb_tab_layout *t)
     t->rows_at = p->n * 2; /* lb_desc: 32 bytes */
     t->cols_at = t->rows_at + p->n * (size_t)p->H;
     t->lut_at = t->cols_at + p->n * (size_t)p->W;
-    t->units = t->lut_at + ((size_t)p->C * 256 * p->es + 15) / 16;
+    t->coef_at = t->lut_at + ((size_t)p->C * 256 * p->es + 15) / 16;
+    t->units = t->coef_at + (p->n_coefs * sizeof(int32_t) + 15) / 16;
 }
 
 /* Launch the kernel of a plan with tables, whose desc offsets count from
@@ -132,6 +135,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         }
     }
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
+    if (p->n_coefs)
+        memcpy(host + t.coef_at * 16, p->coefs, p->n_coefs * sizeof(int32_t));
     cl_int err;
     cl_mem tab = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 t.units * 16, host, &err);
@@ -147,7 +152,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     cl_int C = p->C, nhwc = p->layout == CLPAD_LAYOUT_NHWC;
     cl_int4 chan = {{0, 0, 0, 0}};
     cl_uint4 fill = {{0, 0, 0, 0}};
-    cl_float scale = p->scale;
+    cl_float2 scale = {{p->scale, p->divisor}};
     cl_float4 mean = {{0, 0, 0, 0}}, std_ = {{1, 1, 1, 1}};
     for (int c = 0; c < p->C; c++) {
         chan.s[c] = p->src_chan[c];
@@ -168,7 +173,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     char options[CLPAD_OPTIONS_MAX];
     clpad__lb_options(ctx, options, sizeof options);
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options, "letterbox", tab, &kc);
+    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options,
+                                          p->taps ? "letterbox_taps" : "letterbox", tab, &kc);
     if (st)
         return st;
     clpad_row_geometry g;
@@ -193,6 +199,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     clpad__arg(&kc, "std", sizeof std_, &std_);
     clpad__arg_rows(&kc, n_rows, &g);
     clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
+    cl_long coef_at = (cl_long)t.coef_at;
+    if (p->taps)
+        clpad__arg(&kc, "coef_at", sizeof coef_at, &coef_at);
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
 }
 
@@ -238,6 +247,14 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     }
     if ((st = clpad__lb_tables(images, opts, &p)))
         return st;
+    if (p.taps && (ctx->quirks & CLPAD_QUIRK_LOOP_LIMIT)) {
+        clpad__lb_free(&p);
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "enqueue_letterbox: interp %s on %s: this device ends long kernel "
+                           "loops early (quirk loop-limit, docs/devices.md); use "
+                           "clpad_letterbox, which runs it on the CPU path there",
+                           clpad_interp_name(opts->interp), ctx->device_name);
+    }
     size_t in_size = 0;
     if (p.out_bytes > 0)
         clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof in_size, &in_size, NULL);
@@ -249,7 +266,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
                       num_events, wait_list, event);
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return st;
 }
 
@@ -325,6 +342,12 @@ static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, 
     for (int64_t y = 0; y < p->H; y++) {
         if (rows[y].a < 0)
             continue;
+        if (p->taps) { /* rows a .. a + b - 1 */
+            for (int32_t r = rows[y].a; r < rows[y].a + rows[y].b; r++)
+                if (map[r] < 0)
+                    map[r] = 0, used++;
+            continue;
+        }
         if (map[rows[y].a] < 0)
             map[rows[y].a] = 0, used++;
         if (map[rows[y].b] < 0)
@@ -356,7 +379,10 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         int32_t next = 0;
         /* rows in source order, so that the copy reads the image forwards */
         for (int64_t y = 0; y < p->H; y++)
-            if (rows[y].a >= 0)
+            if (rows[y].a >= 0 && p->taps)
+                for (int32_t r = rows[y].a; r < rows[y].a + rows[y].b; r++)
+                    map[r] = 0;
+            else if (rows[y].a >= 0)
                 map[rows[y].a] = map[rows[y].b] = 0;
         for (int64_t s = 0; s < im->height; s++) {
             if (map[s] < 0)
@@ -365,8 +391,11 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
             memcpy(buf + at + (size_t)next * row_bytes, data + s * stride, row_bytes);
             next++;
         }
+        /* (a variable-tap row's rows stay consecutive: b is their count) */
         for (int64_t y = 0; y < p->H; y++)
-            if (rows[y].a >= 0)
+            if (rows[y].a >= 0 && p->taps)
+                rows[y].a = map[rows[y].a];
+            else if (rows[y].a >= 0)
                 rows[y].a = map[rows[y].a], rows[y].b = map[rows[y].b];
         p->desc[i].offset = (int64_t)at;
         p->desc[i].stride = (int64_t)row_bytes;
@@ -437,7 +466,7 @@ static clpad_status run_device(clpad_context *ctx, lb_plan *p, const clpad_image
     const uint64_t limit = ctx->max_alloc;
     const uint64_t slice = p->n ? p->out_bytes / p->n : 0;
     const uint64_t tab_image = (2 + (uint64_t)p->H + (uint64_t)p->W) * 16; /* desc, rows, cols */
-    const uint64_t tab_fixed = (t.units - t.lut_at) * 16;                   /* the value table */
+    const uint64_t tab_fixed = (t.units - t.lut_at) * 16; /* the value table, coefficients */
     clpad_status st = CLPAD_OK;
     for (size_t i = 0; i < p->n; i++) {
         gathered[i] = gathered_bytes(p, &images[i], i, map);
@@ -495,7 +524,9 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     if (st)
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;
-    if (clpad__host_call_on_cpu(ctx, moved)) {
+    /* the variable-tap kinds where kernel loops end early: the CPU path */
+    bool loops = p.taps && (ctx->quirks & CLPAD_QUIRK_LOOP_LIMIT);
+    if (clpad__host_call_on_cpu(ctx, moved) || loops) {
         st = run_cpu_parallel(&p, images, output);
         if (!st && info)
             *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
@@ -509,6 +540,6 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return st;
 }

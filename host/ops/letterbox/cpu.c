@@ -1,6 +1,6 @@
 /* Letterbox on the host: the CPU reference path (docs/letterbox.md), also
  * the fallback when there is no OpenCL device. It reads the same tables as
- * the kernel (host/letterbox_plan.c) and combines samples with the same
+ * the kernel (host/ops/letterbox/plan.c) and combines samples with the same
  * integer functions (kernels/coords.h), one output row at a time. */
 #include "ops/letterbox/letterbox.h"
 
@@ -8,6 +8,24 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* One sample of a variable-tap resize (Pillow's): the rows from r (the
+ * first source row's sample of the channel) stride apart, each weighed
+ * horizontally into a u8, the u8s weighed vertically (kernels/coords.h). */
+static int lb_taps_sample(const lb_plan *p, const unsigned char *r, int64_t stride,
+                          const lb_entry *ry, const lb_entry *e)
+{
+    const int32_t *ky = p->coefs + ry->w0, *kx = p->coefs + e->w0;
+    int acc = CLPAD_PIL_HALF;
+    for (int32_t j = 0; j < ry->b; j++) {
+        const unsigned char *s = r + (int64_t)j * stride + e->a;
+        int h = CLPAD_PIL_HALF;
+        for (int32_t i = 0; i < e->b; i++)
+            h += (int)s[(size_t)i * (size_t)p->C] * kx[i];
+        acc += clpad_pil_clip8(h) * ky[j];
+    }
+    return clpad_pil_clip8(acc);
+}
 
 /* One output row of one image: pixels [0, W), every channel, elements of
  * es bytes (a constant where it is called, so that each copy is one store). */
@@ -26,12 +44,16 @@ static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const 
             continue;
         }
         const unsigned char *r0 = base + d->offset + (int64_t)ry->a * d->stride + p->src_chan[c];
-        const unsigned char *r1 = base + d->offset + (int64_t)ry->b * d->stride + p->src_chan[c];
+        /* (a variable-tap row's b is its number of taps) */
+        const unsigned char *r1 =
+            p->taps ? r0 : base + d->offset + (int64_t)ry->b * d->stride + p->src_chan[c];
         for (int64_t x = 0; x < p->W; x++) {
             const lb_entry *e = &cols[x];
             const unsigned char *v;
             if (x < (d->x_range & 0x7fffffff) || x >= d->x_range >> 32) {
                 v = fill;
+            } else if (p->taps) {
+                v = lut + (size_t)lb_taps_sample(p, r0, d->stride, ry, e) * es;
             } else {
                 int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);
                 int h1 = clpad_lb_hpass(r1[e->a], r1[e->b], e->w0, e->w1);
@@ -91,6 +113,6 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
     free((void *)src);
     clpad__lb_free(&p);
     for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, &transforms[i]);
+        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
     return CLPAD_OK;
 }

@@ -1,6 +1,6 @@
-/* Letterbox, shared by host/letterbox_plan.c (validation, transforms, the
- * coefficient tables and the value table), host/letterbox_cpu.c (the CPU
- * reference) and host/letterbox_cl.c (OpenCL). Not installed.
+/* Letterbox, shared by host/ops/letterbox/plan.c (validation, transforms, the
+ * coefficient tables and the value table), host/ops/letterbox/cpu.c (the CPU
+ * reference) and host/ops/letterbox/cl.c (OpenCL). Not installed.
  *
  * A validated call becomes a plan: for every image and every row y of its
  * output slot, the two source rows and vertical coefficients of that row
@@ -10,7 +10,7 @@
  * image (edge, reflect, symmetric, wrap) are folded into these tables by
  * kernels/coords.h's clpad_coord_map, so the kernel and the CPU reference
  * only look them up. A sample v of output channel c becomes lut[c][v], the
- * output dtype's bits of (v * scale - mean[c]) / std[c]: every float
+ * output dtype's bits of ((v * scale) / divisor - mean[c]) / std[c]: every float
  * operation happens once, on the host, when the table is made.
  */
 #ifndef CLPAD_LETTERBOX_PLAN_H
@@ -55,21 +55,36 @@ typedef struct lb_plan {
     uint64_t in_bytes;         /* sum of the images' pixel bytes (h * w * C) */
     int src_chan[LB_MAXC];     /* the source channel of each output channel */
     float scale, mean[LB_MAXC], std[LB_MAXC]; /* the normalisation, per output channel */
+    float divisor;             /* ((v * scale) / divisor - mean) / std */
     unsigned char lut[LB_MAXC * 256 * 4]; /* lut[c][v], es bytes each */
     unsigned char fill[LB_MAXC * 4];      /* the constant border of channel c */
     /* Tables (clpad__lb_tables; freed by clpad__lb_free): */
     lb_desc *desc;             /* n */
     lb_entry *rows;            /* n * H */
     lb_entry *cols;            /* n * W */
+    /* A variable-tap resize (clpad__lb_is_taps: Pillow's): the entries are
+     * rows {first source row (-1: border), taps, coefficient index, 0} and
+     * cols {byte offset of the first source pixel (-1: border), taps,
+     * coefficient index, 0}, the coefficients in coefs (PRECISION_BITS
+     * fixed point, kernels/coords.h's clpad_pil_clip8). */
+    bool taps;
+    int32_t *coefs;
+    size_t n_coefs;
 } lb_plan;
 
-/* The geometry of one image (docs/letterbox.md, "Size and placement"). */
-void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
-                         clpad_letterbox_transform *t);
+/* The geometry of one image (docs/letterbox.md, "Size and placement",
+ * "Fit") in a slot of H x W (the options' own, or the batch's shrunk slot
+ * with a stride: clpad__lb_slot). */
+void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o, int64_t H,
+                         int64_t W, clpad_letterbox_transform *t);
 /* The geometry of an image: that of its geometry size when it has one (a
  * decode-scaled image), else of its pixel size. */
 void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
-                               clpad_letterbox_transform *t);
+                               int64_t H, int64_t W, clpad_letterbox_transform *t);
+/* The slot of a batch of valid images: out_height x out_width, or with a
+ * stride the largest shrunk slot of its images (Ultralytics' auto). */
+void clpad__lb_slot(const clpad_image *images, size_t n, const clpad_letterbox_options *o,
+                    int64_t *H, int64_t *W);
 
 /* Validate a call; fill everything of the plan but the tables (no memory is
  * allocated). need_data: host calls, where every image's data must be
@@ -84,6 +99,20 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
  * fraction at the edges), else the row rule (the two rows are clamped). */
 void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           lb_entry *e);
+/* The same for output samples [d0, d1) only: e[d - d0]. */
+void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          int64_t d0, int64_t d1, lb_entry *e);
+
+/* Whether an interpolation is a variable-tap one (Pillow's resample). */
+bool clpad__lb_is_taps(clpad_interp interp);
+/* Pillow's resample along one axis of src -> dst samples, output samples
+ * [d0, d1): e[d - d0] = {first source sample * unit, taps, index of its
+ * first coefficient in p->coefs, 0}; the coefficients are appended to
+ * p->coefs (capacity *cap; host/ops/letterbox/resize_tables.c).
+ * Errors: CLPAD_ERR_OUT_OF_MEMORY, CLPAD_ERR_UNSUPPORTED (2^31 coefficients). */
+clpad_status clpad__lb_taps_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
+                                  int64_t d1, int64_t unit, lb_entry *e, lb_plan *p,
+                                  size_t *cap);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */

@@ -66,14 +66,25 @@ static clpad_status lb_from_name(const char *fn, const char *what, const char *c
         return st;                                                                            \
     }
 
-LB_NAME_FUNCS(interp, clpad_interp, "interpolation", "bilinear, nearest",
+LB_NAME_FUNCS(interp, clpad_interp, "interpolation",
+              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos",
               {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
-              {"linear", CLPAD_INTERP_BILINEAR})
+              {"pil-bilinear", CLPAD_INTERP_PIL_BILINEAR},
+              {"pil-bicubic", CLPAD_INTERP_PIL_BICUBIC},
+              {"pil-lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"linear", CLPAD_INTERP_BILINEAR},
+              {"pil_bilinear", CLPAD_INTERP_PIL_BILINEAR},
+              {"pil_bicubic", CLPAD_INTERP_PIL_BICUBIC},
+              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS})
 
 LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
               {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
               {"centre", CLPAD_PLACE_CENTER}, {"top_left", CLPAD_PLACE_TOP_LEFT},
               {"end", CLPAD_PLACE_TOP_LEFT}) /* (= CLPAD_PLACE_END) */
+
+LB_NAME_FUNCS(fit, clpad_fit, "fit", "contain, cover, stretch", {"contain", CLPAD_FIT_CONTAIN},
+              {"cover", CLPAD_FIT_COVER}, {"stretch", CLPAD_FIT_STRETCH},
+              {"letterbox", CLPAD_FIT_CONTAIN}, {"crop", CLPAD_FIT_COVER},
+              {"fill", CLPAD_FIT_STRETCH})
 
 LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOUT_NCHW},
               {"NHWC", CLPAD_LAYOUT_NHWC})
@@ -99,47 +110,129 @@ void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height
     o->scale = 1.0f;
     o->dtype = CLPAD_F32;
     o->layout = CLPAD_LAYOUT_NCHW;
+    o->fit = CLPAD_FIT_CONTAIN;
+    o->resize_shorter = 0;
+    o->stride = 0;
+    o->divisor = 1.0f;
 }
 
 /* ---- Size and placement ---------------------------------------------------------- */
 
-void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o,
-                         clpad_letterbox_transform *t)
+/* The resized size and the ratios of an image of h x w (no placement). */
+static void lb_size(int64_t h, int64_t w, const clpad_letterbox_options *o,
+                    clpad_letterbox_transform *t)
 {
-    /* Ultralytics' LetterBox: r = min(H_out / h, W_out / w) in double
-     * precision, new size round(w * r) with Python's round (half to even:
-     * rint in the default rounding mode); never 0 (Ultralytics would hand
-     * cv2.resize an empty size there). */
     double ry = (double)o->out_height / (double)h, rx = (double)o->out_width / (double)w;
-    double r = ry < rx ? ry : rx;
+    int64_t nh, nw;
+    if (o->resize_shorter > 0) {
+        /* torchvision's Resize(S) (transforms/functional.py,
+         * _compute_resized_output_size): the shorter side S, the longer
+         * int(S * long / short), a true division truncated */
+        int64_t S = o->resize_shorter, sh = h < w ? h : w, lg = h < w ? w : h;
+        int64_t nl = (int64_t)((double)(S * lg) / (double)sh);
+        nh = w <= h ? nl : S;
+        nw = w <= h ? S : nl;
+        t->scale = (double)S / (double)sh;
+        t->resized_height = nh;
+        t->resized_width = nw;
+        t->scale_y = (double)nh / (double)h;
+        t->scale_x = (double)nw / (double)w;
+        return;
+    }
+    if (o->fit == CLPAD_FIT_STRETCH) {
+        /* Ultralytics' scaleFill: the slot's size whatever scaleup says */
+        t->scale = ry < rx ? ry : rx;
+        t->resized_height = o->out_height;
+        t->resized_width = o->out_width;
+        t->scale_y = ry;
+        t->scale_x = rx;
+        return;
+    }
+    /* Ultralytics' LetterBox: r = min(H_out / h, W_out / w) in double
+     * precision (cover: the max), new size round(w * r) with Python's round
+     * (half to even: rint in the default rounding mode); never 0
+     * (Ultralytics would hand cv2.resize an empty size there). */
+    double r = o->fit == CLPAD_FIT_COVER ? (ry > rx ? ry : rx) : (ry < rx ? ry : rx);
     if (!o->scaleup && r > 1.0)
         r = 1.0;
-    int64_t nh = (int64_t)rint((double)h * r), nw = (int64_t)rint((double)w * r);
+    nh = (int64_t)rint((double)h * r);
+    nw = (int64_t)rint((double)w * r);
     if (nh < 1)
         nh = 1;
     if (nw < 1)
         nw = 1;
-    /* w * r <= W_out * (1 + 2^-52) < W_out + 1/2: never larger than the slot */
-    if (nh > o->out_height)
+    /* contain: w * r <= W_out * (1 + 2^-52) < W_out + 1/2: never larger
+     * than the slot */
+    if (o->fit == CLPAD_FIT_CONTAIN && nh > o->out_height)
         nh = o->out_height;
-    if (nw > o->out_width)
+    if (o->fit == CLPAD_FIT_CONTAIN && nw > o->out_width)
         nw = o->out_width;
     t->scale = r;
     t->resized_height = nh;
     t->resized_width = nw;
-    /* Ultralytics: top = round(dh / 2 - 0.1) = floor(dh / 2) for an integer
-     * dh: the odd pixel goes to the bottom (and right). */
+    t->scale_y = r;
+    t->scale_x = r;
+}
+
+/* The offset of a resized axis of n samples in a slot axis of S: centred,
+ * the resized image smaller (a border: the odd pixel after it, as
+ * Ultralytics' round(d / 2 - 0.1)) or larger (a crop: torchvision's
+ * CenterCrop, top = int(round((n - S) / 2.0)), half to even); or 0. */
+static int64_t lb_offset(bool center, int64_t n, int64_t S)
+{
+    if (!center)
+        return 0;
+    if (n <= S)
+        return (S - n) / 2;
+    return -(int64_t)rint((double)(n - S) / 2.0);
+}
+
+void clpad__lb_transform(int64_t h, int64_t w, const clpad_letterbox_options *o, int64_t H,
+                         int64_t W, clpad_letterbox_transform *t)
+{
+    lb_size(h, w, o, t);
     bool center = o->placement == CLPAD_PLACE_CENTER;
-    t->pad_top = center ? (o->out_height - nh) / 2 : 0;
-    t->pad_left = center ? (o->out_width - nw) / 2 : 0;
+    t->pad_top = lb_offset(center, t->resized_height, H);
+    t->pad_left = lb_offset(center, t->resized_width, W);
+}
+
+static void lb_geometry_size(const clpad_image *im, int64_t *h, int64_t *w)
+{
+    bool own = im->geometry_height > 0 && im->geometry_width > 0;
+    *h = own ? im->geometry_height : im->height;
+    *w = own ? im->geometry_width : im->width;
 }
 
 void clpad__lb_image_transform(const clpad_image *im, const clpad_letterbox_options *o,
-                               clpad_letterbox_transform *t)
+                               int64_t H, int64_t W, clpad_letterbox_transform *t)
 {
-    bool own = im->geometry_height > 0 && im->geometry_width > 0;
-    clpad__lb_transform(own ? im->geometry_height : im->height,
-                        own ? im->geometry_width : im->width, o, t);
+    int64_t h, w;
+    lb_geometry_size(im, &h, &w);
+    clpad__lb_transform(h, w, o, H, W, t);
+}
+
+void clpad__lb_slot(const clpad_image *images, size_t n, const clpad_letterbox_options *o,
+                    int64_t *H, int64_t *W)
+{
+    *H = o->out_height;
+    *W = o->out_width;
+    if (o->stride < 1 || o->fit != CLPAD_FIT_CONTAIN || n == 0)
+        return;
+    /* Ultralytics' LetterBox with auto: the padding of each axis reduced to
+     * its remainder modulo the stride; a batch takes its largest slot */
+    int64_t mh = 1, mw = 1;
+    for (size_t i = 0; i < n; i++) {
+        int64_t h, w;
+        clpad_letterbox_transform t;
+        lb_geometry_size(&images[i], &h, &w);
+        lb_size(h, w, o, &t);
+        int64_t sh = t.resized_height + (o->out_height - t.resized_height) % o->stride;
+        int64_t sw = t.resized_width + (o->out_width - t.resized_width) % o->stride;
+        mh = sh > mh ? sh : mh;
+        mw = sw > mw ? sw : mw;
+    }
+    *H = mh;
+    *W = mw;
 }
 
 /* ---- Validation ------------------------------------------------------------------- */
@@ -167,6 +260,7 @@ static clpad_status check_options(const clpad_letterbox_options *o)
     if ((st = lb_check_enum("interp", (int)o->interp, CLPAD_INTERP_COUNT)) ||
         (st = lb_check_enum("placement", (int)o->placement, CLPAD_PLACEMENT_COUNT)) ||
         (st = lb_check_enum("layout", (int)o->layout, CLPAD_LAYOUT_COUNT)) ||
+        (st = lb_check_enum("fit", (int)o->fit, CLPAD_FIT_COUNT)) ||
         (st = lb_check_enum("pad_mode", (int)o->pad_mode, CLPAD_PAD_MODE_COUNT)))
         return st;
     if (o->dtype != CLPAD_U8 && o->dtype != CLPAD_F16 && o->dtype != CLPAD_F32)
@@ -176,6 +270,27 @@ static clpad_status check_options(const clpad_letterbox_options *o)
     if (!isfinite(o->scale))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: scale = %g is not finite",
                            (double)o->scale);
+    if (!isfinite(o->divisor) || o->divisor == 0.0f)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: divisor = %g: it must be finite and non-zero",
+                           (double)o->divisor);
+    if (o->resize_shorter < 0 || o->resize_shorter > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: resize_shorter = %lld: 0 (off) or 1 .. 2^31 - 1",
+                           (long long)o->resize_shorter);
+    if (o->resize_shorter && o->fit != CLPAD_FIT_COVER)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: resize_shorter = %lld needs fit cover (the centre crop), "
+                           "not %s",
+                           (long long)o->resize_shorter, clpad_fit_name(o->fit));
+    if (o->stride < 0 || o->stride > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: stride = %lld: 0 (off) or 1 .. 2^31 - 1",
+                           (long long)o->stride);
+    if (o->stride && o->fit != CLPAD_FIT_CONTAIN)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: stride = %lld is the contain fit's auto mode, not %s's",
+                           (long long)o->stride, clpad_fit_name(o->fit));
     return CLPAD_OK;
 }
 
@@ -270,13 +385,25 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                                   "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
                                   "both >= 1",
                                   i, (long long)im->geometry_height, (long long)im->geometry_width);
+    }
+    int64_t H, W;
+    clpad__lb_slot(images, n, o, &H, &W);
+    if (H > INT32_MAX || W > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "letterbox: the batch's slot of %lld x %lld: each must be below 2^31",
+                           (long long)H, (long long)W);
+    for (size_t i = 0; i < n; i++) {
         clpad_letterbox_transform t;
-        clpad__lb_image_transform(im, o, &t);
+        clpad__lb_image_transform(&images[i], o, H, W, &t);
+        if (t.resized_height > INT32_MAX || t.resized_width > INT32_MAX)
+            return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "images", (int64_t)i,
+                                  "images[%zu]: resized to %lld x %lld: each must be below 2^31", i,
+                                  (long long)t.resized_height, (long long)t.resized_width);
         if ((st = check_border(o, i, "pad_top", t.pad_top, t.resized_height, "resized_height")) ||
-            (st = check_border(o, i, "pad_bottom", o->out_height - t.resized_height - t.pad_top,
+            (st = check_border(o, i, "pad_bottom", H - t.resized_height - t.pad_top,
                                t.resized_height, "resized_height")) ||
             (st = check_border(o, i, "pad_left", t.pad_left, t.resized_width, "resized_width")) ||
-            (st = check_border(o, i, "pad_right", o->out_width - t.resized_width - t.pad_left,
+            (st = check_border(o, i, "pad_right", W - t.resized_width - t.pad_left,
                                t.resized_width, "resized_width")))
             return st;
     }
@@ -284,8 +411,8 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
         return st;
     p->n = n;
     p->C = (int)C;
-    p->H = o->out_height;
-    p->W = o->out_width;
+    p->H = H;
+    p->W = W;
     p->dtype = o->dtype;
     p->es = clpad_dtype_size(o->dtype);
     p->layout = o->layout;
@@ -305,6 +432,7 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                            n, (long long)C, (long long)p->H, (long long)p->W);
     p->in_bytes = in_bytes;
     p->scale = o->scale;
+    p->divisor = o->divisor;
     for (int c = 0; c < p->C; c++) {
         p->mean[c] = o->mean[c];
         p->std[c] = o->std[c];
@@ -314,7 +442,7 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
     /* The value table: every float operation of the normalisation, once. */
     for (int c = 0; c < p->C; c++) {
         for (int v = 0; v < 256; v++) {
-            float f = ((float)v * o->scale - o->mean[c]) / o->std[c];
+            float f = ((float)v * o->scale / o->divisor - o->mean[c]) / o->std[c];
             unsigned char *at = p->lut + ((size_t)c * 256 + (size_t)v) * p->es;
             if (p->dtype == CLPAD_F32) {
                 memcpy(at, &f, 4);
@@ -330,7 +458,7 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
     for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], o, &transforms[i]);
+        clpad__lb_image_transform(&images[i], o, H, W, &transforms[i]);
     return CLPAD_OK;
 }
 
@@ -370,8 +498,14 @@ static int32_t coef(float v)
 void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           lb_entry *e)
 {
+    clpad__lb_axis_range(interp, src, dst, clamp_f, 0, dst, e);
+}
+
+void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
+                          int64_t d0, int64_t d1, lb_entry *e)
+{
     double inv = (double)dst / (double)src, scale = 1.0 / inv;
-    for (int64_t d = 0; d < dst; d++) {
+    for (int64_t d = d0; d < d1; d++) {
         int64_t s0, s1;
         int32_t w0, w1;
         if (interp == CLPAD_INTERP_NEAREST) {
@@ -398,7 +532,7 @@ void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool cl
             w0 = coef((1.0f - f) * 2048.0f);
             w1 = coef(f * 2048.0f);
         }
-        e[d] = (lb_entry){(int32_t)s0, (int32_t)s1, w0, w1};
+        e[d - d0] = (lb_entry){(int32_t)s0, (int32_t)s1, w0, w1};
     }
 }
 
@@ -419,20 +553,48 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                            n);
     }
     int mode = (int)o->pad_mode;
+    p->taps = clpad__lb_is_taps(o->interp);
+    size_t coef_cap = 0;
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
         clpad_letterbox_transform t;
-        clpad__lb_image_transform(im, o, &t);
+        clpad__lb_image_transform(im, o, p->H, p->W, &t);
         int64_t C = p->C, stride = im->row_stride ? im->row_stride : im->width * C;
-        /* rows: the slot's row y shows resized row map(y - pad_top) */
-        clpad__lb_axis_table(o->interp, im->height, t.resized_height, false, axis);
+        /* rows: the slot's row y shows resized row map(y - pad_top); the
+         * resized rows the slot shows are all of them where they fit in
+         * the slot (a border may mirror any), else (a crop) the slot's
+         * window of them */
+        int64_t m0 = t.resized_height <= p->H ? 0 : -t.pad_top;
+        int64_t m1 = t.resized_height <= p->H ? t.resized_height : m0 + p->H;
+        clpad_status st = CLPAD_OK;
+        if (p->taps)
+            st = clpad__lb_taps_range(o->interp, im->height, t.resized_height, m0, m1, 1, axis, p,
+                                      &coef_cap);
+        else
+            clpad__lb_axis_range(o->interp, im->height, t.resized_height, false, m0, m1, axis);
+        if (st) {
+            free(axis);
+            clpad__lb_free(p);
+            return st;
+        }
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
             int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
-            rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m];
+            rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m - m0];
         }
         /* columns: byte offsets of the pixels in a row */
-        clpad__lb_axis_table(o->interp, im->width, t.resized_width, true, axis);
+        m0 = t.resized_width <= p->W ? 0 : -t.pad_left;
+        m1 = t.resized_width <= p->W ? t.resized_width : m0 + p->W;
+        if (p->taps)
+            st = clpad__lb_taps_range(o->interp, im->width, t.resized_width, m0, m1, C, axis, p,
+                                      &coef_cap);
+        else
+            clpad__lb_axis_range(o->interp, im->width, t.resized_width, true, m0, m1, axis);
+        if (st) {
+            free(axis);
+            clpad__lb_free(p);
+            return st;
+        }
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
         for (int64_t x = 0; x < p->W; x++) {
@@ -441,8 +603,9 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                 cols[x] = (lb_entry){-1, -1, 0, 0};
                 continue;
             }
-            lb_entry e = axis[m];
-            cols[x] = (lb_entry){(int32_t)(e.a * C), (int32_t)(e.b * C), e.w0, e.w1};
+            lb_entry e = axis[m - m0];
+            cols[x] = p->taps ? e /* its offset in bytes already */
+                              : (lb_entry){(int32_t)(e.a * C), (int32_t)(e.b * C), e.w0, e.w1};
             if (x < x_begin)
                 x_begin = x;
             x_end = x + 1;
@@ -469,9 +632,12 @@ void clpad__lb_free(lb_plan *p)
     free(p->desc);
     free(p->rows);
     free(p->cols);
+    free(p->coefs);
     p->desc = NULL;
     p->rows = NULL;
     p->cols = NULL;
+    p->coefs = NULL;
+    p->n_coefs = 0;
 }
 
 clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,

@@ -1,5 +1,5 @@
-/* Pad-and-stack, shared by host/pad_stack.c (validation, pads, the CPU
- * reference) and host/pad_stack_cl.c (OpenCL). Not installed. */
+/* Pad-and-stack, shared by host/ops/pad_stack/plan.c (validation, pads, the CPU
+ * reference) and host/ops/pad_stack/cl.c (OpenCL). Not installed. */
 #ifndef CLPAD_PAD_STACK_H
 #define CLPAD_PAD_STACK_H
 

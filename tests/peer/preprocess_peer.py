@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+"""clpad.preprocess against Pillow and torchvision's classification recipe,
+byte for byte, on real photographs.
+
+Inputs: the photographs of tests/peer/fetch_photos.py (RGB and grey), and
+random crops of them, so that sizes vary (up- and downscaling, odd sizes,
+extreme reductions).
+
+Checked, each with 0 differing samples (any difference fails), on the
+default OpenCL device (the kernel; calls too small for it run the CPU path)
+and on the CPU reference path (device="reference"):
+  pil-bilinear, pil-bicubic, pil-lanczos  clpad.preprocess(fit="stretch",
+        dtype=uint8) against PIL.Image.resize((W, H), BILINEAR / BICUBIC /
+        LANCZOS) (Pillow's defaults: no reducing_gap), random sizes.
+  imagenet  clpad.preprocess(images, 224, preset="imagenet") against
+        torchvision's ImageNet evaluation transforms stated with Pillow and
+        NumPy as torchvision's transforms compute them (Resize(256):
+        Image.resize(BILINEAR) to the shorter side 256, the longer
+        int(256 * long / short); CenterCrop(224): top = int(round((h - 224) /
+        2.0)); ToTensor: float32 / 255; Normalize: (x - mean) / std in
+        float32); and against torchvision itself where it is installed.
+  cover     fit="cover" (and resize_shorter) as the resize of the whole
+        image then the centre crop, with PIL's resize.
+
+Exit status: 0 no failure, 1 failures, 77 nothing could run.
+"""
+
+import argparse
+import glob
+import os
+import sys
+
+try:
+    import numpy as np
+    from PIL import Image
+except ImportError as e:  # pragma: no cover
+    print("SKIP: preprocess peer: %s (run tests/peer/preprocess.sh)" % e)
+    sys.exit(77)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import clpad  # noqa: E402
+
+FILTERS = {"pil-bilinear": Image.BILINEAR, "pil-bicubic": Image.BICUBIC,
+           "pil-lanczos": Image.LANCZOS}
+MEAN = np.array([0.485, 0.456, 0.406], np.float32)
+STD = np.array([0.229, 0.224, 0.225], np.float32)
+
+
+def torchvision_recipe(pil, resize=256, crop=224):
+    """torchvision's Resize(resize) + CenterCrop(crop) + ToTensor + Normalize
+    on a PIL image, with Pillow and NumPy (transforms/functional.py's rules)."""
+    w, h = pil.size
+    short, long_ = (w, h) if w <= h else (h, w)
+    new_short, new_long = resize, int(resize * long_ / short)
+    nw, nh = (new_short, new_long) if w <= h else (new_long, new_short)
+    r = pil.resize((nw, nh), Image.BILINEAR)
+    top, left = int(round((nh - crop) / 2.0)), int(round((nw - crop) / 2.0))
+    c = np.asarray(r.crop((left, top, left + crop, top + crop)))
+    x = c.astype(np.float32) / np.float32(255)
+    x = (x - MEAN) / STD
+    return np.ascontiguousarray(x.transpose(2, 0, 1))
+
+
+def torchvision_itself(pils):
+    try:
+        import torch
+        from torchvision import transforms as T
+    except ImportError:
+        return None
+    t = T.Compose([T.Resize(256), T.CenterCrop(224), T.ToTensor(),
+                   T.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])])
+    with torch.no_grad():
+        return np.stack([t(p).numpy() for p in pils])
+
+
+def differing(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.shape != b.shape:
+        return -1
+    return int(np.count_nonzero(a.view(np.uint8) != b.view(np.uint8)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--photos", required=True)
+    ap.add_argument("--cases", type=int, default=int(os.environ.get("CLPAD_PEER_CASES", "12")))
+    ap.add_argument("--seed", type=int, default=int(os.environ.get("CLPAD_TEST_SEED", "1")))
+    ap.add_argument("-v", action="store_true")
+    args = ap.parse_args()
+    files = sorted(f for f in glob.glob(os.path.join(args.photos, "*"))
+                   if f.lower().endswith((".png", ".jpg", ".jpeg")))
+    if not files:
+        print("SKIP: preprocess peer: no photos in %s" % args.photos)
+        return 77
+    rng = np.random.default_rng(args.seed)
+    pils = []
+    for f in files:
+        im = Image.open(f)
+        im.load()
+        if im.mode == "L":
+            pils.append(im)
+        pils.append(im.convert("RGB"))
+    failures = []
+    checked = 0
+    devices = ((None, "device"), (clpad.REFERENCE, "reference"))
+    # 1. Pillow's resize, every kind, random sizes up and down, random crops
+    for k in range(args.cases):
+        for pil in pils:
+            if k % 2:  # a random crop: odd sizes
+                w, h = pil.size
+                x0, y0 = int(rng.integers(0, w // 2)), int(rng.integers(0, h // 2))
+                pil = pil.crop((x0, y0, x0 + int(rng.integers(1, w - x0 + 1)),
+                                y0 + int(rng.integers(1, h - y0 + 1))))
+            w, h = pil.size
+            size = (int(rng.integers(1, 2 * h + 2)), int(rng.integers(1, 2 * w + 2)))
+            if k % 3 == 0:  # a large reduction
+                size = (max(1, h // int(rng.integers(3, 40))), max(1, w // int(rng.integers(3, 40))))
+            kind = list(FILTERS)[k % 3]
+            want = np.asarray(pil.resize((size[1], size[0]), FILTERS[kind]))
+            a = np.asarray(pil)
+            for dev, dname in devices:
+                got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind, dtype=np.uint8,
+                                          layout="NHWC", device=dev)
+                got = got[0] if a.ndim == 3 else got[0, :, :, 0]
+                checked += 1
+                d = differing(got, want)
+                if d:
+                    failures.append("%s %s %s -> %s on %s: %d samples differ"
+                                    % (kind, pil.mode, (h, w), size, dname, d))
+                elif args.v:
+                    print("ok %s %s %s -> %s on %s" % (kind, pil.mode, (h, w), size, dname))
+    # 2. the ImageNet recipe, one batch of every RGB photo
+    rgb = [p for p in pils if p.mode == "RGB"]
+    want = np.stack([torchvision_recipe(p) for p in rgb])
+    for dev, dname in devices:
+        got, ts = clpad.preprocess([np.asarray(p) for p in rgb], 224, preset="imagenet",
+                                   device=dev)
+        checked += 1
+        d = differing(got, want)
+        print("imagenet (Pillow + NumPy statement) on %s: %d of %d float32 samples differ"
+              % (dname, max(d, 0), want.size))
+        if d:
+            failures.append("imagenet on %s: %d samples differ" % (dname, d))
+    tv = torchvision_itself(rgb)
+    if tv is None:
+        print("imagenet against torchvision itself: not run (torchvision is not installed)")
+    else:
+        d = differing(got, tv)
+        print("imagenet against torchvision: %d samples differ" % max(d, 0))
+        if d:
+            failures.append("imagenet against torchvision: %d samples differ" % d)
+    # 3. cover and resize_shorter: the whole resize, then torchvision's crop
+    for k, pil in enumerate(rgb):
+        w, h = pil.size
+        H, W = int(rng.integers(8, 300)), int(rng.integers(8, 300))
+        kw = {"fit": "cover"} if k % 2 else {"resize_shorter": int(rng.integers(max(H, W), 400))}
+        got, t = clpad.preprocess([np.asarray(pil)], (H, W), interp="pil-bicubic",
+                                  dtype=np.uint8, layout="NHWC", **kw)
+        t = t[0]
+        full = np.asarray(pil.resize((t.resized_width, t.resized_height), Image.BICUBIC))
+        y0, x0 = -t.pad_top, -t.pad_left
+        checked += 1
+        if y0 < 0 or x0 < 0 or full[y0:y0 + H, x0:x0 + W].shape != (H, W, 3):
+            failures.append("cover %s %s: no crop (%s)" % ((h, w), (H, W), t))
+            continue
+        d = differing(got[0], full[y0:y0 + H, x0:x0 + W])
+        if d:
+            failures.append("%s %s -> %s: %d samples differ" % (kw, (h, w), (H, W), d))
+    print("preprocess peer: %d comparisons on %d photos (Pillow %s), %d failed"
+          % (checked, len(pils), Image.__version__, len(failures)))
+    for f in failures[:20]:
+        print("FAIL:", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
