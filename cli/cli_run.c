@@ -27,10 +27,12 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
      * steady-state call. */
     if (!clpad_context_is_fallback(r->ctx)) {
         clpad_run_info first;
+        clpad_run_info_init(&first);
         if (fn(r->ctx, op, out, out_bytes, &first))
             return cli_error(CLI_FAIL, "%s", clpad_last_error());
         r->first_ns = first.total_ns;
     }
+    clpad_run_info_init(&r->info);
     if (fn(r->ctx, op, out, out_bytes, &r->info))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     if (!r->verify)
@@ -39,7 +41,8 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
     if (!ref)
         return cli_error(CLI_FAIL, "out of memory for the verification copy");
     clpad_context *cpu_ctx = NULL;
-    clpad_run_info cinfo = {0};
+    clpad_run_info cinfo;
+    clpad_run_info_init(&cinfo);
     int rc = CLI_OK;
     clpad_context_config cpu_only;
     clpad_context_config_init(&cpu_only);

@@ -88,8 +88,8 @@ static clpad_status run_pad(clpad_context *ctx, const void *op, void *out, size_
                             clpad_run_info *info)
 {
     const pad_op *p = op;
-    return clpad_pad_ex(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
-                        p->pads_end, p->options, p->value, out, out_bytes, info);
+    return clpad_pad(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
+                     p->pads_end, p->options, p->value, out, out_bytes, info);
 }
 
 /* --mode's list: each name through the library's parser (clpad's names and
@@ -418,7 +418,7 @@ int cmd_pad(int argc, char **argv)
     }
     out.dtype = in.dtype;
     out.rank = in.rank;
-    if (clpad_pad_output_shape_ex(in.rank, in.shape, pb, pe, &popt, out.shape)) {
+    if (clpad_pad_output_shape(in.rank, in.shape, pb, pe, &popt, out.shape)) {
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }

@@ -64,10 +64,11 @@ static void test_npy_modes_dtypes(void **state)
                 fail_msg("%s %s: exit %d: %s", clpad_dtype_name(dts[d]),
                          clpad_pad_mode_name((clpad_pad_mode)m), rc, ch_err);
             assert_string_equal(ch_err, ""); /* --quiet */
-            TU_ASSERT_OK(clpad_pad_output_shape(3, shape, pb, pe, (clpad_pad_mode)m, os));
+            TU_ASSERT_OK(
+                clpad_pad_output_shape(3, shape, pb, pe, CLPAD_PAD_OPTIONS((clpad_pad_mode)m), os));
             size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
-            TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
-                                       want, n));
+            TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe,
+                                       CLPAD_PAD_OPTIONS((clpad_pad_mode)m), NULL, want, n));
             tio_tensor t = {0};
             ch_load("out.npy", &t);
             assert_int_equal(t.dtype, dts[d]);
@@ -100,8 +101,8 @@ static void test_image_round_trip(void **state)
     uint8_t v = 114;
     size_t n = 552 * 492 * 3;
     unsigned char *want = malloc(n);
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
-                               want, n));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe,
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &v, want, n));
     tio_tensor t = {0};
     ch_load("out.png", &t);
     assert_int_equal(t.nbytes, n);
@@ -436,15 +437,15 @@ static void test_pad_forms_cli(void **state)
         o.modes[1] = cases[i].m1;
         o.flags = cases[i].flags;
         int64_t os[2];
-        TU_ASSERT_OK(clpad_pad_output_shape_ex(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
+        TU_ASSERT_OK(clpad_pad_output_shape(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
         size_t n = (size_t)(os[0] * os[1]);
         int32_t *want = malloc(n * sizeof *want);
-        TU_ASSERT_OK(clpad_pad_cpu_ex(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb,
-                                      cases[i].pe, &o, NULL, want, n * sizeof *want));
+        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb, cases[i].pe,
+                                   &o, NULL, want, n * sizeof *want));
         tio_tensor t = {0};
         ch_load("forms.npy", &t);
         if (t.shape[0] != os[0] || t.shape[1] != os[1] || memcmp(t.data, want, n * 4))
-            fail_msg("%s: the output differs from clpad_pad_cpu_ex's", cases[i].args);
+            fail_msg("%s: the output differs from clpad_pad_cpu's", cases[i].args);
         tio_free(&t);
         free(want);
     }
@@ -500,7 +501,8 @@ static void test_pad_same_as(void **state)
     assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
     float want[200];
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F32, 4, shape, x, (int64_t[]){0, 0, 1, 1},
-                               (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_CONSTANT, NULL, want, sizeof want));
+                               (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                               want, sizeof want));
     assert_memory_equal(t.data, want, sizeof want);
     tio_free(&t);
     ch_expect_error(ch_run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME -b 1 -e 1 nchw.npy o.npy"),
