@@ -17,9 +17,6 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* Print "clpad: error: <message>" on stderr; returns `code` for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print on stderr that `clpad COMMAND OLD_SPELLING` is deprecated in favour
- * of SPELLING (old spellings work one release more). */
-void cli_deprecated(const char *command, const char *old_spelling, const char *spelling);
 /* Print "clpad: <message>" on stderr unless quiet. */
 void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -20,13 +20,6 @@ int cli_error(int code, const char *fmt, ...)
     return code;
 }
 
-void cli_deprecated(const char *command, const char *old_spelling, const char *spelling)
-{
-    fprintf(stderr,
-            "clpad: warning: `clpad %s %s` is deprecated and goes in the next release; use %s\n",
-            command, old_spelling, spelling);
-}
-
 void cli_note(bool quiet, const char *fmt, ...)
 {
     if (quiet)

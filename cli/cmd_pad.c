@@ -72,8 +72,6 @@ static void pad_usage(FILE *f)
             tio_load_extensions(), tio_save_extensions());
     fprintf(f, "\nWindow options (with --same-as):\n");
     cli_window_usage(f, false);
-    fprintf(f, "\nDeprecated (accepted for one more release, with a warning):\n"
-               "  -v V                   use --value V (-v is --verbose in most tools)\n");
 }
 
 /* One Pad call, for cli_run_op. */
@@ -143,7 +141,7 @@ int cmd_pad(int argc, char **argv)
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
     const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false, deprecated_v = false;
+    bool cpu = false, verify = false, quiet = false;
     int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
@@ -151,7 +149,7 @@ int cmd_pad(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:b:e:v:d:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:b:e:d:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'm': {
             int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
@@ -191,10 +189,6 @@ int cmd_pad(int argc, char **argv)
         case 'e':
             if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
                 return CLI_USAGE;
-            break;
-        case 'v': /* deprecated short spelling of --value */
-            deprecated_v = true;
-            value_text = optarg;
             break;
         case 'V':
             value_text = optarg;
@@ -240,8 +234,6 @@ int cmd_pad(int argc, char **argv)
         }
         }
     }
-    if (deprecated_v && !quiet)
-        cli_deprecated("pad", "-v", "--value");
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");

@@ -317,49 +317,49 @@ static void test_shape(void **state)
     assert_string_equal(ch_out, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
 }
 
-/* One spelling per idea across subcommands; the old ones work one release
- * more, with a warning on stderr (none with --quiet). */
-static void test_deprecated_spellings(void **state)
+/* One spelling per idea across subcommands: the spellings of the
+ * unreleased 0.1 (shape --mode/--pads-begin/--pads-end/--pads, pad -v) are
+ * gone, and naming one is a usage error that names it. */
+static void test_old_spellings_refused(void **state)
 {
     (void)state;
-    static const char *const pairs[][2] = {
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
-         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3"},
-        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3"},
+    static const char *const pairs[][3] = {
+        {"--mode explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--mode"},
+        {"--trt explicit-round-up --pads-begin 3,3 --window-pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--pads-begin"},
+        {"--trt explicit-round-up --window-pads-begin 3,3 --pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--pads-end"},
+        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3", "--pads"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
         assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][1]),
                          0);
-        char want[sizeof ch_out];
-        memcpy(want, ch_out, sizeof want);
         assert_string_equal(ch_err, "");
         assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][0]),
-                         0);
-        assert_string_equal(ch_out, want);
-        assert_non_null(strstr(ch_err, "clpad: warning: `clpad shape --"));
-        assert_non_null(strstr(ch_err, "is deprecated"));
+                         2);
+        assert_non_null(strstr(ch_err, pairs[i][2]));
+        assert_string_equal(ch_out, "");
     }
     int64_t shape[1] = {2};
     uint8_t u[2] = {1, 2};
     ch_save("u8d.npy", CLPAD_U8, 1, shape, u);
-    assert_int_equal(ch_run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_non_null(strstr(ch_err, "`clpad pad -v` is deprecated and goes in the next release; "
-                                     "use --value"));
+    assert_int_equal(ch_run(NULL, "pad --value 7 -b 1 -e 0 u8d.npy d.npy"), 0);
     tio_tensor t = {0};
     ch_load("d.npy", &t);
     assert_memory_equal(t.data, "\x07\x01\x02", 3);
     tio_free(&t);
-    assert_int_equal(ch_run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_string_equal(ch_err, "");
-    /* the help names the new spellings and lists the old ones as deprecated */
+    assert_int_equal(ch_run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d2.npy"), 2);
+    assert_non_null(strstr(ch_err, "-v"));
+    /* the help names only the current spellings */
     assert_int_equal(ch_run(NULL, "shape --help"), 0);
     assert_non_null(strstr(ch_out, "--trt MODE"));
     assert_non_null(strstr(ch_out, "--window-pads-begin"));
-    assert_non_null(strstr(ch_out, "Deprecated"));
+    assert_null(strstr(ch_out, "Deprecated"));
     assert_int_equal(ch_run(NULL, "pad --help"), 0);
-    assert_null(strstr(ch_out, "-v, --value"));
+    assert_null(strstr(ch_out, "Deprecated"));
     assert_non_null(strstr(ch_out, "--value V"));
 }
 
@@ -596,7 +596,7 @@ int main(void)
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
-        cmocka_unit_test(test_deprecated_spellings),
+        cmocka_unit_test(test_old_spellings_refused),
         cmocka_unit_test(test_shape_deconv_forms),
         cmocka_unit_test(test_pad_forms_cli),
         cmocka_unit_test(test_pad_same_as),
