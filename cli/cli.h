@@ -57,6 +57,11 @@ typedef struct cli_run {
     uint64_t cpu_ns;       /* the CPU reference, with --verify */
 } cli_run;
 
+/* The options every data-movement subcommand takes, by their getopt codes:
+ * 'd' --device, 'C' --cpu, 'Y' --verify, 'q' --quiet into r, and 'Q'
+ * --quality into *quality. 1: `c` was one of them; 0: it was not; -1: a
+ * bad --quality (the message printed). */
+int cli_run_opt(int c, const char *arg, cli_run *r, int *quality);
 /* Run `fn` into `out`. CLI_OK, or CLI_FAIL with the error printed (a failed
  * verification included: OUTPUT must then not be written). */
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes);

@@ -8,6 +8,28 @@
 
 static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
 
+int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
+{
+    switch (c) {
+    case 'd':
+        r->device = arg;
+        return 1;
+    case 'C':
+        r->cpu = true;
+        return 1;
+    case 'Y':
+        r->verify = true;
+        return 1;
+    case 'Q':
+        return cli_parse_quality(arg, quality) ? 1 : -1;
+    case 'q':
+        r->quiet = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
 {
     unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? 0 : CLPAD_CONTEXT_VERBOSE);

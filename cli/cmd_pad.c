@@ -140,8 +140,8 @@ int cmd_pad(int argc, char **argv)
     unsigned large_flags = 0;   /* its clpad_pad_options flags */
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
-    const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    const char *value_text = NULL;
+    cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
     int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
@@ -150,6 +150,11 @@ int cmd_pad(int argc, char **argv)
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":m:b:e:d:qh", opts, NULL)) != -1) {
+        int common = cli_run_opt(c, optarg, &run, &quality);
+        if (common < 0)
+            return CLI_USAGE;
+        if (common > 0)
+            continue;
         switch (c) {
         case 'm': {
             int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
@@ -192,22 +197,6 @@ int cmd_pad(int argc, char **argv)
             break;
         case 'V':
             value_text = optarg;
-            break;
-        case 'd':
-            device = optarg;
-            break;
-        case 'C':
-            cpu = true;
-            break;
-        case 'Y':
-            verify = true;
-            break;
-        case 'Q':
-            if (!cli_parse_quality(optarg, &quality))
-                return CLI_USAGE;
-            break;
-        case 'q':
-            quiet = true;
             break;
         case 'h':
             pad_usage(stdout);
@@ -275,7 +264,7 @@ int cmd_pad(int argc, char **argv)
                          "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
                          "inf, true or false)",
                          value_text);
-    if (cpu && device)
+    if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
@@ -301,7 +290,6 @@ int cmd_pad(int argc, char **argv)
         return prc;
 
     tio_tensor in = {0}, out = {0};
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -328,7 +316,7 @@ int cmd_pad(int argc, char **argv)
             goto done;
         }
         npb = npe = in.rank;
-        if (!quiet) {
+        if (!run.quiet) {
             char d[160], s1[160], s2[160];
             cli_note(false, "window: %s -> pads_begin %s, pads_end %s",
                      cli_window_describe(&win, d, sizeof d), cli_shape_str(in.rank, pb, s1, sizeof s1),
@@ -437,13 +425,13 @@ int cmd_pad(int argc, char **argv)
     }
     char s1[160], s2[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
              clpad_dtype_name(in.dtype), in_path);
     char mode_desc[160] = "";
     for (int i = 0; i < (nmodes > 1 ? in.rank : 1); i++)
         snprintf(mode_desc + strlen(mode_desc), sizeof mode_desc - strlen(mode_desc), "%s%s",
                  i ? "," : "", clpad_pad_mode_name(popt.modes[i]));
-    cli_note(quiet, "output: %s %s, mode %s%s (%s)",
+    cli_note(run.quiet, "output: %s %s, mode %s%s (%s)",
              cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
              mode_desc, popt.flags & CLPAD_PAD_LARGE_NUMPY ? ", large pads as numpy" : "",
              out_path);

@@ -134,14 +134,18 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
     int nblock = -1, nbegin = -1, nend = -1;
-    const char *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
     int quality = 0;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", sc->s2b ? s2b_opts : b2s_opts, NULL)) !=
            -1) {
+        int common = cli_run_opt(c, optarg, &run, &quality);
+        if (common < 0)
+            return CLI_USAGE;
+        if (common > 0)
+            continue;
         switch (c) {
         case 'B':
             if (!cli_parse_i64_list(optarg, "--block-shape", block, CLPAD_MAX_RANK, &nblock))
@@ -154,22 +158,6 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         case 'e':
             if (!cli_parse_i64_list(optarg, sc->end_opt, end, CLPAD_MAX_RANK, &nend))
                 return CLI_USAGE;
-            break;
-        case 'd':
-            device = optarg;
-            break;
-        case 'C':
-            cpu = true;
-            break;
-        case 'Y':
-            verify = true;
-            break;
-        case 'Q':
-            if (!cli_parse_quality(optarg, &quality))
-                return CLI_USAGE;
-            break;
-        case 'q':
-            quiet = true;
             break;
         case 'h':
             space_usage(sc, stdout);
@@ -194,7 +182,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     if (nend >= 0 && nend != nblock)
         return cli_error(CLI_USAGE, "%s: --block-shape has %d values but %s has %d", sc->name,
                          nblock, sc->end_opt, nend);
-    if (cpu && device)
+    if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "%s: --cpu and --device exclude each other", sc->name);
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
@@ -214,7 +202,6 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         return prc;
 
     tio_tensor in = {0}, out = {0};
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -275,9 +262,9 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     }
     char s1[160], s2[160], s3[160], s4[160], s5[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
              clpad_dtype_name(in.dtype), in_path);
-    cli_note(quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
+    cli_note(run.quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
              cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
              cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
              cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
