@@ -35,6 +35,12 @@ bool cli_value_text_valid(const char *text);
 /* --quality Q: a JPEG quality, 1..100 (error message printed, false). */
 bool cli_parse_quality(const char *text, int *quality);
 
+/* The data of a command's output tensor, whose dtype, rank and shape are
+ * set (a shape the library computed, so its byte count fits): out->nbytes
+ * and out->data (malloc'd). CLI_OK, or CLI_FAIL with the error printed. */
+struct tio_tensor;
+int cli_alloc_output(struct tio_tensor *out);
+
 /* "[1, 3, 224, 224]" into buf. */
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len);
 
@@ -87,7 +93,6 @@ int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, si
 
 /* An output file of a command: a tensor (t), or bytes as they are (data,
  * len); path NULL: the option was not given. */
-struct tio_tensor;
 typedef struct cli_file {
     const char *path;
     const struct tio_tensor *t;

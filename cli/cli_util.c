@@ -86,6 +86,18 @@ bool cli_value_text_valid(const char *text)
     return false;
 }
 
+int cli_alloc_output(tio_tensor *out)
+{
+    int64_t n = 1;
+    for (int i = 0; i < out->rank; i++)
+        n *= out->shape[i];
+    out->nbytes = (size_t)n * clpad_dtype_size(out->dtype);
+    out->data = malloc(out->nbytes ? out->nbytes : 1);
+    if (!out->data)
+        return cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out->nbytes);
+    return CLI_OK;
+}
+
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "[");

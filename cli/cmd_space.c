@@ -241,15 +241,8 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    int64_t n = 1;
-    for (int i = 0; i < out.rank; i++)
-        n *= out.shape[i];
-    out.nbytes = (size_t)n * clpad_dtype_size(out.dtype);
-    out.data = malloc(out.nbytes ? out.nbytes : 1);
-    if (!out.data) {
-        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+    if (cli_alloc_output(&out))
         goto done;
-    }
     space_op op = {sc, &in, block, begin, end};
     if (cli_run_op(&run, run_space_op, &op, out.data, out.nbytes))
         goto done;
