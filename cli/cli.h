@@ -91,6 +91,13 @@ typedef struct cli_output {
  * its exit code returned. */
 int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, size_t n_outputs);
 
+/* The checks of a command with one INPUT (input[0]) and one OUTPUT before
+ * INPUT is read: OUTPUT's format is one tio saves, --quality (non-zero)
+ * only with a JPEG OUTPUT (else CLI_USAGE), then cli_check_paths: OUTPUT
+ * can be written and is not INPUT. CLI_OK, or the error printed and its
+ * exit code returned. */
+int cli_check_output(const char *command, char *const *input, const char *out_path, int quality);
+
 /* An output file of a command: a tensor (t), or bytes as they are (data,
  * len); path NULL: the option was not given. */
 typedef struct cli_file {

@@ -86,6 +86,19 @@ bool cli_value_text_valid(const char *text)
     return false;
 }
 
+int cli_check_output(const char *command, char *const *input, const char *out_path, int quality)
+{
+    const char *fmt = tio_format(out_path);
+    if (!fmt || !tio_format_can_save(fmt))
+        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
+                         tio_save_extensions());
+    if (quality && strcmp(fmt, "jpeg"))
+        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
+                         command);
+    const cli_output output = {"OUTPUT", out_path};
+    return cli_check_paths(input, 1, &output, 1);
+}
+
 int cli_alloc_output(tio_tensor *out)
 {
     int64_t n = 1;

@@ -277,15 +277,7 @@ int cmd_pad(int argc, char **argv)
                          "--layout %s: INPUT '%s' is an image, HWC (channels last); use --layout "
                          "NHWC or none, or a .npy for a channels-first tensor",
                          layout, in_path);
-    if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
-        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
-                         tio_save_extensions());
-    if (quality && strcmp(tio_format(out_path), "jpeg"))
-        return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
-    /* OUTPUT can be written (directory, permissions, what its links name)
-     * and is not INPUT, checked before INPUT is read. */
-    const cli_output output = {"OUTPUT", out_path};
-    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    int prc = cli_check_output("pad", argv + optind, out_path, quality);
     if (prc != CLI_OK)
         return prc;
 

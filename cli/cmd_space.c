@@ -187,19 +187,10 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);
-    const char *out_fmt = tio_format(out_path);
-    if (!out_fmt || !tio_format_can_save(out_fmt))
-        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
-                         tio_save_extensions());
-    if (quality && strcmp(out_fmt, "jpeg"))
-        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
-                         sc->name);
-    /* OUTPUT can be written (directory, permissions, what its links name)
-     * and is not INPUT, checked before INPUT is read. */
-    const cli_output output = {"OUTPUT", out_path};
-    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    int prc = cli_check_output(sc->name, argv + optind, out_path, quality);
     if (prc != CLI_OK)
         return prc;
+    const char *out_fmt = tio_format(out_path);
 
     tio_tensor in = {0}, out = {0};
     int rc = CLI_FAIL;
