@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes: 0 success; 2 a usage error, one the command line alone shows
  * (an unknown option, a malformed list, options that exclude each other, an
@@ -68,6 +69,8 @@ typedef struct cli_run {
  * --quality into *quality. 1: `c` was one of them; 0: it was not; -1: a
  * bad --quality (the message printed). */
 int cli_run_opt(int c, const char *arg, cli_run *r, int *quality);
+/* Their help lines (and --help's), the descriptions at column `col`. */
+void cli_run_usage(FILE *f, int col);
 /* Run `fn` into `out`. CLI_OK, or CLI_FAIL with the error printed (a failed
  * verification included: OUTPUT must then not be written). */
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes);

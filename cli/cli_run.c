@@ -30,6 +30,22 @@ int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
     }
 }
 
+void cli_run_usage(FILE *f, int col)
+{
+    static const char *const lines[][2] = {
+        {"  -d, --device SPEC", "OpenCL device: P:D index or name substring"},
+        {"", "(default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)"},
+        {"      --cpu", "use the CPU reference path, no OpenCL"},
+        {"      --verify", "run the OpenCL kernel (never the small-call CPU path),"},
+        {"", "then the CPU reference, and compare byte for byte"},
+        {"      --quality Q", "JPEG OUTPUT quality, 1..100 (default 95)"},
+        {"  -q, --quiet", "print nothing but errors"},
+        {"  -h, --help", "show this help"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        fprintf(f, "%-*s%s\n", col, lines[i][0], lines[i][1]);
+}
+
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
 {
     unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? 0 : CLPAD_CONTEXT_VERBOSE);

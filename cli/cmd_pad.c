@@ -41,15 +41,9 @@ static void pad_usage(FILE *f)
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
             "      --value V          pad_value for constant mode, parsed exactly in the\n"
-            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n"
-            "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
-            "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
-            "      --cpu              use the CPU reference path, no OpenCL\n"
-            "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
-            "                         then the CPU reference, and compare byte for byte\n"
-            "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
-            "  -q, --quiet            print nothing but errors\n"
-            "  -h, --help             show this help\n"
+            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n");
+    cli_run_usage(f, 25);
+    fprintf(f,
             "\n"
             "Padding for a window instead of --pads-begin/--pads-end (docs/spec.md, section 4):\n"
             "      --same-as conv|pool  compute the pads of that window's convention (one of\n"

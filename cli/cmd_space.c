@@ -59,15 +59,8 @@ static void space_usage(const space_cmd *sc, FILE *f)
                 "                          default 0)\n"
                 "  -e, --crops-end LIST    elements removed after each axis (>= 0, E0 = 0;\n"
                 "                          default 0)\n");
+    cli_run_usage(f, 26);
     fprintf(f,
-            "  -d, --device SPEC       OpenCL device: P:D index or name substring\n"
-            "                          (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
-            "      --cpu               use the CPU reference path, no OpenCL\n"
-            "      --verify            run the OpenCL kernel (never the small-call CPU path),\n"
-            "                          then the CPU reference, and compare byte for byte\n"
-            "      --quality Q         JPEG OUTPUT quality, 1..100 (default 95)\n"
-            "  -q, --quiet             print nothing but errors\n"
-            "  -h, --help              show this help\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order,\n"
             "little-endian) or an image, read as a 1xHxWxC u8 tensor (u16: a 16-bit PNG or\n"
