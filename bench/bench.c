@@ -307,25 +307,25 @@ static clpad_status batch_bytes(const bench_case *c, size_t *in_bytes, size_t *o
 
 static clpad_status pad_shape(const bench_case *c, int64_t *os)
 {
-    return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, c->mode, os);
+    return clpad_pad_output_shape(c->rank, c->shape, c->a, c->b, CLPAD_PAD_OPTIONS(c->mode), os);
 }
 static clpad_status pad_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
                                 cl_mem in, cl_mem out, cl_event *ev)
 {
-    return clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b, c->mode, value,
-                             out, 0, NULL, 0, NULL, ev);
+    return clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
+                             CLPAD_PAD_OPTIONS(c->mode), value, out, 0, NULL, 0, NULL, ev);
 }
 static clpad_status pad_host(clpad_context *ctx, const bench_case *c, const void *value,
                              const void *in, void *out, size_t out_bytes, clpad_run_info *info)
 {
-    return clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
-                     out_bytes, info);
+    return clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, CLPAD_PAD_OPTIONS(c->mode),
+                     value, out, out_bytes, info);
 }
 static clpad_status pad_cpu(const bench_case *c, const void *value, const void *in, void *out,
                             size_t out_bytes)
 {
-    return clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->mode, value, out,
-                         out_bytes);
+    return clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, CLPAD_PAD_OPTIONS(c->mode),
+                         value, out, out_bytes);
 }
 
 static clpad_status s2b_shape(const bench_case *c, int64_t *os)
@@ -625,6 +625,7 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         clWaitForEvents(1, &e3);
         r->launches = clpad_context_launches(ctx) - launches;
         clpad_run_info info;
+        clpad_run_info_init(&info);
         if (k_routines[c->op].host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
             clReleaseEvent(e1);
@@ -942,8 +943,9 @@ int clpad_bench_main(int argc, char **argv)
             for (int i = 0; i <= 32 && b && !st; i++) {
                 cl_event ev;
                 uint64_t t1 = now_ns();
-                st = clpad_enqueue_pad(fresh, CLPAD_F32, 1, s, b, 0, p, p, CLPAD_PAD_EDGE, NULL,
-                                       b, 1024, NULL, 0, NULL, &ev);
+                st = clpad_enqueue_pad(fresh, CLPAD_F32, 1, s, b, 0, p, p,
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, b, 1024, NULL, 0,
+                                       NULL, &ev);
                 uint64_t dt = now_ns() - t1;
                 if (!st) {
                     clWaitForEvents(1, &ev);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Exit codes: 0 success; 2 a usage error, one the command line alone shows
  * (an unknown option, a malformed list, options that exclude each other, an
@@ -17,9 +18,6 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* Print "clpad: error: <message>" on stderr; returns `code` for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Print on stderr that `clpad COMMAND OLD_SPELLING` is deprecated in favour
- * of SPELLING (old spellings work one release more). */
-void cli_deprecated(const char *command, const char *old_spelling, const char *spelling);
 /* Print "clpad: <message>" on stderr unless quiet. */
 void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -37,6 +35,12 @@ bool cli_value_text_valid(const char *text);
 
 /* --quality Q: a JPEG quality, 1..100 (error message printed, false). */
 bool cli_parse_quality(const char *text, int *quality);
+
+/* The data of a command's output tensor, whose dtype, rank and shape are
+ * set (a shape the library computed, so its byte count fits): out->nbytes
+ * and out->data (malloc'd). CLI_OK, or CLI_FAIL with the error printed. */
+struct tio_tensor;
+int cli_alloc_output(struct tio_tensor *out);
 
 /* "[1, 3, 224, 224]" into buf. */
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len);
@@ -60,6 +64,13 @@ typedef struct cli_run {
     uint64_t cpu_ns;       /* the CPU reference, with --verify */
 } cli_run;
 
+/* The options every data-movement subcommand takes, by their getopt codes:
+ * 'd' --device, 'C' --cpu, 'Y' --verify, 'q' --quiet into r, and 'Q'
+ * --quality into *quality. 1: `c` was one of them; 0: it was not; -1: a
+ * bad --quality (the message printed). */
+int cli_run_opt(int c, const char *arg, cli_run *r, int *quality);
+/* Their help lines (and --help's), the descriptions at column `col`. */
+void cli_run_usage(FILE *f, int col);
 /* Run `fn` into `out`. CLI_OK, or CLI_FAIL with the error printed (a failed
  * verification included: OUTPUT must then not be written). */
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes);
@@ -83,9 +94,15 @@ typedef struct cli_output {
  * its exit code returned. */
 int cli_check_paths(char *const *inputs, size_t n, const cli_output *outputs, size_t n_outputs);
 
+/* The checks of a command with one INPUT (input[0]) and one OUTPUT before
+ * INPUT is read: OUTPUT's format is one tio saves, --quality (non-zero)
+ * only with a JPEG OUTPUT (else CLI_USAGE), then cli_check_paths: OUTPUT
+ * can be written and is not INPUT. CLI_OK, or the error printed and its
+ * exit code returned. */
+int cli_check_output(const char *command, char *const *input, const char *out_path, int quality);
+
 /* An output file of a command: a tensor (t), or bytes as they are (data,
  * len); path NULL: the option was not given. */
-struct tio_tensor;
 typedef struct cli_file {
     const char *path;
     const struct tio_tensor *t;

@@ -8,6 +8,44 @@
 
 static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
 
+int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
+{
+    switch (c) {
+    case 'd':
+        r->device = arg;
+        return 1;
+    case 'C':
+        r->cpu = true;
+        return 1;
+    case 'Y':
+        r->verify = true;
+        return 1;
+    case 'Q':
+        return cli_parse_quality(arg, quality) ? 1 : -1;
+    case 'q':
+        r->quiet = true;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+void cli_run_usage(FILE *f, int col)
+{
+    static const char *const lines[][2] = {
+        {"  -d, --device SPEC", "OpenCL device: P:D index or name substring"},
+        {"", "(default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)"},
+        {"      --cpu", "use the CPU reference path, no OpenCL"},
+        {"      --verify", "run the OpenCL kernel (never the small-call CPU path),"},
+        {"", "then the CPU reference, and compare byte for byte"},
+        {"      --quality Q", "JPEG OUTPUT quality, 1..100 (default 95)"},
+        {"  -q, --quiet", "print nothing but errors"},
+        {"  -h, --help", "show this help"},
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        fprintf(f, "%-*s%s\n", col, lines[i][0], lines[i][1]);
+}
+
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes)
 {
     unsigned flags = r->cpu ? CLPAD_CONTEXT_CPU_ONLY : (r->quiet ? 0 : CLPAD_CONTEXT_VERBOSE);
@@ -27,10 +65,12 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
      * steady-state call. */
     if (!clpad_context_is_fallback(r->ctx)) {
         clpad_run_info first;
+        clpad_run_info_init(&first);
         if (fn(r->ctx, op, out, out_bytes, &first))
             return cli_error(CLI_FAIL, "%s", clpad_last_error());
         r->first_ns = first.total_ns;
     }
+    clpad_run_info_init(&r->info);
     if (fn(r->ctx, op, out, out_bytes, &r->info))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     if (!r->verify)
@@ -39,7 +79,8 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
     if (!ref)
         return cli_error(CLI_FAIL, "out of memory for the verification copy");
     clpad_context *cpu_ctx = NULL;
-    clpad_run_info cinfo = {0};
+    clpad_run_info cinfo;
+    clpad_run_info_init(&cinfo);
     int rc = CLI_OK;
     clpad_context_config cpu_only;
     clpad_context_config_init(&cpu_only);

@@ -20,13 +20,6 @@ int cli_error(int code, const char *fmt, ...)
     return code;
 }
 
-void cli_deprecated(const char *command, const char *old_spelling, const char *spelling)
-{
-    fprintf(stderr,
-            "clpad: warning: `clpad %s %s` is deprecated and goes in the next release; use %s\n",
-            command, old_spelling, spelling);
-}
-
 void cli_note(bool quiet, const char *fmt, ...)
 {
     if (quiet)
@@ -91,6 +84,31 @@ bool cli_value_text_valid(const char *text)
         if (clpad_scalar_parse(any[i], text, buf) == CLPAD_OK)
             return true;
     return false;
+}
+
+int cli_check_output(const char *command, char *const *input, const char *out_path, int quality)
+{
+    const char *fmt = tio_format(out_path);
+    if (!fmt || !tio_format_can_save(fmt))
+        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
+                         tio_save_extensions());
+    if (quality && strcmp(fmt, "jpeg"))
+        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
+                         command);
+    const cli_output output = {"OUTPUT", out_path};
+    return cli_check_paths(input, 1, &output, 1);
+}
+
+int cli_alloc_output(tio_tensor *out)
+{
+    int64_t n = 1;
+    for (int i = 0; i < out->rank; i++)
+        n *= out->shape[i];
+    out->nbytes = (size_t)n * clpad_dtype_size(out->dtype);
+    out->data = malloc(out->nbytes ? out->nbytes : 1);
+    if (!out->data)
+        return cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out->nbytes);
+    return CLI_OK;
 }
 
 const char *cli_shape_str(int rank, const int64_t *shape, char *buf, size_t len)

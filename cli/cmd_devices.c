@@ -34,6 +34,7 @@ int cmd_devices(int argc, char **argv)
     if (optind < argc)
         return cli_error(CLI_USAGE, "devices: unexpected argument '%s'", argv[optind]);
     clpad_device_info infos[64];
+    clpad_device_info_init(&infos[0]); /* its size: every entry's */
     size_t n = 0;
     if (clpad_devices(infos, 64, &n))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());

@@ -41,15 +41,9 @@ static void pad_usage(FILE *f)
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
             "      --value V          pad_value for constant mode, parsed exactly in the\n"
-            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n"
-            "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
-            "                         (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
-            "      --cpu              use the CPU reference path, no OpenCL\n"
-            "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
-            "                         then the CPU reference, and compare byte for byte\n"
-            "      --quality Q        JPEG OUTPUT quality, 1..100 (default 95)\n"
-            "  -q, --quiet            print nothing but errors\n"
-            "  -h, --help             show this help\n"
+            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n");
+    cli_run_usage(f, 25);
+    fprintf(f,
             "\n"
             "Padding for a window instead of --pads-begin/--pads-end (docs/spec.md, section 4):\n"
             "      --same-as conv|pool  compute the pads of that window's convention (one of\n"
@@ -72,8 +66,6 @@ static void pad_usage(FILE *f)
             tio_load_extensions(), tio_save_extensions());
     fprintf(f, "\nWindow options (with --same-as):\n");
     cli_window_usage(f, false);
-    fprintf(f, "\nDeprecated (accepted for one more release, with a warning):\n"
-               "  -v V                   use --value V (-v is --verbose in most tools)\n");
 }
 
 /* One Pad call, for cli_run_op. */
@@ -88,8 +80,8 @@ static clpad_status run_pad(clpad_context *ctx, const void *op, void *out, size_
                             clpad_run_info *info)
 {
     const pad_op *p = op;
-    return clpad_pad_ex(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
-                        p->pads_end, p->options, p->value, out, out_bytes, info);
+    return clpad_pad(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data, p->pads_begin,
+                     p->pads_end, p->options, p->value, out, out_bytes, info);
 }
 
 /* --mode's list: each name through the library's parser (clpad's names and
@@ -142,8 +134,8 @@ int cmd_pad(int argc, char **argv)
     unsigned large_flags = 0;   /* its clpad_pad_options flags */
     int64_t pb[CLPAD_MAX_RANK], pe[CLPAD_MAX_RANK];
     int npb = -1, npe = -1;
-    const char *value_text = NULL, *device = NULL;
-    bool cpu = false, verify = false, quiet = false, deprecated_v = false;
+    const char *value_text = NULL;
+    cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
     int quality = 0;
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
@@ -151,7 +143,12 @@ int cmd_pad(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:b:e:v:d:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":m:b:e:d:qh", opts, NULL)) != -1) {
+        int common = cli_run_opt(c, optarg, &run, &quality);
+        if (common < 0)
+            return CLI_USAGE;
+        if (common > 0)
+            continue;
         switch (c) {
         case 'm': {
             int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
@@ -192,28 +189,8 @@ int cmd_pad(int argc, char **argv)
             if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
                 return CLI_USAGE;
             break;
-        case 'v': /* deprecated short spelling of --value */
-            deprecated_v = true;
-            value_text = optarg;
-            break;
         case 'V':
             value_text = optarg;
-            break;
-        case 'd':
-            device = optarg;
-            break;
-        case 'C':
-            cpu = true;
-            break;
-        case 'Y':
-            verify = true;
-            break;
-        case 'Q':
-            if (!cli_parse_quality(optarg, &quality))
-                return CLI_USAGE;
-            break;
-        case 'q':
-            quiet = true;
             break;
         case 'h':
             pad_usage(stdout);
@@ -240,8 +217,6 @@ int cmd_pad(int argc, char **argv)
         }
         }
     }
-    if (deprecated_v && !quiet)
-        cli_deprecated("pad", "-v", "--value");
     if (argc - optind != 2)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");
@@ -283,7 +258,7 @@ int cmd_pad(int argc, char **argv)
                          "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
                          "inf, true or false)",
                          value_text);
-    if (cpu && device)
+    if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
@@ -296,20 +271,11 @@ int cmd_pad(int argc, char **argv)
                          "--layout %s: INPUT '%s' is an image, HWC (channels last); use --layout "
                          "NHWC or none, or a .npy for a channels-first tensor",
                          layout, in_path);
-    if (!tio_format(out_path) || !tio_format_can_save(tio_format(out_path)))
-        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
-                         tio_save_extensions());
-    if (quality && strcmp(tio_format(out_path), "jpeg"))
-        return cli_error(CLI_USAGE, "pad: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only");
-    /* OUTPUT can be written (directory, permissions, what its links name)
-     * and is not INPUT, checked before INPUT is read. */
-    const cli_output output = {"OUTPUT", out_path};
-    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    int prc = cli_check_output("pad", argv + optind, out_path, quality);
     if (prc != CLI_OK)
         return prc;
 
     tio_tensor in = {0}, out = {0};
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -336,7 +302,7 @@ int cmd_pad(int argc, char **argv)
             goto done;
         }
         npb = npe = in.rank;
-        if (!quiet) {
+        if (!run.quiet) {
             char d[160], s1[160], s2[160];
             cli_note(false, "window: %s -> pads_begin %s, pads_end %s",
                      cli_window_describe(&win, d, sizeof d), cli_shape_str(in.rank, pb, s1, sizeof s1),
@@ -418,7 +384,7 @@ int cmd_pad(int argc, char **argv)
     }
     out.dtype = in.dtype;
     out.rank = in.rank;
-    if (clpad_pad_output_shape_ex(in.rank, in.shape, pb, pe, &popt, out.shape)) {
+    if (clpad_pad_output_shape(in.rank, in.shape, pb, pe, &popt, out.shape)) {
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
@@ -426,15 +392,8 @@ int cmd_pad(int argc, char **argv)
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    int64_t n = 1;
-    for (int i = 0; i < out.rank; i++)
-        n *= out.shape[i];
-    out.nbytes = (size_t)n * clpad_dtype_size(out.dtype);
-    out.data = malloc(out.nbytes ? out.nbytes : 1);
-    if (!out.data) {
-        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+    if (cli_alloc_output(&out))
         goto done;
-    }
     pad_op op = {&in, pb, pe, &popt, value};
     if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
         goto done;
@@ -445,13 +404,13 @@ int cmd_pad(int argc, char **argv)
     }
     char s1[160], s2[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
              clpad_dtype_name(in.dtype), in_path);
     char mode_desc[160] = "";
     for (int i = 0; i < (nmodes > 1 ? in.rank : 1); i++)
         snprintf(mode_desc + strlen(mode_desc), sizeof mode_desc - strlen(mode_desc), "%s%s",
                  i ? "," : "", clpad_pad_mode_name(popt.modes[i]));
-    cli_note(quiet, "output: %s %s, mode %s%s (%s)",
+    cli_note(run.quiet, "output: %s %s, mode %s%s (%s)",
              cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
              mode_desc, popt.flags & CLPAD_PAD_LARGE_NUMPY ? ", large pads as numpy" : "",
              out_path);

@@ -197,15 +197,8 @@ int cmd_pad_stack(int argc, char **argv)
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    int64_t el = 1;
-    for (int k = 0; k < out.rank; k++)
-        el *= out.shape[k];
-    out.nbytes = (size_t)el * clpad_dtype_size(out.dtype);
-    out.data = malloc(out.nbytes ? out.nbytes : 1);
-    if (!out.data) {
-        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+    if (cli_alloc_output(&out))
         goto done;
-    }
     ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, mode, value, placement};
     if (cli_run_op(&run, run_pad_stack, &op, out.data, out.nbytes))
         goto done;

@@ -48,12 +48,7 @@ static void shape_usage(FILE *f)
                "\n"
                "Example (TF SAME): clpad shape conv --input 7,8 --kernel 4 --stride 3 --tf SAME\n"
                "Exit status: 0 success; 1 the convention's rules refuse the window; 2 the\n"
-               "command line is malformed, or names an option the convention does not have.\n"
-               "\n"
-               "Deprecated (accepted for one more release, with a warning):\n"
-               "  --mode MODE            use --trt MODE\n"
-               "  --pads-begin, --pads-end  use --window-pads-begin, --window-pads-end\n"
-               "  --pads LIST            use --onnx-pads LIST\n");
+               "command line is malformed, or names an option the convention does not have.\n");
 }
 
 static int digits(int64_t v)

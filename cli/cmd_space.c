@@ -59,15 +59,8 @@ static void space_usage(const space_cmd *sc, FILE *f)
                 "                          default 0)\n"
                 "  -e, --crops-end LIST    elements removed after each axis (>= 0, E0 = 0;\n"
                 "                          default 0)\n");
+    cli_run_usage(f, 26);
     fprintf(f,
-            "  -d, --device SPEC       OpenCL device: P:D index or name substring\n"
-            "                          (default: $CLPAD_DEVICE, else first GPU, accelerator, CPU)\n"
-            "      --cpu               use the CPU reference path, no OpenCL\n"
-            "      --verify            run the OpenCL kernel (never the small-call CPU path),\n"
-            "                          then the CPU reference, and compare byte for byte\n"
-            "      --quality Q         JPEG OUTPUT quality, 1..100 (default 95)\n"
-            "  -q, --quiet             print nothing but errors\n"
-            "  -h, --help              show this help\n"
             "\n"
             "INPUT (%s): .npy (any dtype numpy names; C order,\n"
             "little-endian) or an image, read as a 1xHxWxC u8 tensor (u16: a 16-bit PNG or\n"
@@ -134,14 +127,18 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
     int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
     int nblock = -1, nbegin = -1, nend = -1;
-    const char *device = NULL;
-    bool cpu = false, verify = false, quiet = false;
+    cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
     int quality = 0;
     int c;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", sc->s2b ? s2b_opts : b2s_opts, NULL)) !=
            -1) {
+        int common = cli_run_opt(c, optarg, &run, &quality);
+        if (common < 0)
+            return CLI_USAGE;
+        if (common > 0)
+            continue;
         switch (c) {
         case 'B':
             if (!cli_parse_i64_list(optarg, "--block-shape", block, CLPAD_MAX_RANK, &nblock))
@@ -154,22 +151,6 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         case 'e':
             if (!cli_parse_i64_list(optarg, sc->end_opt, end, CLPAD_MAX_RANK, &nend))
                 return CLI_USAGE;
-            break;
-        case 'd':
-            device = optarg;
-            break;
-        case 'C':
-            cpu = true;
-            break;
-        case 'Y':
-            verify = true;
-            break;
-        case 'Q':
-            if (!cli_parse_quality(optarg, &quality))
-                return CLI_USAGE;
-            break;
-        case 'q':
-            quiet = true;
             break;
         case 'h':
             space_usage(sc, stdout);
@@ -194,27 +175,17 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     if (nend >= 0 && nend != nblock)
         return cli_error(CLI_USAGE, "%s: --block-shape has %d values but %s has %d", sc->name,
                          nblock, sc->end_opt, nend);
-    if (cpu && device)
+    if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "%s: --cpu and --device exclude each other", sc->name);
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);
-    const char *out_fmt = tio_format(out_path);
-    if (!out_fmt || !tio_format_can_save(out_fmt))
-        return cli_error(CLI_USAGE, "OUTPUT '%s': unknown format (supported: %s)", out_path,
-                         tio_save_extensions());
-    if (quality && strcmp(out_fmt, "jpeg"))
-        return cli_error(CLI_USAGE, "%s: --quality applies to a JPEG OUTPUT (.jpg, .jpeg) only",
-                         sc->name);
-    /* OUTPUT can be written (directory, permissions, what its links name)
-     * and is not INPUT, checked before INPUT is read. */
-    const cli_output output = {"OUTPUT", out_path};
-    int prc = cli_check_paths(argv + optind, 1, &output, 1);
+    int prc = cli_check_output(sc->name, argv + optind, out_path, quality);
     if (prc != CLI_OK)
         return prc;
+    const char *out_fmt = tio_format(out_path);
 
     tio_tensor in = {0}, out = {0};
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
@@ -254,15 +225,8 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         cli_error(CLI_FAIL, "%s", err);
         goto done;
     }
-    int64_t n = 1;
-    for (int i = 0; i < out.rank; i++)
-        n *= out.shape[i];
-    out.nbytes = (size_t)n * clpad_dtype_size(out.dtype);
-    out.data = malloc(out.nbytes ? out.nbytes : 1);
-    if (!out.data) {
-        cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+    if (cli_alloc_output(&out))
         goto done;
-    }
     space_op op = {sc, &in, block, begin, end};
     if (cli_run_op(&run, run_space_op, &op, out.data, out.nbytes))
         goto done;
@@ -275,9 +239,9 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     }
     char s1[160], s2[160], s3[160], s4[160], s5[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
              clpad_dtype_name(in.dtype), in_path);
-    cli_note(quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
+    cli_note(run.quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
              cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
              cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
              cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,

@@ -86,19 +86,6 @@ static int set_convention(struct cli_window_opts *w, enum cli_window_convention 
 
 int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
 {
-    /* `clpad shape`'s old spellings, one release more (cli/window_opts.h). */
-    static const struct {
-        int old_code, code;
-        const char *old_name;
-    } renamed[] = {{CLI_WOPT_OLD_MODE, CLI_WOPT_TRT, "--mode"},
-                   {CLI_WOPT_OLD_PADS_BEGIN, CLI_WOPT_PADS_BEGIN, "--pads-begin"},
-                   {CLI_WOPT_OLD_PADS_END, CLI_WOPT_PADS_END, "--pads-end"},
-                   {CLI_WOPT_OLD_PADS, CLI_WOPT_ONNX_PADS, "--pads"}};
-    for (size_t i = 0; i < sizeof renamed / sizeof renamed[0]; i++)
-        if (opt == renamed[i].old_code) {
-            cli_deprecated("shape", renamed[i].old_name, option_name(renamed[i].code));
-            opt = renamed[i].code;
-        }
     switch (opt) {
     case CLI_WOPT_INPUT:
         return parse_list(arg, opt, &w->input, CLPAD_MAX_RANK);

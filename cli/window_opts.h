@@ -56,10 +56,6 @@ enum {
     CLI_WOPT_ROUNDING,
     CLI_WOPT_OUTPUT_PADDING,
     CLI_WOPT_OUTPUT_SHAPE,
-    CLI_WOPT_OLD_MODE, /* deprecated spellings of `clpad shape` */
-    CLI_WOPT_OLD_PADS_BEGIN,
-    CLI_WOPT_OLD_PADS_END,
-    CLI_WOPT_OLD_PADS,
     CLI_WOPT_END
 };
 
@@ -85,12 +81,7 @@ enum {
         {"output-padding", required_argument, NULL, CLI_WOPT_OUTPUT_PADDING},     \
         {"output-shape", required_argument, NULL, CLI_WOPT_OUTPUT_SHAPE}
 
-#define CLI_WINDOW_SHAPE_OPTIONS                                                  \
-    {"input", required_argument, NULL, CLI_WOPT_INPUT},                           \
-        {"mode", required_argument, NULL, CLI_WOPT_OLD_MODE},                     \
-        {"pads-begin", required_argument, NULL, CLI_WOPT_OLD_PADS_BEGIN},         \
-        {"pads-end", required_argument, NULL, CLI_WOPT_OLD_PADS_END},             \
-        {"pads", required_argument, NULL, CLI_WOPT_OLD_PADS}
+#define CLI_WINDOW_SHAPE_OPTIONS {"input", required_argument, NULL, CLI_WOPT_INPUT}
 
 /* Which convention an option chose. */
 enum cli_window_convention {
@@ -147,8 +138,7 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r);
 /* "conv, tf SAME", "pool, onnx NOTSET ceil_mode", "pool, openvino explicit rounding=ceil"... */
 const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size_t len);
 
-/* Help lines for the options in CLI_WINDOW_OPTIONS (shape: also --input;
- * the deprecated spellings are listed by `clpad shape --help` itself). */
+/* Help lines for the options in CLI_WINDOW_OPTIONS (shape: also --input). */
 void cli_window_usage(FILE *f, bool shape);
 /* One line of option help in the window options' layout. */
 void cli_window_opt_line(FILE *f, const char *opt, const char *text);

@@ -967,7 +967,7 @@ const char *fz_check_pad(const uint8_t *data, size_t size)
     /* The rules of clpad_pad_output_shape, all of them. */
     unsigned geom = 0;
     bool evaluable = true, coord_big = false;
-    if (mode < 0 || mode >= CLPAD_PAD_MODE_COUNT)
+    if ((mode < 0 || mode >= CLPAD_PAD_MODE_COUNT) && rank > 0) /* modes[0..rank-1] read */
         geom |= S_ARG;
     if (rank < 0 || rank > CLPAD_MAX_RANK) {
         geom |= S_ARG;
@@ -1024,8 +1024,8 @@ const char *fz_check_pad(const uint8_t *data, size_t size)
 
     /* clpad_pad_output_shape */
     memset(osh, 0x7a, sizeof(int64_t) * (CLPAD_MAX_RANK + 2));
-    clpad_status st =
-        clpad_pad_output_shape(rank, P_shape, P_pb, P_pe, (clpad_pad_mode)mode, n_out ? NULL : osh);
+    clpad_status st = clpad_pad_output_shape(
+        rank, P_shape, P_pb, P_pe, CLPAD_PAD_OPTIONS((clpad_pad_mode)mode), n_out ? NULL : osh);
     msg = judge("clpad_pad_output_shape", st, os_want);
     if (msg)
         goto out;
@@ -1104,7 +1104,8 @@ const char *fz_check_pad(const uint8_t *data, size_t size)
         want_st |= S_OVF;
     const unsigned char *pv = value_null ? NULL : value;
     st = clpad_pad_cpu((clpad_dtype)dtype, rank, P_shape, input, P_pb, P_pe,
-                       (clpad_pad_mode)mode, pv, n_output ? NULL : output, output_bytes);
+                       CLPAD_PAD_OPTIONS((clpad_pad_mode)mode), pv, n_output ? NULL : output,
+                       output_bytes);
     snprintf(what, sizeof what, "clpad_pad_cpu(output_bytes=%zu)", output_bytes);
     msg = judge(what, st, want_st);
     if (msg)

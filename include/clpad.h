@@ -238,49 +238,6 @@ CLPAD_API clpad_status clpad_scalar_parse(clpad_dtype dtype, const char *text, v
 /* Pad (docs/spec.md, "Pad": OpenVINO Pad-12 + wrap)                          */
 /* ------------------------------------------------------------------------- */
 
-/**
- * Output shape of Pad: out[i] = max(pads_begin[i] + shape[i] + pads_end[i], 0).
- * Pure; needs no OpenCL. Validates every rule of docs/spec.md, "Pad":
- *  - rank in 0..8, shape[i] >= 0, non-NULL arrays (may be NULL when rank is 0);
- *  - edge and wrap: shape[i] >= 1 where a pad on that axis is positive;
- *  - reflect: pads_begin[i], pads_end[i] <= shape[i] - 1 (for positive pads);
- *  - symmetric: pads_begin[i], pads_end[i] <= shape[i];
- *  - a broken limit is an error even when negative pads make the output empty;
- *  - the sum and the element count must fit in int64, and so must
- *    shape[i] + pads_end[i] and -pads_begin[i] (the input coordinates of the
- *    output run from -pads_begin[i] to shape[i] + pads_end[i] - 1); with an
- *    axis of 0, the product of the other axes must fit too (in any order).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT, CLPAD_ERR_INVALID_SHAPE,
- * CLPAD_ERR_INVALID_PADS, CLPAD_ERR_OVERFLOW.
- */
-CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
-                                              const int64_t *pads_begin,
-                                              const int64_t *pads_end, clpad_pad_mode mode,
-                                              int64_t *out_shape);
-
-/**
- * Pad on the host (docs/spec.md, "Pad"), in the calling thread: the fast
- * host path, which the test suite holds equal, byte for byte, to the
- * library's plain element-by-element reference. `input` holds
- * product(shape) elements of `dtype`; `output` has room for `output_bytes`
- * bytes and receives product(out_shape) elements. `pad_value` points to one
- * element of `dtype` (see clpad_scalar_parse) and is used only by
- * CLPAD_PAD_CONSTANT; NULL means zero. The input is never modified; input and
- * output must not overlap.
- * Errors: those of clpad_pad_output_shape, CLPAD_ERR_BUFFER_TOO_SMALL,
- * CLPAD_ERR_INVALID_ARGUMENT (NULL input/output with a non-empty tensor).
- */
-CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
-                                     const void *input, const int64_t *pads_begin,
-                                     const int64_t *pads_end, clpad_pad_mode mode,
-                                     const void *pad_value, void *output,
-                                     size_t output_bytes);
-
-/* ------------------------------------------------------------------------- */
-/* Pad: per-axis modes, large pads, framework names, axes, multiples          */
-/* (docs/modes.md)                                                          */
-/* ------------------------------------------------------------------------- */
-
 /** Flags of clpad_pad_options. */
 enum {
     /** reflect and symmetric take pads beyond D - 1 / D and repeat the
@@ -291,10 +248,11 @@ enum {
 };
 
 /**
- * How clpad_pad_ex and its siblings pad. Fill it with
- * clpad_pad_options_init(), then change fields: the library reads `size`
- * first, so that later versions can add fields after `reserved` without
- * breaking callers built against this header.
+ * How the Pad functions pad: the mode of each axis and flags. Fill it with
+ * clpad_pad_options_init(), then change fields (or, in C, pass
+ * CLPAD_PAD_OPTIONS(mode) for one mode on every axis): the library reads
+ * `size` first, so that later versions can add fields after `reserved`
+ * without breaking callers built against this header.
  */
 typedef struct clpad_pad_options {
     size_t size;                          /* sizeof(clpad_pad_options) (set by init) */
@@ -304,34 +262,66 @@ typedef struct clpad_pad_options {
     uint64_t reserved[4];                 /* must be 0 */
 } clpad_pad_options;
 
-/** Every axis `mode`, no flags, size set. `options` must not be NULL. */
-CLPAD_API void clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode);
+/** Every axis `mode`, no flags, size set; returns `options`, which must not
+ *  be NULL. */
+CLPAD_API clpad_pad_options *clpad_pad_options_init(clpad_pad_options *options,
+                                                    clpad_pad_mode mode);
+
+/** Options with every axis `mode` and no flags, for a call's argument:
+ *  clpad_pad_cpu(..., CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), ...). C only (a
+ *  compound literal); it lives until the end of the enclosing block. */
+#define CLPAD_PAD_OPTIONS(mode) clpad_pad_options_init(&(clpad_pad_options){0}, (mode))
 
 /**
- * clpad_pad_output_shape with options: each axis i checks the limits of
- * options->modes[i] (docs/spec.md, "Pad"), or with CLPAD_PAD_LARGE_NUMPY no
- * upper limit for reflect and symmetric (an axis of 0 elements still takes
- * no positive pad in any mode but constant).
- * Errors: those of clpad_pad_output_shape; CLPAD_ERR_INVALID_ARGUMENT
- * (options NULL, its size smaller than this version's first fields or
- * non-zero bytes past the fields this library knows, an invalid mode in
- * modes[0..rank-1], an unknown flag, reserved not 0).
+ * Output shape of Pad: out[i] = max(pads_begin[i] + shape[i] + pads_end[i], 0).
+ * Pure; needs no OpenCL. Validates every rule of docs/spec.md, "Pad", axis i
+ * by the mode options->modes[i]:
+ *  - rank in 0..8, shape[i] >= 0, non-NULL arrays (may be NULL when rank is 0);
+ *  - edge and wrap: shape[i] >= 1 where a pad on that axis is positive;
+ *  - reflect: pads_begin[i], pads_end[i] <= shape[i] - 1 (for positive pads);
+ *  - symmetric: pads_begin[i], pads_end[i] <= shape[i];
+ *  - with CLPAD_PAD_LARGE_NUMPY, no upper limit for reflect and symmetric
+ *    (an axis of 0 elements still takes no positive pad in any mode but
+ *    constant);
+ *  - a broken limit is an error even when negative pads make the output empty;
+ *  - the sum and the element count must fit in int64, and so must
+ *    shape[i] + pads_end[i] and -pads_begin[i] (the input coordinates of the
+ *    output run from -pads_begin[i] to shape[i] + pads_end[i] - 1); with an
+ *    axis of 0, the product of the other axes must fit too (in any order).
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (also: options NULL, its size smaller
+ * than this version's first fields or non-zero bytes past the fields this
+ * library knows, an invalid mode in modes[0..rank-1], an unknown flag,
+ * reserved not 0), CLPAD_ERR_INVALID_SHAPE, CLPAD_ERR_INVALID_PADS,
+ * CLPAD_ERR_OVERFLOW.
  */
-CLPAD_API clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape,
-                                                 const int64_t *pads_begin,
-                                                 const int64_t *pads_end,
-                                                 const clpad_pad_options *options,
-                                                 int64_t *out_shape);
+CLPAD_API clpad_status clpad_pad_output_shape(int rank, const int64_t *shape,
+                                              const int64_t *pads_begin,
+                                              const int64_t *pads_end,
+                                              const clpad_pad_options *options,
+                                              int64_t *out_shape);
 
-/** clpad_pad_cpu with per-axis modes and flags (clpad_pad_options). The
- *  pad value fills the axes whose mode is constant. Errors: those of
- *  clpad_pad_cpu and clpad_pad_output_shape_ex. */
-CLPAD_API clpad_status clpad_pad_cpu_ex(clpad_dtype dtype, int rank, const int64_t *shape,
-                                        const void *input, const int64_t *pads_begin,
-                                        const int64_t *pads_end,
-                                        const clpad_pad_options *options,
-                                        const void *pad_value, void *output,
-                                        size_t output_bytes);
+/**
+ * Pad on the host (docs/spec.md, "Pad"), in the calling thread: the fast
+ * host path, which the test suite holds equal, byte for byte, to the
+ * library's plain element-by-element reference. `input` holds
+ * product(shape) elements of `dtype`; `output` has room for `output_bytes`
+ * bytes and receives product(out_shape) elements. `pad_value` points to one
+ * element of `dtype` (see clpad_scalar_parse) and fills the axes whose
+ * mode is CLPAD_PAD_CONSTANT; NULL means zero. The input is never modified; input and
+ * output must not overlap.
+ * Errors: those of clpad_pad_output_shape, CLPAD_ERR_BUFFER_TOO_SMALL,
+ * CLPAD_ERR_INVALID_ARGUMENT (NULL input/output with a non-empty tensor).
+ */
+CLPAD_API clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
+                                     const void *input, const int64_t *pads_begin,
+                                     const int64_t *pads_end, const clpad_pad_options *options,
+                                     const void *pad_value, void *output,
+                                     size_t output_bytes);
+
+/* ------------------------------------------------------------------------- */
+/* Pad: per-axis modes, large pads, framework names, axes, multiples          */
+/* (docs/modes.md)                                                          */
+/* ------------------------------------------------------------------------- */
 
 /**
  * Parse a pad mode: clpad's names ("constant", "edge", "reflect",
@@ -534,8 +524,11 @@ CLPAD_API clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank,
 /* Devices and contexts                                                      */
 /* ------------------------------------------------------------------------- */
 
-/** One OpenCL device as seen by clpad_devices(). */
+/** One OpenCL device as seen by clpad_devices(). The caller sets `size`
+ *  (clpad_device_info_init), so that later versions can add fields at the
+ *  end without breaking callers built against this header. */
 typedef struct clpad_device_info {
+    size_t size;               /* sizeof(clpad_device_info) (set by init) */
     unsigned platform_index;   /* index among clGetPlatformIDs */
     unsigned device_index;     /* index among that platform's devices */
     char platform_name[128];
@@ -547,11 +540,17 @@ typedef struct clpad_device_info {
     uint64_t global_mem_bytes;
 } clpad_device_info;
 
+/** Zero *info and set its size. `info` must not be NULL. */
+CLPAD_API void clpad_device_info_init(clpad_device_info *info);
+
 /**
  * List the OpenCL devices of every platform. Writes at most `capacity` entries
  * to `infos` (may be NULL when capacity is 0) and the total number to `*count`.
- * No platform at all is not an error: *count is 0.
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (count NULL), CLPAD_ERR_OPENCL.
+ * infos[0].size (clpad_device_info_init) is the size of every entry: the
+ * entries lie that many bytes apart, and each receives the fields that fit
+ * in it, with its size set. No platform at all is not an error: *count is 0.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (count NULL; infos NULL with a capacity;
+ * infos[0].size smaller than this version's first fields), CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_devices(clpad_device_info *infos, size_t capacity,
                                      size_t *count);
@@ -744,8 +743,12 @@ CLPAD_API const char *clpad_context_build_log(const clpad_context *ctx);
  *  for a whole letterbox or pad-and-stack batch. */
 CLPAD_API uint64_t clpad_context_launches(const clpad_context *ctx);
 
-/** What a host-pointer call did, for reporting. */
+/** What a host-pointer call did, for reporting. The caller sets `size`
+ *  (clpad_run_info_init); the library writes the fields that fit in it, so
+ *  that later versions can add fields at the end without breaking callers
+ *  built against this header. */
 typedef struct clpad_run_info {
+    size_t size;           /* sizeof(clpad_run_info) (set by init) */
     int used_opencl;       /* 1: ran the OpenCL kernel; 0: the CPU path (a fallback
                               context, or a small call on a CPU device) */
     int zero_copy;         /* 1: input and output were used in place (unified memory) */
@@ -753,6 +756,11 @@ typedef struct clpad_run_info {
     uint64_t total_ns;     /* wall time of the whole call, host side */
     uint64_t bytes_moved;  /* bytes read + bytes written by the operation */
 } clpad_run_info;
+
+/** Zero *info and set its size. `info` must not be NULL. A function that
+ *  takes a run info refuses one whose size is smaller than this version's
+ *  first fields (CLPAD_ERR_INVALID_ARGUMENT, argument "info"). */
+CLPAD_API void clpad_run_info_init(clpad_run_info *info);
 
 /* ------------------------------------------------------------------------- */
 /* Pad on OpenCL                                                             */
@@ -764,7 +772,9 @@ typedef struct clpad_run_info {
  * receives product(out_shape) elements at byte `output_offset`; both buffers'
  * CL_MEM_SIZE are checked first. Asynchronous: waits on `wait_list`, and
  * returns in `*event` (if not NULL) an event that completes when the output
- * is written. Nothing outside the output range is written.
+ * is written. Nothing outside the output range is written. A call whose
+ * padded axes share one mode runs that mode's kernel; mixed modes run a
+ * variant that reads the outer axes' modes at run time.
  * Errors: those of clpad_pad_output_shape, CLPAD_ERR_BUFFER_TOO_SMALL,
  * CLPAD_ERR_NO_DEVICE (fallback context), CLPAD_ERR_BUILD_FAILED,
  * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
@@ -772,7 +782,8 @@ typedef struct clpad_run_info {
 CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
                                          const int64_t *shape, cl_mem input,
                                          size_t input_offset, const int64_t *pads_begin,
-                                         const int64_t *pads_end, clpad_pad_mode mode,
+                                         const int64_t *pads_end,
+                                         const clpad_pad_options *options,
                                          const void *pad_value, cl_mem output,
                                          size_t output_offset, cl_command_queue queue,
                                          cl_uint num_events, const cl_event *wait_list,
@@ -812,33 +823,9 @@ CLPAD_API clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, 
 CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
                                  const int64_t *shape, const void *input,
                                  const int64_t *pads_begin, const int64_t *pads_end,
-                                 clpad_pad_mode mode, const void *pad_value, void *output,
-                                 size_t output_bytes, clpad_run_info *info);
+                                 const clpad_pad_options *options, const void *pad_value,
+                                 void *output, size_t output_bytes, clpad_run_info *info);
 
-/**
- * clpad_enqueue_pad with per-axis modes and flags (clpad_pad_options). A
- * call whose padded axes share one mode runs that mode's kernel, exactly as
- * clpad_enqueue_pad; mixed modes run a variant that reads the outer axes'
- * modes at run time. Errors: those of clpad_enqueue_pad and
- * clpad_pad_output_shape_ex.
- */
-CLPAD_API clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                            const int64_t *shape, cl_mem input,
-                                            size_t input_offset, const int64_t *pads_begin,
-                                            const int64_t *pads_end,
-                                            const clpad_pad_options *options,
-                                            const void *pad_value, cl_mem output,
-                                            size_t output_offset, cl_command_queue queue,
-                                            cl_uint num_events, const cl_event *wait_list,
-                                            cl_event *event);
-
-/** clpad_pad with per-axis modes and flags (clpad_pad_options); otherwise
- *  as clpad_pad. Errors: those of clpad_pad and clpad_pad_output_shape_ex. */
-CLPAD_API clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                    const int64_t *shape, const void *input,
-                                    const int64_t *pads_begin, const int64_t *pads_end,
-                                    const clpad_pad_options *options, const void *pad_value,
-                                    void *output, size_t output_bytes, clpad_run_info *info);
 
 /* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace on OpenCL                                     */

@@ -34,18 +34,7 @@
 #error "libjpeg-turbo's colour space extensions (JCS_EXT_RGB, JCS_EXT_RGBA) are needed"
 #endif
 
-struct jpeg_failure {
-    struct jpeg_error_mgr mgr;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-};
-
-static void jpeg_fail_exit(j_common_ptr c)
-{
-    struct jpeg_failure *f = (struct jpeg_failure *)c->err;
-    f->mgr.format_message(c, f->message);
-    longjmp(f->jump, 1);
-}
+#include "jpeg_error.h"
 
 static void jpeg_fail_message(j_common_ptr c, int level)
 {

@@ -51,14 +51,8 @@ int tio__load_image_fd(int fd, const char *name, uint64_t max_pixels, tio_tensor
 int tio_load_image_mem(const void *data, size_t len, const char *name, uint64_t max_pixels,
                        tio_tensor *t, char *err, size_t errlen)
 {
-    if (t)
-        memset(t, 0, sizeof *t);
-    if (!name || !*name)
-        name = "<memory>";
-    if (!t)
-        return tio__fail(err, errlen, "%s: no tensor given", name);
-    if (!data && len)
-        return tio__fail(err, errlen, "%s: no data given (NULL with %zu bytes)", name, len);
+    if (tio__mem_args(data, len, &name, t, err, errlen))
+        return 1;
     clpad_read_options o = keep_options(max_pixels);
     clpad_decoded_image img = {.size = sizeof img};
     return to_tensor(clpad_image_decode(data, len, name, &o, &img), &img, t, err, errlen);

@@ -11,23 +11,12 @@
 #include <jpeglib.h>
 #include <stb/stb_image_write.h>
 
+#include "jpeg_error.h"
+
 static void png_write_cb(void *ctx, void *data, int size)
 {
     if (size > 0)
         tio__af_write(ctx, data, (size_t)size);
-}
-
-struct jpeg_failure {
-    struct jpeg_error_mgr mgr;
-    jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
-};
-
-static void jpeg_fail_exit(j_common_ptr c)
-{
-    struct jpeg_failure *f = (struct jpeg_failure *)c->err;
-    f->mgr.format_message(c, f->message);
-    longjmp(f->jump, 1);
 }
 
 /* Baseline JPEG at `quality` (libjpeg's defaults otherwise: 4:2:0 chroma

@@ -19,6 +19,11 @@
 
 /* Write the message into err (if any; one line) and return 1. */
 int tio__fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The common start of the loaders from memory: clears *t, makes *name
+ * "<memory>" when NULL or empty, and refuses a NULL tensor or NULL data with
+ * a length (1, the message in err); 0 when the call may go on. */
+int tio__mem_args(const void *data, size_t len, const char **name, tio_tensor *t, char *err,
+                  size_t errlen);
 /* clpad_dtype_name, or "invalid-dtype". */
 const char *tio__dtype_name(clpad_dtype dtype);
 /* "[2, 3]" into buf. */

@@ -527,14 +527,8 @@ size_t tio__npy_header(const tio_tensor *t, unsigned char *out, size_t cap)
 int tio_load_npy_mem(const void *data, size_t len, const char *name, tio_tensor *t, char *err,
                      size_t errlen)
 {
-    if (t)
-        memset(t, 0, sizeof *t);
-    if (!name || !*name)
-        name = "<memory>";
-    if (!t)
-        return tio__fail(err, errlen, "%s: no tensor given", name);
-    if (!data && len)
-        return tio__fail(err, errlen, "%s: no data given (NULL with %zu bytes)", name, len);
+    if (tio__mem_args(data, len, &name, t, err, errlen))
+        return 1;
     tio__reader r;
     tio__reader_mem(&r, name, data, len, true);
     if (tio__load_npy(&r, t, err, errlen)) {

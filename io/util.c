@@ -24,6 +24,20 @@ int tio__fail(char *err, size_t errlen, const char *fmt, ...)
     return 1;
 }
 
+int tio__mem_args(const void *data, size_t len, const char **name, tio_tensor *t, char *err,
+                  size_t errlen)
+{
+    if (t)
+        memset(t, 0, sizeof *t);
+    if (!*name || !**name)
+        *name = "<memory>";
+    if (!t)
+        return tio__fail(err, errlen, "%s: no tensor given", *name);
+    if (!data && len)
+        return tio__fail(err, errlen, "%s: no data given (NULL with %zu bytes)", *name, len);
+    return 0;
+}
+
 const char *tio__dtype_name(clpad_dtype dtype)
 {
     const char *name = clpad_dtype_name(dtype);

@@ -141,8 +141,9 @@ static void test_error_info(void **state)
     (void)state;
     clpad_error_info e = {.size = sizeof e};
     int64_t shape[2] = {3, 4}, pb[2] = {0, 1}, pe[2] = {0, 4}, out[2];
-    TU_ASSERT_STATUS(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_REFLECT, out),
-                     CLPAD_ERR_INVALID_PADS);
+    TU_ASSERT_STATUS(
+        clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), out),
+        CLPAD_ERR_INVALID_PADS);
     TU_ASSERT_OK(clpad_last_error_info(&e));
     assert_int_equal(e.status, CLPAD_ERR_INVALID_PADS);
     assert_string_equal(e.argument, "pads_end");
@@ -166,7 +167,8 @@ static void test_error_info(void **state)
     assert_string_equal(e.argument, "");
     assert_int_equal(e.index, -1);
     /* a call that succeeds clears it */
-    TU_ASSERT_OK(clpad_pad_output_shape(2, shape, pb, pb, CLPAD_PAD_REFLECT, out));
+    TU_ASSERT_OK(
+        clpad_pad_output_shape(2, shape, pb, pb, CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), out));
     TU_ASSERT_OK(clpad_last_error_info(&e));
     assert_int_equal(e.status, CLPAD_OK);
     assert_string_equal(e.message, "");

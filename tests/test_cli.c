@@ -64,10 +64,11 @@ static void test_npy_modes_dtypes(void **state)
                 fail_msg("%s %s: exit %d: %s", clpad_dtype_name(dts[d]),
                          clpad_pad_mode_name((clpad_pad_mode)m), rc, ch_err);
             assert_string_equal(ch_err, ""); /* --quiet */
-            TU_ASSERT_OK(clpad_pad_output_shape(3, shape, pb, pe, (clpad_pad_mode)m, os));
+            TU_ASSERT_OK(
+                clpad_pad_output_shape(3, shape, pb, pe, CLPAD_PAD_OPTIONS((clpad_pad_mode)m), os));
             size_t n = (size_t)tu_elems(3, os) * clpad_dtype_size(dts[d]);
-            TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe, (clpad_pad_mode)m, NULL,
-                                       want, n));
+            TU_ASSERT_OK(clpad_pad_cpu(dts[d], 3, shape, in, pb, pe,
+                                       CLPAD_PAD_OPTIONS((clpad_pad_mode)m), NULL, want, n));
             tio_tensor t = {0};
             ch_load("out.npy", &t);
             assert_int_equal(t.dtype, dts[d]);
@@ -100,8 +101,8 @@ static void test_image_round_trip(void **state)
     uint8_t v = 114;
     size_t n = 552 * 492 * 3;
     unsigned char *want = malloc(n);
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe, CLPAD_PAD_CONSTANT, &v,
-                               want, n));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 3, in.shape, in.data, pb, pe,
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &v, want, n));
     tio_tensor t = {0};
     ch_load("out.png", &t);
     assert_int_equal(t.nbytes, n);
@@ -316,49 +317,49 @@ static void test_shape(void **state)
     assert_string_equal(ch_out, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
 }
 
-/* One spelling per idea across subcommands; the old ones work one release
- * more, with a warning on stderr (none with --quiet). */
-static void test_deprecated_spellings(void **state)
+/* One spelling per idea across subcommands: the spellings of the
+ * unreleased 0.1 (shape --mode/--pads-begin/--pads-end/--pads, pad -v) are
+ * gone, and naming one is a usage error that names it. */
+static void test_old_spellings_refused(void **state)
 {
     (void)state;
-    static const char *const pairs[][2] = {
-        {"--mode explicit-round-up --pads-begin 3,3 --pads-end 3,3",
-         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3"},
-        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3"},
+    static const char *const pairs[][3] = {
+        {"--mode explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--mode"},
+        {"--trt explicit-round-up --pads-begin 3,3 --window-pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--pads-begin"},
+        {"--trt explicit-round-up --window-pads-begin 3,3 --pads-end 3,3",
+         "--trt explicit-round-up --window-pads-begin 3,3 --window-pads-end 3,3", "--pads-end"},
+        {"--onnx NOTSET --pads 3,3,3,3", "--onnx NOTSET --onnx-pads 3,3,3,3", "--pads"},
     };
     for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
         assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][1]),
                          0);
-        char want[sizeof ch_out];
-        memcpy(want, ch_out, sizeof want);
         assert_string_equal(ch_err, "");
         assert_int_equal(ch_run(NULL, "shape pool --input 6,6 --kernel 3 --stride 2 %s --json",
                              pairs[i][0]),
-                         0);
-        assert_string_equal(ch_out, want);
-        assert_non_null(strstr(ch_err, "clpad: warning: `clpad shape --"));
-        assert_non_null(strstr(ch_err, "is deprecated"));
+                         2);
+        assert_non_null(strstr(ch_err, pairs[i][2]));
+        assert_string_equal(ch_out, "");
     }
     int64_t shape[1] = {2};
     uint8_t u[2] = {1, 2};
     ch_save("u8d.npy", CLPAD_U8, 1, shape, u);
-    assert_int_equal(ch_run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_non_null(strstr(ch_err, "`clpad pad -v` is deprecated and goes in the next release; "
-                                     "use --value"));
+    assert_int_equal(ch_run(NULL, "pad --value 7 -b 1 -e 0 u8d.npy d.npy"), 0);
     tio_tensor t = {0};
     ch_load("d.npy", &t);
     assert_memory_equal(t.data, "\x07\x01\x02", 3);
     tio_free(&t);
-    assert_int_equal(ch_run(NULL, "pad -q -v 7 -b 1 -e 0 u8d.npy d.npy"), 0);
-    assert_string_equal(ch_err, "");
-    /* the help names the new spellings and lists the old ones as deprecated */
+    assert_int_equal(ch_run(NULL, "pad -v 7 -b 1 -e 0 u8d.npy d2.npy"), 2);
+    assert_non_null(strstr(ch_err, "-v"));
+    /* the help names only the current spellings */
     assert_int_equal(ch_run(NULL, "shape --help"), 0);
     assert_non_null(strstr(ch_out, "--trt MODE"));
     assert_non_null(strstr(ch_out, "--window-pads-begin"));
-    assert_non_null(strstr(ch_out, "Deprecated"));
+    assert_null(strstr(ch_out, "Deprecated"));
     assert_int_equal(ch_run(NULL, "pad --help"), 0);
-    assert_null(strstr(ch_out, "-v, --value"));
+    assert_null(strstr(ch_out, "Deprecated"));
     assert_non_null(strstr(ch_out, "--value V"));
 }
 
@@ -436,15 +437,15 @@ static void test_pad_forms_cli(void **state)
         o.modes[1] = cases[i].m1;
         o.flags = cases[i].flags;
         int64_t os[2];
-        TU_ASSERT_OK(clpad_pad_output_shape_ex(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
+        TU_ASSERT_OK(clpad_pad_output_shape(2, seed_shape, cases[i].pb, cases[i].pe, &o, os));
         size_t n = (size_t)(os[0] * os[1]);
         int32_t *want = malloc(n * sizeof *want);
-        TU_ASSERT_OK(clpad_pad_cpu_ex(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb,
-                                      cases[i].pe, &o, NULL, want, n * sizeof *want));
+        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, cases[i].pb, cases[i].pe,
+                                   &o, NULL, want, n * sizeof *want));
         tio_tensor t = {0};
         ch_load("forms.npy", &t);
         if (t.shape[0] != os[0] || t.shape[1] != os[1] || memcmp(t.data, want, n * 4))
-            fail_msg("%s: the output differs from clpad_pad_cpu_ex's", cases[i].args);
+            fail_msg("%s: the output differs from clpad_pad_cpu's", cases[i].args);
         tio_free(&t);
         free(want);
     }
@@ -500,7 +501,8 @@ static void test_pad_same_as(void **state)
     assert_int_equal(t.shape[3], 10); /* 8 + 1 + 1 */
     float want[200];
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F32, 4, shape, x, (int64_t[]){0, 0, 1, 1},
-                               (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_CONSTANT, NULL, want, sizeof want));
+                               (int64_t[]){0, 0, 2, 1}, CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                               want, sizeof want));
     assert_memory_equal(t.data, want, sizeof want);
     tio_free(&t);
     ch_expect_error(ch_run(NULL, "pad --same-as conv --kernel 4 --stride 3 --tf SAME -b 1 -e 1 nchw.npy o.npy"),
@@ -594,7 +596,7 @@ int main(void)
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),
         cmocka_unit_test(test_shape),
-        cmocka_unit_test(test_deprecated_spellings),
+        cmocka_unit_test(test_old_spellings_refused),
         cmocka_unit_test(test_shape_deconv_forms),
         cmocka_unit_test(test_pad_forms_cli),
         cmocka_unit_test(test_pad_same_as),

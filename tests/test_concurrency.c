@@ -38,25 +38,27 @@ static void *work(void *arg)
         tu_random_pad_case(&rng, ranks, 5, MAXE, &c);
         size_t es = clpad_dtype_size(c.dtype);
         int64_t os[CLPAD_MAX_RANK];
-        clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os);
+        clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, CLPAD_PAD_OPTIONS(c.mode),
+                               os);
         size_t nin = (size_t)tu_elems(c.rank, c.shape) * es, nout = (size_t)tu_elems(c.rank, os) * es;
         tu_fill(in, nin, &rng);
-        clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode, c.value,
-                      want, nout);
+        clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                      CLPAD_PAD_OPTIONS(c.mode), c.value, want, nout);
         clpad_status st;
         if (i % 2) { /* enqueue API on this thread's own queue */
             if (nin)
                 clEnqueueWriteBuffer(q, bin, CL_TRUE, 0, nin, in, 0, NULL, NULL);
             cl_event ev = NULL;
-            st = clpad_enqueue_pad(g_ctx, c.dtype, c.rank, c.shape, bin, 0, c.pads_begin,
-                                   c.pads_end, c.mode, c.value, bout, 0, q, 0, NULL, &ev);
+            st =
+                clpad_enqueue_pad(g_ctx, c.dtype, c.rank, c.shape, bin, 0, c.pads_begin, c.pads_end,
+                                  CLPAD_PAD_OPTIONS(c.mode), c.value, bout, 0, q, 0, NULL, &ev);
             if (!st && nout)
                 clEnqueueReadBuffer(q, bout, CL_TRUE, 0, nout, got, 1, &ev, NULL);
             if (ev)
                 clReleaseEvent(ev);
         } else { /* host-pointer API on the context's shared queue */
-            st = clpad_pad(g_ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode,
-                           c.value, got, nout, NULL);
+            st = clpad_pad(g_ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                           CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout, NULL);
         }
         char buf[400];
         if (st)
@@ -119,9 +121,9 @@ static void *cpu_work(void *arg)
     for (int i = 0; i < 40 && !w->failure[0]; i++) {
         tu_fill(in, nin, &rng);
         clpad_pad_mode mode = (clpad_pad_mode)(i % CLPAD_PAD_MODE_COUNT);
-        clpad_pad_cpu(CLPAD_F32, 3, shape, in, pb, pe, mode, NULL, want, nout);
-        clpad_status st = clpad_pad(w->ctx, CLPAD_F32, 3, shape, in, pb, pe, mode, NULL, got,
-                                    nout, NULL);
+        clpad_pad_cpu(CLPAD_F32, 3, shape, in, pb, pe, CLPAD_PAD_OPTIONS(mode), NULL, want, nout);
+        clpad_status st = clpad_pad(w->ctx, CLPAD_F32, 3, shape, in, pb, pe,
+                                    CLPAD_PAD_OPTIONS(mode), NULL, got, nout, NULL);
         if (st || memcmp(got, want, nout))
             snprintf(w->failure, sizeof w->failure, "CPU-path thread %d op %d: %s", w->id, i,
                      st ? clpad_last_error() : "differs");

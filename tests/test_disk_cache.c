@@ -55,7 +55,7 @@ static bool pad_seed(unsigned flags)
     const seed_case *s = &seed_cases[2];
     int32_t out[40];
     bool ok = clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
-                        s->mode, NULL, out, sizeof out, NULL) == CLPAD_OK &&
+                        CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out, NULL) == CLPAD_OK &&
               !memcmp(out, s->expect, sizeof out);
     clpad_context_destroy(ctx);
     return ok;

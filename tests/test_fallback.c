@@ -34,13 +34,42 @@ static void test_no_platform(void **state)
     const seed_case *s = &seed_cases[10]; /* mixed reflect */
     int32_t out[24];
     clpad_run_info info;
+    clpad_run_info_init(&info);
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
-                           s->mode, NULL, out, sizeof out, &info));
+                           CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out, &info));
     assert_int_equal(info.used_opencl, 0);
+    assert_int_equal(info.size, sizeof info);
     assert_memory_equal(out, s->expect, sizeof out);
 
+    /* A run info without its size (not filled by clpad_run_info_init) is
+     * refused before anything runs, naming the argument. */
+    clpad_run_info bare;
+    memset(&bare, 0, sizeof bare);
+    memset(out, 0x5a, sizeof out);
+    TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
+                               s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out,
+                               &bare),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_error_info e = {.size = sizeof e};
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "info");
+    assert_int_equal(bare.size, 0);
+    assert_int_equal(out[0], 0x5a5a5a5a);
+    int64_t s2b_shape[2] = {2, 2}, block[2] = {1, 1}, zero[2] = {0, 0};
+    TU_ASSERT_STATUS(clpad_space_to_batch(ctx, CLPAD_I32, 2, s2b_shape, seed_input, block, zero,
+                                          zero, out, sizeof out, &bare),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    /* The same for the devices' array: infos[0].size is every entry's. */
+    clpad_device_info infos[2];
+    memset(infos, 0, sizeof infos);
+    TU_ASSERT_STATUS(clpad_devices(infos, 2, &n), CLPAD_ERR_INVALID_ARGUMENT);
+    clpad_device_info_init(&infos[0]);
+    TU_ASSERT_OK(clpad_devices(infos, 2, &n));
+    assert_int_equal(n, 0);
+
     TU_ASSERT_STATUS(clpad_enqueue_pad(ctx, CLPAD_I32, 2, seed_shape, NULL, 0, s->pads_begin,
-                                       s->pads_end, s->mode, NULL, NULL, 0, NULL, 0, NULL, NULL),
+                                       s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, NULL, 0, NULL,
+                                       0, NULL, NULL),
                      CLPAD_ERR_NO_DEVICE);
     assert_non_null(strstr(clpad_last_error(), "no OpenCL device"));
     TU_ASSERT_OK(clpad_context_warmup(ctx));

@@ -67,24 +67,27 @@ static clpad_status op_run(scenario *s, int op)
     case OP_PAD_SEED:
     case OP_PAD_COPY:
         st = clpad_pad(op == OP_PAD_SEED ? s->zc : s->copy, CLPAD_I32, 2, seed_shape, seed_input,
-                       sc->pads_begin, sc->pads_end, sc->mode, NULL, out, 24 * 4, NULL);
+                       sc->pads_begin, sc->pads_end, CLPAD_PAD_OPTIONS(sc->mode), NULL, out, 24 * 4,
+                       NULL);
         if (!st)
             assert_memory_equal(out, sc->expect, 24 * 4);
         return st;
     case OP_PAD_ROWS:
         for (size_t i = 0; i < sizeof big_in / sizeof *big_in; i++)
             big_in[i] = (int32_t)(i * 2654435761u);
-        st = clpad_pad(s->zc, CLPAD_I32, 3, big_shape, big_in, pb, pe, CLPAD_PAD_SYMMETRIC, NULL,
-                       big_out, sizeof big_out, NULL);
+        st = clpad_pad(s->zc, CLPAD_I32, 3, big_shape, big_in, pb, pe,
+                       CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), NULL, big_out, sizeof big_out, NULL);
         if (!st) {
             TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 3, big_shape, big_in, pb, pe,
-                                       CLPAD_PAD_SYMMETRIC, NULL, big_want, sizeof big_want));
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), NULL, big_want,
+                                       sizeof big_want));
             assert_memory_equal(big_out, big_want, sizeof big_out);
         }
         return st;
     case OP_PAD_NO_PADS: /* a plain buffer copy */
         st = clpad_pad(s->copy, CLPAD_I32, 2, seed_shape, seed_input, (int64_t[]){0, 0},
-                       (int64_t[]){0, 0}, CLPAD_PAD_EDGE, NULL, out, 12 * 4, NULL);
+                       (int64_t[]){0, 0}, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, out, 12 * 4,
+                       NULL);
         if (!st)
             assert_memory_equal(out, seed_input, 12 * 4);
         return st;
@@ -121,8 +124,10 @@ static int run_scenario(clpad_status want, const char *func, long n, int recover
         const seed_case *sc = &seed_cases[10];
         int32_t out[40];
         clpad_run_info info;
+        clpad_run_info_init(&info);
         TU_ASSERT_OK(clpad_pad(s.zc, CLPAD_I32, 2, seed_shape, seed_input, sc->pads_begin,
-                               sc->pads_end, sc->mode, NULL, out, 24 * 4, &info));
+                               sc->pads_end, CLPAD_PAD_OPTIONS(sc->mode), NULL, out, 24 * 4,
+                               &info));
         assert_memory_equal(out, sc->expect, 24 * 4);
         if (info.zero_copy)
             fail_msg("%s call %ld failed, but the context still maps in place", func, n);

@@ -228,7 +228,7 @@ static void pad_case(int rank, const int64_t *shape, const int64_t *pb, const in
 {
     int64_t out[CLPAD_MAX_RANK + 1];
     memset(out, 0x5a, sizeof out);
-    clpad_status st = clpad_pad_output_shape(rank, shape, pb, pe, mode, out);
+    clpad_status st = clpad_pad_output_shape(rank, shape, pb, pe, CLPAD_PAD_OPTIONS(mode), out);
     if (st != want || (st && !clpad_last_error()[0]))
         fail_msg("line %d: clpad_pad_output_shape: %s (%s), expected %s", line,
                  clpad_status_name(st), clpad_last_error(), clpad_status_name(want));
@@ -240,7 +240,7 @@ static void pad_case(int rank, const int64_t *shape, const int64_t *pb, const in
     unsigned char guard[64];
     memset(guard, 0xa5, sizeof guard);
     unsigned char in[16] = {0};
-    st = clpad_pad_cpu(CLPAD_U8, rank, shape, in, pb, pe, mode, NULL, guard, 16);
+    st = clpad_pad_cpu(CLPAD_U8, rank, shape, in, pb, pe, CLPAD_PAD_OPTIONS(mode), NULL, guard, 16);
     if (st != want_cpu || (st && !clpad_last_error()[0]))
         fail_msg("line %d: clpad_pad_cpu: %s (%s), expected %s", line, clpad_status_name(st),
                  clpad_last_error(), clpad_status_name(want_cpu));
@@ -286,23 +286,23 @@ static void test_pad_size_arithmetic(void **state)
     {
         const unsigned char in3[3] = {10, 20, 30};
         unsigned char o2[2];
-        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 3), CLPAD_PAD_EDGE,
-                             NULL, o2, 2),
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 3),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, o2, 2),
                OK); /* out = 0: empty */
-        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 4), CLPAD_PAD_WRAP,
-                             NULL, o2, 2),
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(MIN + 1), A1(MAX - 4),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_WRAP), NULL, o2, 2),
                OK); /* out = max(-1, 0): empty */
-        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 1)), A1(MAX - 4), CLPAD_PAD_EDGE,
-                             NULL, o2, 2),
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 1)), A1(MAX - 4),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, o2, 2),
                OK); /* out = -(MAX-1) + 3 + MAX - 4 = 0 */
-        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4), CLPAD_PAD_WRAP,
-                             NULL, o2, 2),
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_WRAP), NULL, o2, 2),
                OK); /* out = 2: coordinates MAX - 3 and MAX - 2 */
         /* (2^63 - 4) mod 3 = 1, (2^63 - 3) mod 3 = 2 */
         assert_int_equal(o2[0], 20);
         assert_int_equal(o2[1], 30);
-        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4), CLPAD_PAD_EDGE,
-                             NULL, o2, 2),
+        EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), in3, A1(-(MAX - 3)), A1(MAX - 4),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, o2, 2),
                OK);
         assert_int_equal(o2[0], 30);
         assert_int_equal(o2[1], 30);
@@ -312,7 +312,7 @@ static void test_pad_size_arithmetic(void **state)
         float fin[30] = {0}, fout[24];
         const float seven = 7.0f;
         EXPECT(clpad_pad_cpu(CLPAD_F32, 3, A3(3, 2, 5), fin, A3(-P62, 0, 1), A3(P62 - 1, 0, 0),
-                             CLPAD_PAD_CONSTANT, &seven, fout, sizeof fout),
+                             CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &seven, fout, sizeof fout),
                OK);
         for (int k = 0; k < 24; k++)
             assert_true(fout[k] == 7.0f);
@@ -326,11 +326,15 @@ static void test_pad_size_arithmetic(void **state)
     PAD(3, A3(P31, P31, 2), A3(0, 0, 0), A3(0, 0, 0), CLPAD_PAD_CONSTANT, OVF, OVF); /* 2^63 */
     PAD(3, A3(P31, P31, 1), A3(0, 0, 0), A3(0, 0, 0), CLPAD_PAD_CONSTANT, OK, SMALL);
     int64_t out1[1];
-    EXPECT(clpad_pad_output_shape(1, A1(P62), A1(0), A1(0), CLPAD_PAD_EDGE, out1), OK);
+    EXPECT(
+        clpad_pad_output_shape(1, A1(P62), A1(0), A1(0), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), out1),
+        OK);
     unsigned char o8[8];
-    EXPECT(clpad_pad_cpu(CLPAD_F64, 1, A1(P62), o8, A1(0), A1(0), CLPAD_PAD_EDGE, NULL, o8, 8),
+    EXPECT(clpad_pad_cpu(CLPAD_F64, 1, A1(P62), o8, A1(0), A1(0), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, o8, 8),
            OVF); /* 2^62 elements fit in int64, 2^65 bytes not in size_t */
-    EXPECT(clpad_pad_cpu(CLPAD_U32, 1, A1(1), o8, A1(0), A1(P62), CLPAD_PAD_EDGE, NULL, o8, 8),
+    EXPECT(clpad_pad_cpu(CLPAD_U32, 1, A1(1), o8, A1(0), A1(P62), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, o8, 8),
            OVF); /* the same on the output side */
     PAD(2, A2(P31, P31), A2(0, 0), A2(0, 1), CLPAD_PAD_EDGE, OK, SMALL);
     PAD(2, A2(P62, 1), A2(0, 0), A2(P62, 0), CLPAD_PAD_CONSTANT, OVF, OVF);
@@ -345,14 +349,14 @@ static void test_pad_size_arithmetic(void **state)
     PAD(1, A1(1), A1(0), A1(0), (clpad_pad_mode)-1, ARG, ARG);
     PAD(1, A1(1), A1(0), A1(0), CLPAD_PAD_MODE_COUNT, ARG, ARG);
     unsigned char b8[8] = {0};
-    EXPECT(clpad_pad_cpu((clpad_dtype)-1, 1, A1(1), b8, A1(0), A1(0), CLPAD_PAD_CONSTANT, NULL,
-                         b8, 8),
+    EXPECT(clpad_pad_cpu((clpad_dtype)-1, 1, A1(1), b8, A1(0), A1(0),
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, b8, 8),
            ARG);
-    EXPECT(clpad_pad_cpu(CLPAD_DTYPE_COUNT, 1, A1(1), b8, A1(0), A1(0), CLPAD_PAD_CONSTANT,
-                         NULL, b8, 8),
+    EXPECT(clpad_pad_cpu(CLPAD_DTYPE_COUNT, 1, A1(1), b8, A1(0), A1(0),
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, b8, 8),
            ARG);
-    EXPECT(clpad_pad_cpu((clpad_dtype)INT_MAX, 0, NULL, b8, NULL, NULL, CLPAD_PAD_CONSTANT,
-                         NULL, b8, 8),
+    EXPECT(clpad_pad_cpu((clpad_dtype)INT_MAX, 0, NULL, b8, NULL, NULL,
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, b8, 8),
            ARG);
 }
 
@@ -367,44 +371,55 @@ static void test_pad_null_and_empty(void **state)
     PAD(2, NULL, A2(0, 0), A2(0, 0), CLPAD_PAD_CONSTANT, ARG, ARG);
     PAD(2, A2(1, 2), NULL, A2(0, 0), CLPAD_PAD_CONSTANT, ARG, ARG);
     PAD(2, A2(1, 2), A2(0, 0), NULL, CLPAD_PAD_CONSTANT, ARG, ARG);
-    EXPECT(clpad_pad_output_shape(2, A2(1, 2), A2(0, 0), A2(0, 0), CLPAD_PAD_EDGE, NULL), ARG);
+    EXPECT(clpad_pad_output_shape(2, A2(1, 2), A2(0, 0), A2(0, 0),
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL),
+           ARG);
     /* Rank 0: every array may be NULL; the scalar is copied. */
-    EXPECT(clpad_pad_output_shape(0, NULL, NULL, NULL, CLPAD_PAD_EDGE, NULL), OK);
+    EXPECT(clpad_pad_output_shape(0, NULL, NULL, NULL, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL),
+           OK);
     memset(o, 0, sizeof o);
-    EXPECT(clpad_pad_cpu(CLPAD_U32, 0, NULL, in, NULL, NULL, CLPAD_PAD_REFLECT, NULL, o, 4), OK);
+    EXPECT(clpad_pad_cpu(CLPAD_U32, 0, NULL, in, NULL, NULL, CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT),
+                         NULL, o, 4),
+           OK);
     assert_memory_equal(o, in, 4);
     /* NULL data pointers with a non-empty tensor. */
-    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), NULL, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, o, 5),
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), NULL, A1(1), A1(0), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, o, 5),
            ARG);
-    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), in, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, NULL, 5),
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(4), in, A1(1), A1(0), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, NULL, 5),
            ARG);
     /* NULL pad_value means zero. */
     memset(o, 0xa5, sizeof o);
-    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(2), in, A1(1), A1(1), CLPAD_PAD_CONSTANT, NULL, o, 4),
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(2), in, A1(1), A1(1),
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, o, 4),
            OK);
     assert_memory_equal(o, "\0\1\2\0", 4);
     assert_int_equal(o[4], 0xa5);
     /* output_bytes far beyond the need: exactly the output is written. */
     memset(o, 0xa5, sizeof o);
-    EXPECT(clpad_pad_cpu(CLPAD_U16, 1, A1(2), in, A1(1), A1(0), CLPAD_PAD_EDGE, NULL, o,
-                         SIZE_MAX),
+    EXPECT(clpad_pad_cpu(CLPAD_U16, 1, A1(2), in, A1(1), A1(0), CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, o, SIZE_MAX),
            OK);
     assert_memory_equal(o, "\1\2\1\2\3\4", 6);
     assert_int_equal(o[6], 0xa5);
     /* Empty tensors: an empty input padded by constant, cropped to nothing. */
-    EXPECT(clpad_pad_output_shape(2, A2(0, 3), A2(1, 0), A2(1, 0), CLPAD_PAD_CONSTANT, out), OK);
+    EXPECT(clpad_pad_output_shape(2, A2(0, 3), A2(1, 0), A2(1, 0),
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), out),
+           OK);
     assert_int_equal(out[0], 2);
     assert_int_equal(out[1], 3);
     const unsigned char seven = 7;
     memset(o, 0, sizeof o);
-    EXPECT(clpad_pad_cpu(CLPAD_U8, 2, A2(0, 3), NULL, A2(1, 0), A2(1, 0), CLPAD_PAD_CONSTANT,
-                         &seven, o, 6),
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 2, A2(0, 3), NULL, A2(1, 0), A2(1, 0),
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &seven, o, 6),
            OK);
     assert_memory_equal(o, "\7\7\7\7\7\7", 6);
     PAD(2, A2(0, 3), A2(1, 0), A2(0, 0), CLPAD_PAD_EDGE, PADS, PADS);
     PAD(2, A2(0, 3), A2(0, 1), A2(0, 0), CLPAD_PAD_WRAP, OK, OK); /* axis 0 empty: no output */
     PAD(2, A2(3, 3), A2(-3, 0), A2(0, 0), CLPAD_PAD_REFLECT, OK, OK);
-    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), NULL, A1(-2), A1(-1), CLPAD_PAD_EDGE, NULL, NULL, 0),
+    EXPECT(clpad_pad_cpu(CLPAD_U8, 1, A1(3), NULL, A1(-2), A1(-1),
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, NULL, 0),
            OK);
     /* Negative dimensions. */
     PAD(1, A1(-1), A1(0), A1(0), CLPAD_PAD_CONSTANT, SHAPE, SHAPE);
@@ -839,8 +854,8 @@ static void test_npy_hostile(void **state)
     /* ... and the library refuses to pad it rather than overflow. */
     int64_t out[3];
     clpad_status st =
-        clpad_pad_output_shape(3, t.shape, (const int64_t[]){1, 0, 0},
-                               (const int64_t[]){0, 0, 0}, CLPAD_PAD_CONSTANT, out);
+        clpad_pad_output_shape(3, t.shape, (const int64_t[]){1, 0, 0}, (const int64_t[]){0, 0, 0},
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), out);
     assert_int_equal(st, CLPAD_ERR_OVERFLOW);
     tio_free(&t);
     /* The in-memory loader: NULL data, NULL tensor. */

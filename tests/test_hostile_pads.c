@@ -20,8 +20,8 @@ static void check_case(const tu_pad_case *c, uint64_t *rng)
     char buf[512];
     size_t es = clpad_dtype_size(c->dtype);
     int64_t os[CLPAD_MAX_RANK];
-    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode,
-                                        os));
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end,
+                                        CLPAD_PAD_OPTIONS(c->mode), os));
     size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
     size_t nout = (size_t)tu_elems(c->rank, os) * es;
     unsigned char *in = malloc(nin + 1), *want = malloc(nout + 1), *got = malloc(nout + 1);
@@ -30,13 +30,13 @@ static void check_case(const tu_pad_case *c, uint64_t *rng)
 
     memset(got, 0x5A, nout);
     TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                               c->mode, c->value, got, nout));
+                               CLPAD_PAD_OPTIONS(c->mode), c->value, got, nout));
     if (memcmp(got, want, nout))
         fail_msg("CPU path differs from the oracle: %s", tu_pad_case_str(c, buf, sizeof buf));
 
     memset(got, 0x5A, nout);
     TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                           c->mode, c->value, got, nout, NULL));
+                           CLPAD_PAD_OPTIONS(c->mode), c->value, got, nout, NULL));
     if (memcmp(got, want, nout))
         fail_msg("clpad_pad differs from the oracle: %s", tu_pad_case_str(c, buf, sizeof buf));
 
@@ -51,8 +51,8 @@ static void check_case(const tu_pad_case *c, uint64_t *rng)
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
     TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, 0, c->pads_begin,
-                                   c->pads_end, c->mode, c->value, bout, off, NULL, 0, NULL,
-                                   &ev));
+                                   c->pads_end, CLPAD_PAD_OPTIONS(c->mode), c->value, bout, off,
+                                   NULL, 0, NULL, &ev));
     memset(got, 0x5A, nout);
     assert_int_equal(clEnqueueReadBuffer(clpad_context_queue(g_ctx), bout, CL_TRUE, off, nout,
                                          got, 1, &ev, NULL),
@@ -157,8 +157,8 @@ static void test_outputs_beyond_max_alloc(void **state)
         int rank = (int)tu_range(&rng, 1, 4);
         tu_random_pad_case(&rng, &rank, 1, 6000, &c);
         int64_t os[CLPAD_MAX_RANK];
-        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode,
-                                            os));
+        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end,
+                                            CLPAD_PAD_OPTIONS(c.mode), os));
         size_t es = clpad_dtype_size(c.dtype);
         size_t nin = (size_t)tu_elems(c.rank, c.shape) * es;
         size_t nout = (size_t)tu_elems(c.rank, os) * es;
@@ -169,7 +169,7 @@ static void test_outputs_beyond_max_alloc(void **state)
         tu_pad_naive(&c, in, want);
         memset(got, 0x5A, nout);
         TU_ASSERT_OK(clpad_pad(small, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
-                               c.mode, c.value, got, nout, NULL));
+                               CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout, NULL));
         if (memcmp(got, want, nout))
             fail_msg("in pieces of 4096 bytes: differs from the oracle: %s",
                      tu_pad_case_str(&c, buf, sizeof buf));
@@ -184,16 +184,16 @@ static void test_outputs_beyond_max_alloc(void **state)
     unsigned char in[3000], *want = malloc(nout), *got = malloc(nout);
     tu_fill(in, sizeof in, &rng);
     tu_pad_naive(&row, in, want);
-    TU_ASSERT_OK(clpad_pad(small, row.dtype, row.rank, row.shape, in, row.pads_begin,
-                           row.pads_end, row.mode, NULL, got, nout, NULL));
+    TU_ASSERT_OK(clpad_pad(small, row.dtype, row.rank, row.shape, in, row.pads_begin, row.pads_end,
+                           CLPAD_PAD_OPTIONS(row.mode), NULL, got, nout, NULL));
     assert_memory_equal(got, want, nout);
     free(want);
     free(got);
     /* An input beyond the limit, and space/batch beyond it: refused, named. */
     int64_t big[2] = {64, 128}, zero[2] = {0, 0}, one[2] = {1, 1};
     unsigned char *a = calloc(64 * 128 * 4, 1), *b = calloc(65 * 130 * 4, 1);
-    TU_ASSERT_STATUS(clpad_pad(small, CLPAD_F32, 2, big, a, zero, one, CLPAD_PAD_EDGE, NULL,
-                               b, 65 * 130 * 4, NULL),
+    TU_ASSERT_STATUS(clpad_pad(small, CLPAD_F32, 2, big, a, zero, one,
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, b, 65 * 130 * 4, NULL),
                      CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
     assert_non_null(strstr(clpad_last_error(), "CL_DEVICE_MAX_MEM_ALLOC_SIZE = 4096"));
     assert_non_null(strstr(clpad_last_error(), "input"));

@@ -108,7 +108,7 @@ typedef struct pad_case {
     int rank;
     int64_t shape[8], pb[8], pe[8];
     bool large;        /* left out on Oclgrind */
-    const char *modes; /* per-axis modes, outermost first (clpad_pad_ex); NULL: `mode` */
+    const char *modes; /* per-axis modes, outermost first (clpad_pad); NULL: `mode` */
 } pad_case;
 
 /* Every mode, every unit size (u8 x3 channels: 1-byte units, 3 per element;
@@ -163,7 +163,7 @@ static size_t pad_bytes(const pad_case *c, int64_t *out_shape, size_t *nin)
 {
     clpad_pad_options o;
     case_options(c, &o);
-    TU_ASSERT_OK(clpad_pad_output_shape_ex(c->rank, c->shape, c->pb, c->pe, &o, out_shape));
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pb, c->pe, &o, out_shape));
     size_t es = clpad_dtype_size(c->dtype);
     *nin = (size_t)tu_elems(c->rank, c->shape) * es;
     return (size_t)tu_elems(c->rank, out_shape) * es;
@@ -185,16 +185,17 @@ static size_t pad_check(clpad_context *ctx, const pad_case *c, bool enqueue,
     tu_fill(value, sizeof value, &rng);
     clpad_pad_options o;
     case_options(c, &o);
-    TU_ASSERT_OK(clpad_pad_cpu_ex(c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value, want,
-                                  nout));
+    TU_ASSERT_OK(
+        clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value, want, nout));
     memset(got, 0x5A, nout);
-    clpad_run_info ri = {0};
+    clpad_run_info ri;
+    clpad_run_info_init(&ri);
     if (c->modes)
-        TU_ASSERT_OK(clpad_pad_ex(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value,
-                                  got, nout, &ri));
+        TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, &o, value, got,
+                               nout, &ri));
     else
-        TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode,
-                               value, got, nout, &ri));
+        TU_ASSERT_OK(clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe,
+                               CLPAD_PAD_OPTIONS(c->mode), value, got, nout, &ri));
     assert_int_equal(ri.used_opencl, 1);
     if (info)
         *info = ri;
@@ -211,13 +212,12 @@ static size_t pad_check(clpad_context *ctx, const pad_case *c, bool enqueue,
         cl_mem bout = guarded_buffer(ctx, NULL, 0, 0, out_off + nout + GUARD);
         cl_event ev = NULL;
         if (c->modes)
-            TU_ASSERT_OK(clpad_enqueue_pad_ex(ctx, c->dtype, c->rank, c->shape, bin, in_off,
-                                              c->pb, c->pe, &o, value, bout, out_off, NULL, 0,
-                                              NULL, &ev));
+            TU_ASSERT_OK(clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pb,
+                                           c->pe, &o, value, bout, out_off, NULL, 0, NULL, &ev));
         else
             TU_ASSERT_OK(clpad_enqueue_pad(ctx, c->dtype, c->rank, c->shape, bin, in_off, c->pb,
-                                           c->pe, c->mode, value, bout, out_off, NULL, 0, NULL,
-                                           &ev));
+                                           c->pe, CLPAD_PAD_OPTIONS(c->mode), value, bout, out_off,
+                                           NULL, 0, NULL, &ev));
         char what[256];
         snprintf(what, sizeof what, "%s: pad %s, enqueue API", where, c->what);
         read_guarded(ctx, bout, out_off, nout, out_off + nout + GUARD, ev, got, what);
@@ -346,6 +346,7 @@ static void test_matrix(void **state)
                 if (g_reduced && k_pad_cases[i].large)
                     continue;
                 clpad_run_info ri;
+                clpad_run_info_init(&ri);
                 pad_check(ctx, &k_pad_cases[i], zc || !device_unified(ctx), where, true, &ri);
                 if (zc && !ri.zero_copy)
                     fail_msg("%s: pad %s did not run zero-copy", where, k_pad_cases[i].what);
@@ -443,6 +444,7 @@ static void test_quirk_map_blocking(void **state)
      * map failure falls back to copies) and the context remembers. */
     const pad_case *c = &k_pad_cases[0];
     clpad_run_info ri;
+    clpad_run_info_init(&ri);
     pad_check(ctx, c, false, "map-blocking, quirks on", true, &ri);
     assert_int_equal(ri.zero_copy, 1);
     clpad_context_destroy(ctx);
@@ -644,8 +646,8 @@ static void test_quirk_no_restrict(void **state)
         int64_t os[8];
         size_t nin, nout = pad_bytes(c, os, &nin);
         unsigned char *in = calloc(1, nin), *out = malloc(nout);
-        clpad_status st = clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe, c->mode,
-                                    NULL, out, nout, NULL);
+        clpad_status st = clpad_pad(ctx, c->dtype, c->rank, c->shape, in, c->pb, c->pe,
+                                    CLPAD_PAD_OPTIONS(c->mode), NULL, out, nout, NULL);
         printf("without the quirk: %s (%s)\n", clpad_status_name(st), clpad_last_error());
         assert_int_not_equal(st, CLPAD_OK);
         free(in);

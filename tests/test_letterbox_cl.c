@@ -98,6 +98,7 @@ static int diff_case(const lb_case *c, uint64_t *rng, int index)
     }
     memset(got, 0, nout);
     clpad_run_info info;
+    clpad_run_info_init(&info);
     uint64_t launches = clpad_context_launches(g_ctx);
     TU_ASSERT_OK(clpad_letterbox(g_ctx, c->im, c->n, &c->o, got, nout, tg, &info));
     assert_int_equal(info.used_opencl, !on_cpu);

@@ -38,13 +38,13 @@ static void enqueue_with_guards(const tu_pad_case *c, const void *in, size_t nin
     if (c->per_axis || c->flags) { /* per-axis modes, large pads */
         clpad_pad_options o;
         tu_pad_options(c, &o);
-        TU_ASSERT_OK(clpad_enqueue_pad_ex(g_ctx, c->dtype, c->rank, c->shape, bin, in_off,
-                                          c->pads_begin, c->pads_end, &o, c->value, bout, GUARD,
-                                          NULL, 0, NULL, &ev));
+        TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, in_off,
+                                       c->pads_begin, c->pads_end, &o, c->value, bout, GUARD, NULL,
+                                       0, NULL, &ev));
     } else {
         TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, c->dtype, c->rank, c->shape, bin, in_off,
-                                       c->pads_begin, c->pads_end, c->mode, c->value, bout,
-                                       GUARD, NULL, 0, NULL, &ev));
+                                       c->pads_begin, c->pads_end, CLPAD_PAD_OPTIONS(c->mode),
+                                       c->value, bout, GUARD, NULL, 0, NULL, &ev));
     }
     assert_non_null(ev);
     assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, GUARD * 2 + nout, staging, 1, &ev,
@@ -70,8 +70,9 @@ static void test_seed_examples(void **state)
         int32_t out[40];
         memset(out, 0, sizeof out);
         clpad_run_info info;
+        clpad_run_info_init(&info);
         TU_ASSERT_OK(clpad_pad(g_ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
-                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+                               s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, out, n * 4, &info));
         assert_int_equal(info.used_opencl, 1);
         for (size_t k = 0; k < n; k++)
             if (out[k] != s->expect[k])
@@ -97,15 +98,15 @@ static void diff_case(const tu_pad_case *c, uint64_t *rng, int index)
     int64_t os[CLPAD_MAX_RANK];
     clpad_pad_options o;
     tu_pad_options(c, &o);
-    TU_ASSERT_OK(clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os));
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os));
     size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
     size_t nout = (size_t)tu_elems(c->rank, os) * es;
     unsigned char *in = malloc(nin + 1), *copy = malloc(nin + 1);
     unsigned char *want = malloc(nout + 1), *got = malloc(nout + 1);
     tu_fill(in, nin, rng);
     memcpy(copy, in, nin);
-    TU_ASSERT_OK(clpad_pad_cpu_ex(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                                  &o, c->value, want, nout));
+    TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end, &o,
+                               c->value, want, nout));
     char buf[600];
     enqueue_with_guards(c, in, nin, got, nout);
     if (memcmp(got, want, nout))
@@ -113,11 +114,11 @@ static void diff_case(const tu_pad_case *c, uint64_t *rng, int index)
                  tu_pad_case_str(c, buf, sizeof buf));
     memset(got, 0, nout);
     if (c->per_axis || c->flags)
-        TU_ASSERT_OK(clpad_pad_ex(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin,
-                                  c->pads_end, &o, c->value, got, nout, NULL));
+        TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                               &o, c->value, got, nout, NULL));
     else
-        TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin,
-                               c->pads_end, c->mode, c->value, got, nout, NULL));
+        TU_ASSERT_OK(clpad_pad(g_ctx, c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
+                               CLPAD_PAD_OPTIONS(c->mode), c->value, got, nout, NULL));
     if (memcmp(got, want, nout))
         fail_msg("case %d: host API differs from the CPU path: %s", index,
                  tu_pad_case_str(c, buf, sizeof buf));
@@ -169,7 +170,7 @@ static bool device_mixed_case(uint64_t *rng, int large, tu_pad_case *c)
     clpad_pad_options o;
     tu_pad_options(c, &o);
     int64_t os[CLPAD_MAX_RANK];
-    return clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os) ==
+    return clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, &o, os) ==
                CLPAD_OK &&
            tu_elems(c->rank, os) > 0 && tu_elems(c->rank, os) <= 8192;
 }
@@ -370,8 +371,8 @@ static void test_copy_and_empty(void **state)
     cl_event ev = NULL;
     int64_t shape[2] = {3, 4};
     TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, shape, buf, 0, (int64_t[]){-3, 0},
-                                   (int64_t[]){0, 0}, CLPAD_PAD_EDGE, NULL, buf, 0, NULL, 1, &user,
-                                   &ev));
+                                   (int64_t[]){0, 0}, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, buf,
+                                   0, NULL, 1, &user, &ev));
     assert_non_null(ev);
     cl_int status = 0;
     clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL);
@@ -398,7 +399,8 @@ static void test_wait_list(void **state)
                      CL_SUCCESS);
     const seed_case *s = &seed_cases[2]; /* positive reflect */
     TU_ASSERT_OK(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, bin, 0, s->pads_begin,
-                                   s->pads_end, s->mode, NULL, bout, 0, NULL, 1, &wrote, &padded));
+                                   s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, bout, 0, NULL, 1,
+                                   &wrote, &padded));
     clSetUserEventStatus(user, CL_COMPLETE);
     int32_t out[40];
     assert_int_equal(clEnqueueReadBuffer(q, bout, CL_TRUE, 0, sizeof out, out, 1, &padded, NULL),
@@ -420,32 +422,39 @@ static void test_buffer_checks(void **state)
     cl_mem big = clCreateBuffer(cl, CL_MEM_READ_WRITE, 4096, NULL, &err);
     int64_t pb[2] = {0, 1}, pe[2] = {2, 3};
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, small, 0, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, big, 0, NULL, 0,
+                                       NULL, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     assert_non_null(strstr(clpad_last_error(), "input"));
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, small, 0, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, small, 0, NULL, 0,
+                                       NULL, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     assert_non_null(strstr(clpad_last_error(), "output"));
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, big, 4096 - 100, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, big, 4096 - 100,
+                                       NULL, 0, NULL, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 2, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, big, 0, NULL, 0,
+                                       NULL, NULL),
                      CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "multiple of the element size"));
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, NULL, 0, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, big, 0, NULL, 0,
+                                       NULL, NULL),
                      CLPAD_ERR_INVALID_ARGUMENT);
     TU_ASSERT_STATUS(clpad_enqueue_pad(NULL, CLPAD_I32, 2, seed_shape, big, 0, pb, pe,
-                                       CLPAD_PAD_EDGE, NULL, big, 0, NULL, 0, NULL, NULL),
+                                       CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, big, 0, NULL, 0,
+                                       NULL, NULL),
                      CLPAD_ERR_INVALID_ARGUMENT);
     TU_ASSERT_STATUS(clpad_enqueue_pad(g_ctx, CLPAD_I32, 2, seed_shape, big, 0, (int64_t[]){0, 4},
-                                       pe, CLPAD_PAD_REFLECT, NULL, big, 0, NULL, 0, NULL, NULL),
+                                       pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), NULL, big, 0, NULL,
+                                       0, NULL, NULL),
                      CLPAD_ERR_INVALID_PADS);
     int32_t out[40];
     TU_ASSERT_STATUS(clpad_pad(g_ctx, CLPAD_I32, 2, seed_shape, seed_input, pb, pe,
-                               CLPAD_PAD_EDGE, NULL, out, sizeof out - 1, NULL),
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, out, sizeof out - 1, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     clReleaseMemObject(small);
     clReleaseMemObject(big);
@@ -470,7 +479,7 @@ static void test_wrap_and_warmup(void **state)
     const seed_case *s = &seed_cases[11]; /* mixed symmetric */
     int32_t out[24];
     TU_ASSERT_OK(clpad_pad(w, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
-                           s->mode, NULL, out, sizeof out, NULL));
+                           CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out, NULL));
     assert_memory_equal(out, s->expect, sizeof out);
     clpad_context_destroy(w);
     TU_ASSERT_STATUS(clpad_context_wrap(NULL, q, &w), CLPAD_ERR_INVALID_ARGUMENT);
@@ -507,7 +516,8 @@ static void test_build_failure(void **state)
     const seed_case *s = &seed_cases[1];
     int32_t out[40];
     TU_ASSERT_STATUS(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
-                               s->pads_end, s->mode, NULL, out, sizeof out, NULL),
+                               s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out,
+                               NULL),
                      CLPAD_ERR_BUILD_FAILED);
     assert_non_null(strstr(clpad_last_error(), "-DCLPAD_PAD_EDGE"));
     const char *log = clpad_context_build_log(ctx);
@@ -537,7 +547,7 @@ static void test_build_failure(void **state)
         fclose(o);
     }
     TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
-                           s->mode, NULL, out, sizeof out, NULL));
+                           CLPAD_PAD_OPTIONS(s->mode), NULL, out, sizeof out, NULL));
     assert_memory_equal(out, s->expect, sizeof out);
     clpad_context_destroy(ctx);
     unlink(path);
@@ -614,7 +624,7 @@ static void test_small_call_policy(void **state)
     int32_t out[40], want[40];
     size_t n = (size_t)(s->out_shape[0] * s->out_shape[1]);
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin, s->pads_end,
-                               s->mode, NULL, want, n * 4));
+                               CLPAD_PAD_OPTIONS(s->mode), NULL, want, n * 4));
     unsetenv("CLPAD_SMALL_CALL_BYTES");
     clpad_context *def = NULL, *dev = NULL, *off = NULL;
     TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK, &def));
@@ -627,9 +637,10 @@ static void test_small_call_policy(void **state)
     int want_opencl[3] = {!cpu_device, 1, 1};
     for (int k = 0; k < 3; k++) {
         clpad_run_info info;
+        clpad_run_info_init(&info);
         memset(out, 0, sizeof out);
         TU_ASSERT_OK(clpad_pad(ctxs[k], CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
-                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+                               s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, out, n * 4, &info));
         assert_memory_equal(out, want, n * 4);
         if (info.used_opencl != want_opencl[k])
             fail_msg("context %d: used_opencl = %d, want %d (CPU device: %d)", k,
@@ -639,8 +650,9 @@ static void test_small_call_policy(void **state)
     int64_t shape[1] = {(int64_t)16 << 20}, pb[1] = {1}, pe[1] = {1};
     unsigned char *big = calloc((size_t)shape[0] + 2, 1), *bout = malloc((size_t)shape[0] + 2);
     clpad_run_info info;
-    TU_ASSERT_OK(clpad_pad(def, CLPAD_U8, 1, shape, big, pb, pe, CLPAD_PAD_EDGE, NULL, bout,
-                           (size_t)shape[0] + 2, &info));
+    clpad_run_info_init(&info);
+    TU_ASSERT_OK(clpad_pad(def, CLPAD_U8, 1, shape, big, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                           NULL, bout, (size_t)shape[0] + 2, &info));
     assert_int_equal(info.used_opencl, 1);
     free(big);
     free(bout);
@@ -667,8 +679,9 @@ static void test_config_over_environment(void **state)
             cfg.small_call_bytes = 1 << 20;
         TU_ASSERT_OK(clpad_context_create(&cfg, &ctx));
         clpad_run_info info;
+        clpad_run_info_init(&info);
         TU_ASSERT_OK(clpad_pad(ctx, CLPAD_I32, 2, seed_shape, seed_input, s->pads_begin,
-                               s->pads_end, s->mode, NULL, out, n * 4, &info));
+                               s->pads_end, CLPAD_PAD_OPTIONS(s->mode), NULL, out, n * 4, &info));
         clpad_context_destroy(ctx);
         /* the CPU path only where the device is a CPU with unified memory */
         if (explicit_field ? info.used_opencl && !strstr(clpad_context_tuning(g_ctx), "gpu") &&

@@ -15,15 +15,15 @@ static void test_seed_examples(void **state)
     for (size_t i = 0; i < SEED_CASE_COUNT; i++) {
         const seed_case *c = &seed_cases[i];
         int64_t out_shape[2];
-        TU_ASSERT_OK(clpad_pad_output_shape(2, seed_shape, c->pads_begin, c->pads_end, c->mode,
-                                            out_shape));
+        TU_ASSERT_OK(clpad_pad_output_shape(2, seed_shape, c->pads_begin, c->pads_end,
+                                            CLPAD_PAD_OPTIONS(c->mode), out_shape));
         assert_int_equal(out_shape[0], c->out_shape[0]);
         assert_int_equal(out_shape[1], c->out_shape[1]);
         int32_t out[40];
         memset(out, 0xAB, sizeof out);
         size_t n = (size_t)(out_shape[0] * out_shape[1]);
-        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, c->pads_begin,
-                                   c->pads_end, c->mode, NULL, out, n * 4));
+        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, seed_shape, seed_input, c->pads_begin, c->pads_end,
+                                   CLPAD_PAD_OPTIONS(c->mode), NULL, out, n * 4));
         for (size_t k = 0; k < n; k++)
             if (out[k] != c->expect[k])
                 fail_msg("%s: element %zu = %d, want %d", c->name, k, out[k], c->expect[k]);
@@ -38,8 +38,8 @@ static void test_seed_ir_examples(void **state)
     for (size_t i = 0; i < SEED_IR_CASE_COUNT; i++) {
         const seed_ir_case *c = &seed_ir_cases[i];
         int64_t out_shape[4];
-        TU_ASSERT_OK(clpad_pad_output_shape(4, c->shape, c->pads_begin, c->pads_end, c->mode,
-                                            out_shape));
+        TU_ASSERT_OK(clpad_pad_output_shape(4, c->shape, c->pads_begin, c->pads_end,
+                                            CLPAD_PAD_OPTIONS(c->mode), out_shape));
         for (int a = 0; a < 4; a++)
             assert_int_equal(out_shape[a], c->out_shape[a]);
         int64_t nin = tu_elems(4, c->shape), nout = tu_elems(4, out_shape);
@@ -48,7 +48,7 @@ static void test_seed_ir_examples(void **state)
             in[k] = (float)(k % 1000) + 0.5f; /* never 15.0 */
         float value = 15.0f;
         TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F32, 4, c->shape, in, c->pads_begin, c->pads_end,
-                                   c->mode, &value, out, (size_t)nout * 4));
+                                   CLPAD_PAD_OPTIONS(c->mode), &value, out, (size_t)nout * 4));
         for (int64_t k = 0; k < nout; k++) {
             int64_t rem = k, src = 0, stride = 1;
             int pad = 0;
@@ -79,9 +79,10 @@ static void check_1d(clpad_pad_mode mode, int64_t D, int64_t b, int64_t e, const
     for (int i = 0; i < 16; i++)
         in[i] = i;
     int64_t shape[1] = {D}, pb[1] = {b}, pe[1] = {e}, os[1];
-    TU_ASSERT_OK(clpad_pad_output_shape(1, shape, pb, pe, mode, os));
+    TU_ASSERT_OK(clpad_pad_output_shape(1, shape, pb, pe, CLPAD_PAD_OPTIONS(mode), os));
     assert_int_equal(os[0], nwant);
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 1, shape, in, pb, pe, mode, NULL, out, sizeof out));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 1, shape, in, pb, pe, CLPAD_PAD_OPTIONS(mode), NULL, out,
+                               sizeof out));
     for (int64_t k = 0; k < nwant; k++)
         if (out[k] != want[k])
             fail_msg("%s D=%lld b=%lld e=%lld: out[%lld] = %d, want %d", clpad_pad_mode_name(mode),
@@ -95,48 +96,48 @@ static void test_limits(void **state)
     /* reflect: D-1 accepted, D rejected (begin and end). */
     check_1d(CLPAD_PAD_REFLECT, 4, 3, 3, (int32_t[]){3, 2, 1, 0, 1, 2, 3, 2, 1, 0}, 10);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, shape, (int64_t[]){4}, (int64_t[]){0},
-                                            CLPAD_PAD_REFLECT, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), os),
                      CLPAD_ERR_INVALID_PADS);
     assert_non_null(strstr(clpad_last_error(), "pads_begin[0] = 4"));
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, shape, (int64_t[]){0}, (int64_t[]){4},
-                                            CLPAD_PAD_REFLECT, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), os),
                      CLPAD_ERR_INVALID_PADS);
     assert_non_null(strstr(clpad_last_error(), "pads_end[0] = 4"));
     /* symmetric: D accepted, D+1 rejected. */
     check_1d(CLPAD_PAD_SYMMETRIC, 4, 4, 4, (int32_t[]){3, 2, 1, 0, 0, 1, 2, 3, 3, 2, 1, 0}, 12);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, shape, (int64_t[]){5}, (int64_t[]){0},
-                                            CLPAD_PAD_SYMMETRIC, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), os),
                      CLPAD_ERR_INVALID_PADS);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, shape, (int64_t[]){0}, (int64_t[]){5},
-                                            CLPAD_PAD_SYMMETRIC, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), os),
                      CLPAD_ERR_INVALID_PADS);
     /* A broken limit is an error even when negative pads empty the output. */
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, shape, (int64_t[]){4}, (int64_t[]){-9},
-                                            CLPAD_PAD_REFLECT, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), os),
                      CLPAD_ERR_INVALID_PADS);
     /* edge and wrap with D = 0 and a positive pad; constant fills. */
     int64_t zero[1] = {0};
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, zero, (int64_t[]){1}, (int64_t[]){0},
-                                            CLPAD_PAD_EDGE, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
                      CLPAD_ERR_INVALID_PADS);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, zero, (int64_t[]){0}, (int64_t[]){2},
-                                            CLPAD_PAD_WRAP, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_WRAP), os),
                      CLPAD_ERR_INVALID_PADS);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, zero, (int64_t[]){1}, (int64_t[]){0},
-                                            CLPAD_PAD_REFLECT, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), os),
                      CLPAD_ERR_INVALID_PADS);
     TU_ASSERT_STATUS(clpad_pad_output_shape(1, zero, (int64_t[]){1}, (int64_t[]){0},
-                                            CLPAD_PAD_SYMMETRIC, os),
+                                            CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), os),
                      CLPAD_ERR_INVALID_PADS);
     /* D = 0 without positive pads is fine in every mode: empty output. */
     for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
         TU_ASSERT_OK(clpad_pad_output_shape(1, zero, (int64_t[]){0}, (int64_t[]){-1},
-                                            (clpad_pad_mode)m, os));
+                                            CLPAD_PAD_OPTIONS((clpad_pad_mode)m), os));
         assert_int_equal(os[0], 0);
     }
     int32_t v = -7, out[3];
     TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 1, zero, NULL, (int64_t[]){1}, (int64_t[]){2},
-                               CLPAD_PAD_CONSTANT, &v, out, sizeof out));
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &v, out, sizeof out));
     assert_int_equal(out[0], -7);
     assert_int_equal(out[2], -7);
 }
@@ -157,21 +158,22 @@ static void test_edge_cases(void **state)
     int64_t shape[2] = {3, 4}, os[2];
     for (int m = 0; m < CLPAD_PAD_MODE_COUNT; m++) {
         TU_ASSERT_OK(clpad_pad_output_shape(2, shape, (int64_t[]){-2, 0}, (int64_t[]){-1, 0},
-                                            (clpad_pad_mode)m, os));
+                                            CLPAD_PAD_OPTIONS((clpad_pad_mode)m), os));
         assert_int_equal(os[0], 0);
         assert_int_equal(os[1], 4);
         TU_ASSERT_OK(clpad_pad_output_shape(2, shape, (int64_t[]){-2, 0}, (int64_t[]){-5, 0},
-                                            (clpad_pad_mode)m, os));
+                                            CLPAD_PAD_OPTIONS((clpad_pad_mode)m), os));
         assert_int_equal(os[0], 0);
         unsigned char canary = 0x5A;
         TU_ASSERT_OK(clpad_pad_cpu(CLPAD_I32, 2, shape, seed_input, (int64_t[]){-2, 0},
-                                   (int64_t[]){-1, 0}, (clpad_pad_mode)m, NULL, &canary, 0));
+                                   (int64_t[]){-1, 0}, CLPAD_PAD_OPTIONS((clpad_pad_mode)m), NULL,
+                                   &canary, 0));
         assert_int_equal(canary, 0x5A);
     }
     /* Rank 0: a scalar is copied. */
     double x = -2.5, y = 0;
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 0, NULL, &x, NULL, NULL, CLPAD_PAD_REFLECT, NULL, &y,
-                               sizeof y));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 0, NULL, &x, NULL, NULL,
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), NULL, &y, sizeof y));
     assert_true(y == -2.5);
 }
 
@@ -216,7 +218,7 @@ static void test_pad_value_bits(void **state)
         memset(out, 0xEE, sizeof out);
         int64_t shape[1] = {2};
         TU_ASSERT_OK(clpad_pad_cpu(cases[i].dtype, 1, shape, in, (int64_t[]){1}, (int64_t[]){2},
-                                   CLPAD_PAD_CONSTANT, value, out, sizeof out));
+                                   CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), value, out, sizeof out));
         for (int k = 0; k < 5; k++) {
             uint64_t o = 0;
             memcpy(&o, out + (size_t)k * es, es);
@@ -250,46 +252,54 @@ static void test_errors(void **state)
             fail_msg("%s: message '%s' does not mention '%s'", #call, clpad_last_error(), \
                      r.needle);                                                           \
     } while (0)
-    EXPECT(clpad_pad_output_shape(9, shape, pb, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(9, shape, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_ARGUMENT, "rank 9");
-    EXPECT(clpad_pad_output_shape(-1, shape, pb, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(-1, shape, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_ARGUMENT, "rank -1");
-    EXPECT(clpad_pad_output_shape(2, NULL, pb, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(2, NULL, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_ARGUMENT, "shape");
-    EXPECT(clpad_pad_output_shape(2, shape, NULL, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(2, shape, NULL, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_ARGUMENT, "pads_begin");
-    EXPECT(clpad_pad_output_shape(2, shape, pb, NULL, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(2, shape, pb, NULL, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_ARGUMENT, "pads_end");
-    EXPECT(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_EDGE, NULL),
+    EXPECT(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL),
            CLPAD_ERR_INVALID_ARGUMENT, "out_shape");
-    EXPECT(clpad_pad_output_shape(2, shape, pb, pe, (clpad_pad_mode)9, os),
+    EXPECT(clpad_pad_output_shape(2, shape, pb, pe, CLPAD_PAD_OPTIONS((clpad_pad_mode)9), os),
            CLPAD_ERR_INVALID_ARGUMENT, "pad_mode");
-    EXPECT(clpad_pad_output_shape(2, (int64_t[]){3, -1}, pb, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(2, (int64_t[]){3, -1}, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                                  os),
            CLPAD_ERR_INVALID_SHAPE, "shape[1] = -1");
-    EXPECT(clpad_pad_output_shape(2, shape, (int64_t[]){0, 4}, pe, CLPAD_PAD_REFLECT, os),
+    EXPECT(clpad_pad_output_shape(2, shape, (int64_t[]){0, 4}, pe,
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), os),
            CLPAD_ERR_INVALID_PADS, "pads_begin[1] = 4");
-    EXPECT(clpad_pad_output_shape(2, shape, pb, (int64_t[]){4, 0}, CLPAD_PAD_SYMMETRIC, os),
+    EXPECT(clpad_pad_output_shape(2, shape, pb, (int64_t[]){4, 0},
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), os),
            CLPAD_ERR_INVALID_PADS, "pads_end[0] = 4");
-    EXPECT(clpad_pad_output_shape(2, (int64_t[]){0, 4}, (int64_t[]){1, 0}, pe, CLPAD_PAD_EDGE, os),
+    EXPECT(clpad_pad_output_shape(2, (int64_t[]){0, 4}, (int64_t[]){1, 0}, pe,
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), os),
            CLPAD_ERR_INVALID_PADS, "shape[0] = 0");
-    EXPECT(clpad_pad_output_shape(2, shape, (int64_t[]){INT64_MAX, 0}, pe, CLPAD_PAD_CONSTANT, os),
+    EXPECT(clpad_pad_output_shape(2, shape, (int64_t[]){INT64_MAX, 0}, pe,
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), os),
            CLPAD_ERR_OVERFLOW, "pads_begin[0]");
     /* A huge crop is no overflow: the axis is just empty. */
     TU_ASSERT_OK(clpad_pad_output_shape(2, shape, pb, (int64_t[]){0, INT64_MIN},
-                                        CLPAD_PAD_CONSTANT, os));
+                                        CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), os));
     assert_int_equal(os[1], 0);
     EXPECT(clpad_pad_output_shape(4, (int64_t[]){1 << 20, 1 << 20, 1 << 20, 1 << 20},
                                   (int64_t[]){0, 0, 0, 0}, (int64_t[]){0, 0, 0, 0},
-                                  CLPAD_PAD_CONSTANT, (int64_t[4]){0}),
+                                  CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), (int64_t[4]){0}),
            CLPAD_ERR_OVERFLOW, "element count");
-    EXPECT(clpad_pad_cpu((clpad_dtype)99, 2, shape, seed_input, pb, pe, CLPAD_PAD_EDGE, NULL, out,
-                         sizeof out),
+    EXPECT(clpad_pad_cpu((clpad_dtype)99, 2, shape, seed_input, pb, pe,
+                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, out, sizeof out),
            CLPAD_ERR_INVALID_ARGUMENT, "dtype");
-    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, seed_input, pb, pe, CLPAD_PAD_EDGE, NULL, out, 47),
+    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, seed_input, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, out, 47),
            CLPAD_ERR_BUFFER_TOO_SMALL, "48 bytes");
-    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, NULL, pb, pe, CLPAD_PAD_EDGE, NULL, out, sizeof out),
+    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, NULL, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL,
+                         out, sizeof out),
            CLPAD_ERR_INVALID_ARGUMENT, "input");
-    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, seed_input, pb, pe, CLPAD_PAD_EDGE, NULL, NULL, 48),
+    EXPECT(clpad_pad_cpu(CLPAD_I32, 2, shape, seed_input, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE),
+                         NULL, NULL, 48),
            CLPAD_ERR_INVALID_ARGUMENT, "output");
     /* pad_value parsing */
     unsigned char v[8];
@@ -322,15 +332,16 @@ static void test_random_vs_oracle(void **state)
         tu_random_pad_case(&rng, ranks, 8, MAXE, &c);
         size_t es = clpad_dtype_size(c.dtype);
         int64_t os[CLPAD_MAX_RANK];
-        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os));
+        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end,
+                                            CLPAD_PAD_OPTIONS(c.mode), os));
         size_t nin = (size_t)tu_elems(c.rank, c.shape) * es;
         size_t nout = (size_t)tu_elems(c.rank, os) * es;
         tu_fill(in, nin, &rng);
         memcpy(copy, in, nin);
         memset(got, 0xCD, nout + 64);
         tu_pad_naive(&c, in, want);
-        TU_ASSERT_OK(clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode,
-                                   c.value, got, nout));
+        TU_ASSERT_OK(clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                                   CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout));
         char buf[512];
         if (memcmp(got, want, nout))
             fail_msg("case %d differs from the oracle: %s", i, tu_pad_case_str(&c, buf, sizeof buf));
@@ -353,7 +364,8 @@ static void check_vs_oracle(const tu_pad_case *c, uint64_t *rng)
 {
     size_t es = clpad_dtype_size(c->dtype);
     int64_t os[CLPAD_MAX_RANK];
-    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, os));
+    TU_ASSERT_OK(clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end,
+                                        CLPAD_PAD_OPTIONS(c->mode), os));
     size_t nin = (size_t)tu_elems(c->rank, c->shape) * es;
     size_t nout = (size_t)tu_elems(c->rank, os) * es;
     unsigned char *in = malloc(nin + 1), *got = malloc(nout + 64), *want = malloc(nout + 1);
@@ -361,7 +373,7 @@ static void check_vs_oracle(const tu_pad_case *c, uint64_t *rng)
     memset(got, 0xCD, nout + 64);
     tu_pad_naive(c, in, want);
     TU_ASSERT_OK(clpad_pad_cpu(c->dtype, c->rank, c->shape, in, c->pads_begin, c->pads_end,
-                               c->mode, c->value, got, nout));
+                               CLPAD_PAD_OPTIONS(c->mode), c->value, got, nout));
     char buf[512];
     if (memcmp(got, want, nout))
         fail_msg("differs from the oracle: %s", tu_pad_case_str(c, buf, sizeof buf));
@@ -452,7 +464,8 @@ static void test_threaded_cpu_path_vs_oracle(void **state)
         int a = (int)tu_range(&rng, 0, c.rank - 1);
         c.shape[a] *= tu_range(&rng, 8, 64);
         int64_t os[CLPAD_MAX_RANK];
-        if (clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os))
+        if (clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end,
+                                   CLPAD_PAD_OPTIONS(c.mode), os))
             continue;
         size_t es = clpad_dtype_size(c.dtype);
         size_t nin = (size_t)tu_elems(c.rank, c.shape) * es;
@@ -464,7 +477,7 @@ static void test_threaded_cpu_path_vs_oracle(void **state)
         memset(got, 0xCD, nout + 64);
         tu_pad_naive(&c, in, want);
         TU_ASSERT_OK(clpad_pad(ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
-                               c.mode, c.value, got, nout, NULL));
+                               CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout, NULL));
         if (memcmp(got, want, nout))
             fail_msg("threaded CPU path differs from the oracle: %s",
                      tu_pad_case_str(&c, buf, sizeof buf));

@@ -68,7 +68,7 @@ static void pad_variant(clpad_context *ctx, clpad_dtype dtype, int rule, bool mi
     else if (large) /* the outer axis past the limit too: the same numpy rule */
         pb[0] = pe[0] = 4;
     int64_t os[2];
-    TU_ASSERT_OK(clpad_pad_output_shape_ex(2, shape, pb, pe, &o, os));
+    TU_ASSERT_OK(clpad_pad_output_shape(2, shape, pb, pe, &o, os));
     size_t es = clpad_dtype_size(dtype), nin = 12 * es, nout = (size_t)(os[0] * os[1]) * es;
     /* 8-byte aligned, so that the unit is the element (host/device/launch.c) */
     uint64_t in[12], value[1], want[64 * 8], got[64 * 8];
@@ -76,10 +76,11 @@ static void pad_variant(clpad_context *ctx, clpad_dtype dtype, int rule, bool mi
     uint64_t rng = 0x9E37 + (uint64_t)rule * 8 + es + (uint64_t)mixed;
     tu_fill(in, nin, &rng);
     tu_fill(value, sizeof value, &rng);
-    TU_ASSERT_OK(clpad_pad_cpu_ex(dtype, 2, shape, in, pb, pe, &o, value, want, nout));
+    TU_ASSERT_OK(clpad_pad_cpu(dtype, 2, shape, in, pb, pe, &o, value, want, nout));
     memset(got, 0x5A, nout);
-    clpad_run_info ri = {0};
-    clpad_status st = clpad_pad_ex(ctx, dtype, 2, shape, in, pb, pe, &o, value, got, nout, &ri);
+    clpad_run_info ri;
+    clpad_run_info_init(&ri);
+    clpad_status st = clpad_pad(ctx, dtype, 2, shape, in, pb, pe, &o, value, got, nout, &ri);
     if (st)
         fail_msg("pad variant: rule %d, %s, %zu-byte units: %s: %s", rule,
                  mixed ? "mixed" : "uniform", es, clpad_status_name(st), clpad_last_error());

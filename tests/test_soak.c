@@ -50,20 +50,22 @@ static void soak_pass(uint64_t seed, clpad_context **ctx, unsigned char *in, uns
         tu_random_pad_case(&rng, ranks, 7, MAXE, &c);
         size_t es = clpad_dtype_size(c.dtype);
         int64_t os[CLPAD_MAX_RANK];
-        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end, c.mode, os));
+        TU_ASSERT_OK(clpad_pad_output_shape(c.rank, c.shape, c.pads_begin, c.pads_end,
+                                            CLPAD_PAD_OPTIONS(c.mode), os));
         size_t nin = (size_t)tu_elems(c.rank, c.shape) * es, nout = (size_t)tu_elems(c.rank, os) * es;
         tu_fill(in, nin, &rng);
-        TU_ASSERT_OK(clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end, c.mode,
-                                   c.value, want, nout));
+        TU_ASSERT_OK(clpad_pad_cpu(c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                                   CLPAD_PAD_OPTIONS(c.mode), c.value, want, nout));
         TU_ASSERT_OK(clpad_pad(*ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
-                               c.mode, c.value, got, nout, NULL));
+                               CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout, NULL));
         char buf[400];
         if (memcmp(got, want, nout))
             fail_msg("op %d differs: %s", i, tu_pad_case_str(&c, buf, sizeof buf));
         /* and an invalid call now and then: errors must not leak either */
         if (i % 7 == 0)
-            TU_ASSERT_STATUS(clpad_pad(*ctx, c.dtype, c.rank, c.shape, in, c.pads_begin,
-                                       c.pads_end, c.mode, c.value, got, nout ? nout - 1 : 0, NULL),
+            TU_ASSERT_STATUS(clpad_pad(*ctx, c.dtype, c.rank, c.shape, in, c.pads_begin, c.pads_end,
+                                       CLPAD_PAD_OPTIONS(c.mode), c.value, got, nout ? nout - 1 : 0,
+                                       NULL),
                              nout ? CLPAD_ERR_BUFFER_TOO_SMALL : CLPAD_OK);
     }
 }

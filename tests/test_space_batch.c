@@ -327,8 +327,8 @@ static void test_empty_and_trivial(void **state)
     int64_t n4 = tu_elems(4, os4);
     uint8_t got[256], want[256];
     TU_ASSERT_OK(clpad_space_to_batch_cpu(CLPAD_U8, 4, s3, x, b1, pb4, pe4, got, sizeof got));
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 4, s3, x, pb4, pe4, CLPAD_PAD_CONSTANT, NULL, want,
-                               sizeof want));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U8, 4, s3, x, pb4, pe4, CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT),
+                               NULL, want, sizeof want));
     assert_memory_equal(got, want, (size_t)n4);
 }
 
@@ -625,6 +625,7 @@ static void test_host_api_fallback(void **state)
     for (size_t i = 0; i < nin; i++)
         in[i] = (int32_t)(i * 31 + 7);
     clpad_run_info info;
+    clpad_run_info_init(&info);
     memset(&info, 0xFF, sizeof info);
     TU_ASSERT_OK(clpad_space_to_batch(ctx, CLPAD_I32, 4, shape, in, block, pb, pe, got,
                                       nout * 4, &info));

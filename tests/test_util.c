@@ -132,8 +132,8 @@ void tu_random_pad_case(uint64_t *state, const int *ranks, int n_ranks, int64_t 
         if (c->dtype == CLPAD_BOOL)
             c->value[0] &= 1;
         int64_t out[CLPAD_MAX_RANK];
-        if (clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, c->mode, out) ==
-                CLPAD_OK &&
+        if (clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end,
+                                   CLPAD_PAD_OPTIONS(c->mode), out) == CLPAD_OK &&
             tu_elems(c->rank, out) <= max_elems && tu_elems(c->rank, c->shape) <= max_elems)
             return;
     }
@@ -190,7 +190,7 @@ void tu_random_mixed_case(uint64_t *state, const int *ranks, int n_ranks, int64_
         tu_pad_options(c, &o);
         int64_t out[CLPAD_MAX_RANK];
         if (two &&
-            clpad_pad_output_shape_ex(c->rank, c->shape, c->pads_begin, c->pads_end, &o, out) ==
+            clpad_pad_output_shape(c->rank, c->shape, c->pads_begin, c->pads_end, &o, out) ==
                 CLPAD_OK &&
             tu_elems(c->rank, out) <= max_elems && tu_elems(c->rank, out) > 0)
             return;

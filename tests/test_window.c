@@ -1374,7 +1374,8 @@ static void check_equivalence(struct conv_case *c, uint64_t *rng)
                  (long long)c->top, (long long)c->left);
     int64_t shape[4] = {1, c->H, c->W, c->C}, pb[4], pe[4], pshape[4];
     TU_ASSERT_OK(clpad_window_tensor_pads(r, 4, 1, pb, pe));
-    TU_ASSERT_OK(clpad_pad_output_shape(4, shape, pb, pe, CLPAD_PAD_CONSTANT, pshape));
+    TU_ASSERT_OK(
+        clpad_pad_output_shape(4, shape, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), pshape));
     size_t n = (size_t)(c->H * c->W * c->C), np = (size_t)(pshape[1] * pshape[2] * pshape[3]);
     size_t nw = (size_t)(c->KH * c->KW * c->C), no = (size_t)(c->OH * c->OW);
     double *x = malloc(n * sizeof *x), *xp = malloc((np ? np : 1) * sizeof *xp);
@@ -1389,8 +1390,9 @@ static void check_equivalence(struct conv_case *c, uint64_t *rng)
         x[k] = (double)tu_range(rng, -1000, 1000) / 64.0;
     for (size_t k = 0; k < nw; k++)
         w[k] = (double)tu_range(rng, -50, 50) / 16.0;
-    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 4, shape, x, pb, pe, CLPAD_PAD_CONSTANT, &c->pad_value,
-                               xp, np * sizeof *xp));
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 4, shape, x, pb, pe,
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &c->pad_value, xp,
+                               np * sizeof *xp));
     /* VALID over the padded tensor: floor((HP - DK)/S) + 1 windows, none outside */
     int64_t DKH = 1 + c->DH * (c->KH - 1), DKW = 1 + c->DW * (c->KW - 1);
     assert_true(pshape[1] >= DKH && pshape[2] >= DKW);
@@ -1669,11 +1671,13 @@ static void test_equivalence_deconv(void **state)
         }
         int64_t pb[1], pe[1], out_len;
         TU_ASSERT_OK(clpad_window_tensor_pads(&r, 1, 0, pb, pe));
-        TU_ASSERT_OK(clpad_pad_output_shape(1, &full, pb, pe, CLPAD_PAD_CONSTANT, &out_len));
+        TU_ASSERT_OK(clpad_pad_output_shape(1, &full, pb, pe, CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT),
+                                            &out_len));
         assert_int_equal(out_len, O);
         assert_true(O <= 128);
-        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 1, &full, yfull, pb, pe, CLPAD_PAD_CONSTANT, NULL,
-                                   ycrop, sizeof ycrop));
+        TU_ASSERT_OK(clpad_pad_cpu(CLPAD_F64, 1, &full, yfull, pb, pe,
+                                   CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, ycrop,
+                                   sizeof ycrop));
         for (int64_t j = 0; j < O; j++)
             if (!(ycrop[j] == ydirect[j]))
                 fail_msg("%s: I %lld F %lld S %lld d %lld: y[%lld] cropped %.17g, direct %.17g",

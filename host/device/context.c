@@ -3,6 +3,7 @@
 #include "device/launch.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +32,20 @@ static cl_uint get_devices(cl_platform_id platform, cl_device_id *ids)
     return count < MAX_DEVICES ? count : MAX_DEVICES;
 }
 
-static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned pi, unsigned di,
-                      clpad_device_info *info)
+void clpad_device_info_init(clpad_device_info *info)
 {
+    if (!info)
+        return;
     memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
+}
+
+/* One device's info into `dst`, `size` bytes of it (its size field set). */
+static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned pi, unsigned di,
+                      void *dst, size_t size)
+{
+    clpad_device_info full, *info = &full;
+    clpad_device_info_init(info);
     info->platform_index = pi;
     info->device_index = di;
     clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof info->platform_name - 1,
@@ -52,6 +63,8 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned pi, un
     cl_ulong mem = 0;
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
     info->global_mem_bytes = mem;
+    full.size = size;
+    memcpy(dst, &full, size < sizeof full ? size : sizeof full);
 }
 
 clpad_status clpad_devices(clpad_device_info *infos, size_t capacity, size_t *count)
@@ -59,6 +72,13 @@ clpad_status clpad_devices(clpad_device_info *infos, size_t capacity, size_t *co
     clpad__clear_error();
     if (!count || (capacity && !infos))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "devices: count/infos is NULL");
+    size_t first = offsetof(clpad_device_info, global_mem_bytes) + sizeof infos->global_mem_bytes;
+    size_t stride = capacity ? infos[0].size : 0;
+    if (capacity && stride < first)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "infos", 0,
+                              "devices: infos[0].size is %zu, not at least %zu: fill it with "
+                              "clpad_device_info_init()",
+                              stride, first);
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np;
     cl_int err = get_platforms(plats, &np);
@@ -70,7 +90,7 @@ clpad_status clpad_devices(clpad_device_info *infos, size_t capacity, size_t *co
         cl_uint nd = get_devices(plats[p], devs);
         for (cl_uint d = 0; d < nd; d++, total++)
             if (total < capacity)
-                fill_info(plats[p], devs[d], p, d, &infos[total]);
+                fill_info(plats[p], devs[d], p, d, (unsigned char *)infos + total * stride, stride);
     }
     *count = total;
     return CLPAD_OK;
@@ -112,7 +132,7 @@ static clpad_status choose_device(const char *spec, cl_platform_id *platform, cl
             for (cl_uint d = 0; d < nd; d++) {
                 any = true;
                 clpad_device_info info;
-                fill_info(plats[p], devs[d], p, d, &info);
+                fill_info(plats[p], devs[d], p, d, &info, sizeof info);
                 bool ok;
                 if (by_index)
                     ok = p == want_p && d == want_d;

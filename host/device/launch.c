@@ -3,6 +3,7 @@
  * checks and the host-pointer path. */
 #include "device/launch.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -329,6 +330,34 @@ done:
     if (bin)
         clReleaseMemObject(bin);
     return st;
+}
+
+void clpad_run_info_init(clpad_run_info *info)
+{
+    if (!info)
+        return;
+    memset(info, 0, sizeof *info);
+    info->size = sizeof *info;
+}
+
+clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn)
+{
+    size_t first = offsetof(clpad_run_info, bytes_moved) + sizeof info->bytes_moved;
+    if (info && info->size < first)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "info", -1,
+                              "%s: info->size is %zu, not at least %zu: fill it with "
+                              "clpad_run_info_init()",
+                              fn, info->size, first);
+    return CLPAD_OK;
+}
+
+void clpad__run_info_put(clpad_run_info *info, clpad_run_info value)
+{
+    if (!info)
+        return;
+    size_t n = info->size < sizeof value ? info->size : sizeof value;
+    value.size = info->size;
+    memcpy(info, &value, n);
 }
 
 clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,

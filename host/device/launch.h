@@ -123,6 +123,16 @@ typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t 
  * CL_DEVICE_MEM_BASE_ADDR_ALIGN, and the operation gets the rest as an
  * offset. If the output cannot be mapped back, the call ends with copies and
  * the context copies from then on. */
+/* The public functions' run info: `info` NULL, or its size (set by
+ * clpad_run_info_init) at least the first version's; else
+ * CLPAD_ERR_INVALID_ARGUMENT naming `fn`'s argument info. */
+clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn);
+/* Give `value` to a public function's caller: the fields that *info's size
+ * holds (nothing when info is NULL); info->size stays. */
+void clpad__run_info_put(clpad_run_info *info, clpad_run_info value);
+
+/* (info here is the library's own record, written whole; the public
+ * functions hand it on with clpad__run_info_put.) */
 clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,
                              size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
                              const void *closure, clpad_run_info *info);

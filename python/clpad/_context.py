@@ -122,6 +122,7 @@ def devices() -> List[Device]:
     if count.value == 0:
         return []
     infos = (_lib.DeviceInfo * count.value)()
+    lib.clpad_device_info_init(infos)  # infos[0].size: the size of every entry
     check(lib.clpad_devices(infos, count.value, ctypes.byref(count)))
     result = []
     for info in infos[: count.value]:

@@ -77,6 +77,7 @@ def struct(cname: str, fields: List[Tuple[str, Any]], doc: str = "") -> Any:
 
 
 DeviceInfo = struct("clpad_device_info", [
+    ("size", _size_t),
     ("platform_index", ctypes.c_uint),
     ("device_index", ctypes.c_uint),
     ("platform_name", ctypes.c_char * 128),
@@ -89,6 +90,7 @@ DeviceInfo = struct("clpad_device_info", [
 ], "clpad_device_info.")
 
 RunInfo = struct("clpad_run_info", [
+    ("size", _size_t),
     ("used_opencl", ctypes.c_int),
     ("zero_copy", ctypes.c_int),
     ("kernel_ns", ctypes.c_uint64),
@@ -168,28 +170,19 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_mode_parse": (_status, [_str, _enum_p, ctypes.POINTER(ctypes.c_uint)]),
     "clpad_pad_mode_parse_within_limits": (_status, [_str, _enum_p]),
     "clpad_pad_large_pads_parse": (_status, [_str, ctypes.POINTER(ctypes.c_uint)]),
-    "clpad_pad_options_init": (None, [ctypes.POINTER(PadOptions), _int]),
-    "clpad_pad_output_shape_ex": (
+    "clpad_pad_options_init": (ctypes.POINTER(PadOptions), [ctypes.POINTER(PadOptions), _int]),
+    "clpad_pad_output_shape": (
         _status, [_int, _i64p, _i64p, _i64p, ctypes.POINTER(PadOptions), _i64p]),
     "clpad_pad_axes_expand": (_status, [_int, _int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_pad_form_init": (None, [ctypes.POINTER(PadForm)]),
     "clpad_pad_form_resolve": (
         _status, [_int, _i64p, ctypes.POINTER(PadForm), _i64p, _i64p, ctypes.POINTER(PadOptions)]),
     "clpad_pad_to_multiple": (_status, [_int, _i64p, _i64p, _int, _i64p, _i64p]),
-    "clpad_pad_ex": (
-        _status,
-        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, ctypes.POINTER(PadOptions), _void_p,
-         _void_p, _size_t, _run_p],
-    ),
-    "clpad_enqueue_pad_ex": (
-        _status,
-        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, ctypes.POINTER(PadOptions),
-         _void_p, _cl, _size_t, _cl, ctypes.c_uint, _cl_p, _cl_p],
-    ),
-    "clpad_pad_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _int, _i64p]),
     "clpad_space_to_batch_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
+    "clpad_device_info_init": (None, [ctypes.POINTER(DeviceInfo)]),
     "clpad_devices": (_status, [ctypes.POINTER(DeviceInfo), _size_t, ctypes.POINTER(_size_t)]),
+    "clpad_run_info_init": (None, [_run_p]),
     "clpad_context_config_init": (None, [ctypes.POINTER(ContextConfig)]),
     "clpad_context_create": (_status, [ctypes.POINTER(ContextConfig), ctypes.POINTER(_ctx)]),
     "clpad_context_tuning": (_str, [_ctx]),
@@ -205,12 +198,13 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_context_warmup": (_status, [_ctx]),
     "clpad_pad": (
         _status,
-        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _int, _void_p, _void_p, _size_t, _run_p],
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, ctypes.POINTER(PadOptions), _void_p,
+         _void_p, _size_t, _run_p],
     ),
     "clpad_enqueue_pad": (
         _status,
-        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _int, _void_p, _cl, _size_t, _cl,
-         ctypes.c_uint, _cl_p, _cl_p],
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, ctypes.POINTER(PadOptions),
+         _void_p, _cl, _size_t, _cl, ctypes.c_uint, _cl_p, _cl_p],
     ),
     "clpad_enqueue_space_to_batch": (
         _status,

@@ -194,6 +194,17 @@ _MODE_CODES: Dict[Any, int] = {}
 _DTYPE_CODES: Dict[Any, int] = {}
 _ARRAY_TYPES = [ctypes.c_int64 * n for n in range(9)]
 _BIG = 1 << 40  # output bytes beyond which the library validates first
+_OPTIONS: Dict[int, Any] = {}  # mode code -> clpad_pad_options with that mode on every axis
+
+
+def _options(mode_code: int) -> Any:
+    """The clpad_pad_options of one mode on every axis (made once per mode)."""
+    opts = _OPTIONS.get(mode_code)
+    if opts is None:
+        opts = _lib.PadOptions()
+        _lib.lib().clpad_pad_options_init(ctypes.byref(opts), mode_code)
+        _OPTIONS[mode_code] = opts
+    return opts
 _I64 = 1 << 63
 
 
@@ -342,7 +353,8 @@ def _fast_pad(array: Any, pad_width: Any, args: Tuple[Any, ...], mode: Any, cons
         return None
     result = host_output(out, out_shape, dt, array)
     check(_lib.lib().clpad_pad(_context.context(None), code, rank, c_shape,
-                               array.__array_interface__["data"][0], c_pb, c_pe, mode_code,
+                               array.__array_interface__["data"][0], c_pb, c_pe,
+                               ctypes.byref(_options(mode_code)),
                                value_bytes, result.__array_interface__["data"][0], result.nbytes,
                                None))
     return result
@@ -730,20 +742,19 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
     value_buf = ctypes.create_string_buffer(value_bytes, 8)
 
     c_out = _args.i64([0] * rank)
-    check(lib.clpad_pad_output_shape_ex(rank, c_shape, c_pb, c_pe, ctypes.byref(opts), c_out))
+    check(lib.clpad_pad_output_shape(rank, c_shape, c_pb, c_pe, ctypes.byref(opts), c_out))
     out_shape = _args.shape_tuple(c_out, rank)
 
     if device_array:
         def enqueue(ctx: Any, src: Any, src_off: int, dst: Any, dst_off: int, q: Any,
                     n: int, waits: Any, evt: Any) -> int:
-            return int(lib.clpad_enqueue_pad_ex(ctx, code, rank, c_shape, src, src_off, c_pb,
-                                                c_pe, ctypes.byref(opts), value_buf, dst,
-                                                dst_off, q, n, waits, evt))
+            return int(lib.clpad_enqueue_pad(ctx, code, rank, c_shape, src, src_off, c_pb,
+                                             c_pe, ctypes.byref(opts), value_buf, dst,
+                                             dst_off, q, n, waits, evt))
         return _pyopencl.run(array, out_shape, out, queue, enqueue)
 
     result = host_output(out, out_shape, dt, x)
     ctx = _context.context(device)
-    check(lib.clpad_pad_ex(ctx, code, rank, c_shape, x.ctypes.data, c_pb, c_pe,
-                           ctypes.byref(opts), value_buf, result.ctypes.data, result.nbytes,
-                           None))
+    check(lib.clpad_pad(ctx, code, rank, c_shape, x.ctypes.data, c_pb, c_pe,
+                        ctypes.byref(opts), value_buf, result.ctypes.data, result.nbytes, None))
     return result

@@ -51,7 +51,7 @@ int main(void)
     const int64_t shape[2] = {3, 4}, pads_begin[2] = {2, -1}, pads_end[2] = {-1, 3};
     int64_t out_shape[2];
     clpad_status st = clpad_pad_output_shape(2, shape, pads_begin, pads_end,
-                                             CLPAD_PAD_REFLECT, out_shape);
+                                             CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), out_shape);
     if (st != CLPAD_OK || out_shape[0] != 4 || out_shape[1] != 6) {
         fprintf(stderr, "consumer: output shape: %s %s\n", clpad_status_name(st),
                 clpad_last_error());
@@ -60,8 +60,8 @@ int main(void)
 
     int32_t out[4][6];
     memset(out, 0, sizeof out);
-    st = clpad_pad_cpu(CLPAD_I32, 2, shape, in, pads_begin, pads_end, CLPAD_PAD_REFLECT, NULL,
-                       out, sizeof out);
+    st = clpad_pad_cpu(CLPAD_I32, 2, shape, in, pads_begin, pads_end,
+                       CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), NULL, out, sizeof out);
     if (st != CLPAD_OK) {
         fprintf(stderr, "consumer: clpad_pad_cpu: %s\n", clpad_last_error());
         return 1;
@@ -71,7 +71,8 @@ int main(void)
 
     /* An error names its argument. */
     const int64_t too_far[2] = {0, 4};
-    st = clpad_pad_output_shape(2, shape, too_far, too_far, CLPAD_PAD_REFLECT, out_shape);
+    st = clpad_pad_output_shape(2, shape, too_far, too_far, CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT),
+                                out_shape);
     if (st != CLPAD_ERR_INVALID_PADS || clpad_last_error()[0] == '\0') {
         fprintf(stderr, "consumer: reflect limit not reported (%s)\n", clpad_status_name(st));
         return 1;
@@ -124,8 +125,9 @@ int main(void)
            clpad_context_platform_name(ctx));
     memset(out, 0, sizeof out);
     clpad_run_info info;
-    st = clpad_pad(ctx, CLPAD_I32, 2, shape, in, pads_begin, pads_end, CLPAD_PAD_REFLECT, NULL,
-                   out, sizeof out, &info);
+    clpad_run_info_init(&info);
+    st = clpad_pad(ctx, CLPAD_I32, 2, shape, in, pads_begin, pads_end,
+                   CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), NULL, out, sizeof out, &info);
     if (st != CLPAD_OK) {
         fprintf(stderr, "consumer: clpad_pad: %s: %s\n", clpad_status_name(st),
                 clpad_last_error());

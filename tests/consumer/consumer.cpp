@@ -20,8 +20,10 @@ int main()
     const std::int32_t expected[24] = {10, 11, 12, 11, 10, 9, 6, 7, 8, 7, 6, 5,
                                        2,  3,  4,  3,  2,  1, 6, 7, 8, 7, 6, 5};
     std::vector<std::int32_t> out(24, 0);
+    clpad_pad_options options; // (CLPAD_PAD_OPTIONS is C only: a compound literal)
+    clpad_pad_options_init(&options, CLPAD_PAD_REFLECT);
     clpad_status st = clpad_pad_cpu(CLPAD_I32, 2, shape, in.data(), pads_begin, pads_end,
-                                    CLPAD_PAD_REFLECT, nullptr, out.data(),
+                                    &options, nullptr, out.data(),
                                     out.size() * sizeof(std::int32_t));
     if (st != CLPAD_OK) {
         std::fprintf(stderr, "consumer_cxx: %s: %s\n", clpad_status_name(st), clpad_last_error());

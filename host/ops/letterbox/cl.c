@@ -520,23 +520,23 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: context is NULL");
     lb_plan p;
-    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
-    if (st)
+    clpad_status st = clpad__run_info_check(info, "letterbox");
+    if (st || (st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p)))
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;
     /* the variable-tap kinds where kernel loops end early: the CPU path */
     bool loops = p.taps && (ctx->quirks & CLPAD_QUIRK_LOOP_LIMIT);
     if (clpad__host_call_on_cpu(ctx, moved) || loops) {
         st = run_cpu_parallel(&p, images, output);
-        if (!st && info)
-            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
+        if (!st)
+            clpad__run_info_put(info, (clpad_run_info){.total_ns = clpad__now_ns() - t0,
+                                                       .bytes_moved = moved});
     } else {
         clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
         st = run_device(ctx, &p, images, output, moved, &acc);
-        if (!st && info) {
-            acc.total_ns = clpad__now_ns() - t0;
-            *info = acc;
-        }
+        acc.total_ns = clpad__now_ns() - t0;
+        if (!st)
+            clpad__run_info_put(info, acc);
     }
     clpad__lb_free(&p);
     for (size_t i = 0; !st && transforms && i < n; i++)

@@ -117,28 +117,9 @@ clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_
 clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
                                const int64_t *shape, cl_mem input, size_t input_offset,
                                const int64_t *pads_begin, const int64_t *pads_end,
-                               clpad_pad_mode mode, const void *pad_value, cl_mem output,
-                               size_t output_offset, cl_command_queue queue, cl_uint num_events,
-                               const cl_event *wait_list, cl_event *event)
-{
-    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
-        clpad__clear_error();
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
-    }
-    clpad_pad_options o;
-    clpad_pad_options_init(&o, mode);
-    return clpad_enqueue_pad_ex(ctx, dtype, rank, shape, input, input_offset, pads_begin,
-                                pads_end, &o, pad_value, output, output_offset, queue,
-                                num_events, wait_list, event);
-}
-
-clpad_status clpad_enqueue_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                  const int64_t *shape, cl_mem input, size_t input_offset,
-                                  const int64_t *pads_begin, const int64_t *pads_end,
-                                  const clpad_pad_options *options, const void *pad_value,
-                                  cl_mem output, size_t output_offset, cl_command_queue queue,
-                                  cl_uint num_events, const cl_event *wait_list,
-                                  cl_event *event)
+                               const clpad_pad_options *options, const void *pad_value,
+                               cl_mem output, size_t output_offset, cl_command_queue queue,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad");
     if (st)
@@ -208,31 +189,18 @@ static clpad_status pad_in_pieces(clpad_context *ctx, clpad_pad_call *c, int axi
 
 clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,
                        const void *input, const int64_t *pads_begin, const int64_t *pads_end,
-                       clpad_pad_mode mode, const void *pad_value, void *output,
+                       const clpad_pad_options *options, const void *pad_value, void *output,
                        size_t output_bytes, clpad_run_info *info)
-{
-    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
-        clpad__clear_error();
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
-    }
-    clpad_pad_options o;
-    clpad_pad_options_init(&o, mode);
-    return clpad_pad_ex(ctx, dtype, rank, shape, input, pads_begin, pads_end, &o, pad_value,
-                        output, output_bytes, info);
-}
-
-clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,
-                          const void *input, const int64_t *pads_begin, const int64_t *pads_end,
-                          const clpad_pad_options *options, const void *pad_value, void *output,
-                          size_t output_bytes, clpad_run_info *info)
 {
     clpad__clear_error();
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
     uint64_t t0 = clpad__now_ns();
     clpad_pad_call c;
-    clpad_status st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options,
-                                          pad_value, &c);
+    clpad_status st = clpad__run_info_check(info, "pad");
+    if (st)
+        return st;
+    st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value, &c);
     if (st || (st = clpad__check_host_buffers("pad", input, c.in_bytes, output, c.out_bytes,
                                               output_bytes)))
         return st;
@@ -240,9 +208,8 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
     if (clpad__host_call_on_cpu(ctx, (uint64_t)in_bytes + out_bytes)) {
         if (out_bytes > 0)
             clpad__pad_cpu_threads(&c, input, output);
-        if (info)
-            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,
-                                     .bytes_moved = in_bytes + out_bytes};
+        clpad__run_info_put(info, (clpad_run_info){.total_ns = clpad__now_ns() - t0,
+                                                   .bytes_moved = in_bytes + out_bytes});
         return CLPAD_OK;
     }
     if (in_bytes > ctx->max_alloc)
@@ -251,16 +218,16 @@ clpad_status clpad_pad_ex(clpad_context *ctx, clpad_dtype dtype, int rank, const
                            "allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); pad it on the "
                            "CPU path (clpad_pad_cpu, or `clpad pad --cpu`)",
                            in_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
-    if (out_bytes <= ctx->max_alloc)
-        return clpad__run_host(ctx, input, in_bytes, output, out_bytes, in_bytes + out_bytes,
-                               clpad__pad_host_enqueue, &c, info);
-    /* An output larger than one device buffer: in pieces that fit. */
     clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1};
-    st = pad_in_pieces(ctx, &c, 0, input, output, (size_t)ctx->max_alloc, &acc);
-    if (!st && info) {
+    if (out_bytes <= ctx->max_alloc) {
+        st = clpad__run_host(ctx, input, in_bytes, output, out_bytes, in_bytes + out_bytes,
+                             clpad__pad_host_enqueue, &c, &acc);
+    } else { /* an output larger than one device buffer: in pieces that fit */
+        st = pad_in_pieces(ctx, &c, 0, input, output, (size_t)ctx->max_alloc, &acc);
         acc.total_ns = clpad__now_ns() - t0;
         acc.bytes_moved = in_bytes + out_bytes;
-        *info = acc;
     }
+    if (!st)
+        clpad__run_info_put(info, acc);
     return st;
 }

@@ -372,23 +372,8 @@ void clpad__pad_cpu(const clpad_pad_call *c, const void *input, void *output)
 
 clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, const void *input,
                            const int64_t *pads_begin, const int64_t *pads_end,
-                           clpad_pad_mode mode, const void *pad_value, void *output,
+                           const clpad_pad_options *options, const void *pad_value, void *output,
                            size_t output_bytes)
-{
-    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
-        clpad__clear_error();
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
-    }
-    clpad_pad_options o;
-    clpad_pad_options_init(&o, mode);
-    return clpad_pad_cpu_ex(dtype, rank, shape, input, pads_begin, pads_end, &o, pad_value,
-                            output, output_bytes);
-}
-
-clpad_status clpad_pad_cpu_ex(clpad_dtype dtype, int rank, const int64_t *shape,
-                              const void *input, const int64_t *pads_begin,
-                              const int64_t *pads_end, const clpad_pad_options *options,
-                              const void *pad_value, void *output, size_t output_bytes)
 {
     clpad__clear_error();
     clpad_pad_call c;

@@ -1,7 +1,7 @@
 /* The other forms a Pad can be asked in (docs/modes.md): mode
  * names of other frameworks, ONNX Pad-18's axes, pads to a multiple. Pure
  * host code: they turn a request into clpad's own pads_begin / pads_end and
- * per-axis modes, which clpad_pad_ex then validates. */
+ * per-axis modes, which clpad_pad then validates. */
 #include "core/core.h"
 
 #include <stdio.h>

@@ -86,7 +86,7 @@ typedef struct clpad_pad_call {
     size_t in_bytes, out_bytes;
 } clpad_pad_call;
 
-/* Validate a Pad (every rule of clpad_pad_output_shape_ex, the dtype) and
+/* Validate a Pad (every rule of clpad_pad_output_shape, the dtype) and
  * fill *c. The host buffers are checked by the host-pointer entry points. */
 clpad_status clpad__pad_validate(clpad_dtype dtype, int rank, const int64_t *shape,
                                  const int64_t *pads_begin, const int64_t *pads_end,

@@ -102,14 +102,15 @@ static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad
     return CLPAD_OK;
 }
 
-void clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode)
+clpad_pad_options *clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode)
 {
     if (!options)
-        return;
+        return NULL;
     memset(options, 0, sizeof *options);
     options->size = sizeof *options;
     for (int i = 0; i < CLPAD_MAX_RANK; i++)
         options->modes[i] = mode;
+    return options;
 }
 
 void clpad__pad_uniform_rules(int rank, clpad_pad_mode mode, int8_t *rules)
@@ -163,19 +164,6 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
     return CLPAD_OK;
 }
 
-clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
-                                    const int64_t *pads_end, clpad_pad_mode mode,
-                                    int64_t *out_shape)
-{
-    if ((unsigned)mode >= CLPAD_PAD_MODE_COUNT) {
-        clpad__clear_error();
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "invalid pad_mode %d", (int)mode);
-    }
-    clpad_pad_options o;
-    clpad_pad_options_init(&o, mode);
-    return clpad_pad_output_shape_ex(rank, shape, pads_begin, pads_end, &o, out_shape);
-}
-
 static clpad_status output_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
                                  const int64_t *pads_end, const clpad_pad_options *options,
                                  bool stack, int64_t *out_shape)
@@ -194,9 +182,9 @@ static clpad_status output_shape(int rank, const int64_t *shape, const int64_t *
     return CLPAD_OK;
 }
 
-clpad_status clpad_pad_output_shape_ex(int rank, const int64_t *shape, const int64_t *pads_begin,
-                                       const int64_t *pads_end, const clpad_pad_options *options,
-                                       int64_t *out_shape)
+clpad_status clpad_pad_output_shape(int rank, const int64_t *shape, const int64_t *pads_begin,
+                                    const int64_t *pads_end, const clpad_pad_options *options,
+                                    int64_t *out_shape)
 {
     return output_shape(rank, shape, pads_begin, pads_end, options, false, out_shape);
 }

@@ -171,23 +171,25 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: context is NULL");
     ps_plan p;
     size_t in_bytes = 0;
-    clpad_status st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p,
-                                         &in_bytes);
-    if (st || (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))
+    clpad_status st = clpad__run_info_check(info, "pad_stack");
+    if (st ||
+        (st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, &in_bytes)) ||
+        (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))
         return st;
     uint64_t moved = (uint64_t)in_bytes + p.out_bytes;
     if (clpad__host_call_on_cpu(ctx, moved)) {
         uint64_t t0 = clpad__now_ns();
         st = clpad_pad_stack_cpu(dtype, rank, n, shapes, inputs, shape, mode, pad_value,
                                  placement, output, output_bytes);
-        if (!st && info)
-            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
+        if (!st)
+            clpad__run_info_put(info, (clpad_run_info){.total_ns = clpad__now_ns() - t0,
+                                                       .bytes_moved = moved});
         return st;
     }
     uint64_t t0 = clpad__now_ns();
     if (p.out_bytes == 0) { /* nothing to write: no launch */
-        if (info)
-            *info = (clpad_run_info){.used_opencl = 1, .total_ns = clpad__now_ns() - t0};
+        clpad__run_info_put(info, (clpad_run_info){.used_opencl = 1,
+                                                   .total_ns = clpad__now_ns() - t0});
         return CLPAD_OK;
     }
     size_t *bytes = malloc((n ? n : 1) * sizeof *bytes);
@@ -264,9 +266,8 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
     }
     free(bytes);
     free(offsets);
-    if (!st && info) {
-        acc.total_ns = clpad__now_ns() - t0;
-        *info = acc;
-    }
+    acc.total_ns = clpad__now_ns() - t0;
+    if (!st)
+        clpad__run_info_put(info, acc);
     return st;
 }

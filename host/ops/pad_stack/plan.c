@@ -172,8 +172,8 @@ clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n, const in
         const int64_t *D = shapes + i * (size_t)rank;
         int64_t b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
         clpad__ps_pads(&p, D, b, e);
-        st = clpad_pad_cpu(dtype, rank, D, inputs ? inputs[i] : NULL, b, e, mode, pad_value,
-                           (unsigned char *)output + i * p.slice_bytes, p.slice_bytes);
+        st = clpad_pad_cpu(dtype, rank, D, inputs ? inputs[i] : NULL, b, e, CLPAD_PAD_OPTIONS(mode),
+                           pad_value, (unsigned char *)output + i * p.slice_bytes, p.slice_bytes);
         if (st) /* validated above: only a bug could get here */
             return st;
     }

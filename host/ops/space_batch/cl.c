@@ -199,9 +199,10 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
     if (!ctx)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", clpad__sb_op_name(op));
     sb_call c;
-    clpad_status st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c);
-    if (st || (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
-                                              c.g.out_bytes, output_bytes)))
+    clpad_status st = clpad__run_info_check(info, clpad__sb_op_name(op));
+    if (st || (st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)) ||
+        (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
+                                        c.g.out_bytes, output_bytes)))
         return st;
     /* Bytes read + written: space_to_batch reads every input element once;
      * batch_to_space reads only the elements that are not cropped. */
@@ -209,8 +210,8 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
     if (clpad__host_call_on_cpu(ctx, (uint64_t)c.g.in_bytes + c.g.out_bytes)) {
         uint64_t t0 = clpad__now_ns();
         clpad__sb_cpu(&c, input, output);
-        if (info)
-            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved};
+        clpad__run_info_put(
+            info, (clpad_run_info){.total_ns = clpad__now_ns() - t0, .bytes_moved = moved});
         return st;
     }
     size_t larger = c.g.in_bytes > c.g.out_bytes ? c.g.in_bytes : c.g.out_bytes;
@@ -222,8 +223,11 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
                            clpad__sb_op_name(op), larger == c.g.in_bytes ? "input" : "output",
                            larger, ctx->device_name, (unsigned long long)ctx->max_alloc,
                            clpad__sb_op_name(op));
-    return clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved,
-                           clpad__sb_host_enqueue, &c, info);
+    clpad_run_info ri;
+    if (!(st = clpad__run_host(ctx, input, c.g.in_bytes, output, c.g.out_bytes, moved,
+                               clpad__sb_host_enqueue, &c, &ri)))
+        clpad__run_info_put(info, ri);
+    return st;
 }
 
 clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
