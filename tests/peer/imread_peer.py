@@ -48,7 +48,7 @@ try:
     import cv2
     from PIL import Image
 except ImportError as e:  # pragma: no cover
-    print("SKIP: imread peer: %s (run tests/peer/imread.sh)" % e)
+    print("SKIP: imread peer: %s (run tests/peer/with_photos.sh imread_peer.py)" % e)
     sys.exit(77)
 
 HERE = os.path.dirname(os.path.abspath(__file__))

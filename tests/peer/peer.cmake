@@ -44,8 +44,9 @@ if(TARGET clpad_cli)
       "Where the imread peer test keeps its sample photos (downloaded on first use)")
   # In a sanitizer build the library under test is instrumented and python is
   # not: the tests that load the library into python (peer_imread,
-  # peer_pipeline) preload the sanitizer runtimes (imread.sh, pipeline.sh;
-  # leak checking is off there: it would report Python's own allocations).
+  # peer_pipeline, peer_preprocess) preload the sanitizer runtimes
+  # (with_photos.sh; leak checking is off there: it would report Python's own
+  # allocations).
   set(CLPAD_PEER_PRELOAD "")
   if(CLPAD_SANITIZE)
     foreach(san address undefined thread)
@@ -63,7 +64,7 @@ if(TARGET clpad_cli)
       endif()
     endforeach()
   endif()
-  add_test(NAME peer_imread COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/imread.sh)
+  add_test(NAME peer_imread COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh imread_peer.py)
   set_tests_properties(peer_imread PROPERTIES
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
@@ -73,7 +74,7 @@ if(TARGET clpad_cli)
   # The folder-to-batch pipeline (letterbox_files, the CLI, letterbox of paths)
   # against Ultralytics' predictor step, sample for sample, on the same
   # photographs and files derived from them: tests/peer/pipeline_peer.py.
-  add_test(NAME peer_pipeline COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/pipeline.sh)
+  add_test(NAME peer_pipeline COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh pipeline_peer.py)
   set_tests_properties(peer_pipeline PROPERTIES
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
@@ -83,7 +84,7 @@ if(TARGET clpad_cli)
   # clpad.preprocess against Pillow's Image.resize (pil-bilinear, pil-bicubic,
   # pil-lanczos) and torchvision's ImageNet recipe, byte for byte, on the same
   # photographs: tests/peer/preprocess_peer.py.
-  add_test(NAME peer_preprocess COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/preprocess.sh)
+  add_test(NAME peer_preprocess COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh preprocess_peer.py)
   set_tests_properties(peer_preprocess PROPERTIES
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer

@@ -32,7 +32,7 @@ try:
     import numpy as np
     import cv2  # noqa: F401
 except ImportError as e:  # pragma: no cover
-    print("SKIP: pipeline peer: %s (run tests/peer/pipeline.sh)" % e)
+    print("SKIP: pipeline peer: %s (run tests/peer/with_photos.sh pipeline_peer.py)" % e)
     sys.exit(77)
 
 HERE = os.path.dirname(os.path.abspath(__file__))

@@ -34,7 +34,7 @@ try:
     import numpy as np
     from PIL import Image
 except ImportError as e:  # pragma: no cover
-    print("SKIP: preprocess peer: %s (run tests/peer/preprocess.sh)" % e)
+    print("SKIP: preprocess peer: %s (run tests/peer/with_photos.sh preprocess_peer.py)" % e)
     sys.exit(77)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
