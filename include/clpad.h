@@ -868,6 +868,33 @@ CLPAD_API clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, in
                                        size_t output_bytes, clpad_run_info *info);
 
 /**
+ * clpad_pad_numpy on the host, in the calling thread (the library's plain
+ * reference, the oracle its kernels are tested against; slow). Errors:
+ * those of clpad_pad_numpy but the device's.
+ */
+CLPAD_API clpad_status clpad_pad_numpy_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
+                                           const void *input, const int64_t *pads_begin,
+                                           const int64_t *pads_end, clpad_numpy_mode mode,
+                                           const int64_t *stat_begin, const int64_t *stat_end,
+                                           void *output, size_t output_bytes);
+
+/**
+ * clpad_pad_numpy on device buffers: `input` at byte input_offset, `output`
+ * at output_offset (both multiples of the element size), enqueued on
+ * `queue` (NULL: the context's) after wait_list; *event (if not NULL)
+ * completes when the output is written. Runs Pad's constant kernel to place
+ * the input, then one launch per padded axis, in order.
+ * Errors: those of clpad_pad_numpy and of clpad_enqueue_pad
+ * (CLPAD_ERR_NO_DEVICE on a context without OpenCL).
+ */
+CLPAD_API clpad_status clpad_enqueue_pad_numpy(
+    clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
+    size_t input_offset, const int64_t *pads_begin, const int64_t *pads_end,
+    clpad_numpy_mode mode, const int64_t *stat_begin, const int64_t *stat_end, cl_mem output,
+    size_t output_offset, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event);
+
+/**
  * clpad_enqueue_pad with per-axis modes and flags (clpad_pad_options). A
  * call whose padded axes share one mode runs that mode's kernel, exactly as
  * clpad_enqueue_pad; mixed modes run a variant that reads the outer axes'

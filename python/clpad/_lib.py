@@ -186,6 +186,15 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _int, _i64p, _i64p, _void_p, _size_t,
          _run_p],
     ),
+    "clpad_pad_numpy_cpu": (
+        _status,
+        [_int, _int, _i64p, _void_p, _i64p, _i64p, _int, _i64p, _i64p, _void_p, _size_t],
+    ),
+    "clpad_enqueue_pad_numpy": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _int, _i64p, _i64p, _cl, _size_t,
+         _cl, ctypes.c_uint, _cl_p, _cl_p],
+    ),
     "clpad_enqueue_pad_ex": (
         _status,
         [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, ctypes.POINTER(PadOptions),

@@ -192,8 +192,6 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
     return result
 
 
-#: clpad_numpy_mode of each statistic mode (include/clpad.h).
-_STAT_CODES = {"maximum": 0, "minimum": 1, "mean": 2, "median": 3}
 #: the dtypes the device's statistic modes take (numpy kind, itemsize)
 _STAT_DTYPES = {("i", 1), ("i", 2), ("i", 4), ("i", 8), ("u", 1), ("u", 2), ("u", 4), ("u", 8),
                 ("f", 4), ("f", 8)}
@@ -242,9 +240,10 @@ def _stat_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], nam
     out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
     result = host_output(out, out_shape, x.dtype, x)
     c = _args.i64
+    mode = _lib.constant("CLPAD_NUMPY_" + name.upper())
     check(_lib.lib().clpad_pad_numpy(
         _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
-        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), _STAT_CODES[name],
+        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
         c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
         result.nbytes, None))
     return result

@@ -237,6 +237,9 @@ def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
     for (x, pw, m, sl), want in zip(cases, wants):
         got = clpad.pad(x, pw, m, stat_length=sl)
         assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
+        # the library's reference (the C tests' oracle for the kernels) too
+        got = clpad.pad(x, pw, m, stat_length=sl, device="reference")
+        assert same(got, want), ("reference", m, x.dtype.name, x.shape, pw, sl)
     assert len(cases) >= 300
 
 

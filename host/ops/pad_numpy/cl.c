@@ -91,13 +91,13 @@ static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax
     return clpad__kernel_launch(&kc, q, &geo, 0, NULL, event);
 }
 
-clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
-                                    size_t out_off, cl_command_queue q, cl_event *event,
-                                    const void *closure)
+/* The device run of a validated call, after the wait list. */
+static clpad_status np_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_mem in,
+                               size_t in_off, cl_mem out, size_t out_off, cl_command_queue q,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
-    const clpad_np_call *c = closure;
     if (c->out_bytes == 0)
-        return clpad__enqueue_marker(q, 0, NULL, event);
+        return clpad__enqueue_marker(q, num_events, wait_list, event);
     /* the input in the middle (and zeros around it, overwritten below) */
     clpad_pad_options o;
     clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
@@ -109,12 +109,52 @@ clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off
         if (c->pads_begin[a] || c->pads_end[a])
             last = a;
     if (!st)
-        st = clpad__pad_enqueue(ctx, &pc, in, in_off, out, out_off, q, 0, NULL,
+        st = clpad__pad_enqueue(ctx, &pc, in, in_off, out, out_off, q, num_events, wait_list,
                                 last < 0 ? event : NULL);
     for (int a = 0; !st && a <= last; a++)
         if (c->pads_begin[a] || c->pads_end[a])
             st = fill_axis(ctx, c, a, out, out_off, q, a == last ? event : NULL);
     return st;
+}
+
+clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure)
+{
+    return np_enqueue(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
+}
+
+clpad_status clpad_enqueue_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                     const int64_t *shape, cl_mem input, size_t input_offset,
+                                     const int64_t *pads_begin, const int64_t *pads_end,
+                                     clpad_numpy_mode mode, const int64_t *stat_begin,
+                                     const int64_t *stat_end, cl_mem output,
+                                     size_t output_offset, cl_command_queue queue,
+                                     cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event)
+{
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_numpy");
+    if (st)
+        return st;
+    clpad_np_call c;
+    if ((st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode, stat_begin,
+                                 stat_end, &c)))
+        return st;
+    if (num_events && !wait_list)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "enqueue_pad_numpy: num_events = %u but wait_list is NULL",
+                           (unsigned)num_events);
+    if (c.out_bytes > 0) {
+        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")))
+            return st;
+        if (!input)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
+        if (c.in_bytes > 0 &&
+            (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input")))
+            return st;
+    }
+    return np_enqueue(ctx, &c, input, input_offset, output, output_offset,
+                      queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
 clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
