@@ -752,7 +752,11 @@ static cJSON *json_case(const bench_case *c, const bench_result *r)
         cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)c->shape[i]));
     cJSON_AddStringToObject(o, "dtype", clpad_dtype_name(c->dtype));
     const char *names[3] = {"pads_begin", "pads_end", NULL};
-    if (c->op != OP_PAD) {
+    if (c->op == OP_PAD_NUMPY) {
+        static const char *modes[] = {"maximum", "minimum", "mean", "median"};
+        cJSON_ReplaceItemInObject(o, "mode", cJSON_CreateString(modes[c->np_mode]));
+        names[2] = "stat_length"; /* both sides; -1: the whole axis */
+    } else if (c->op != OP_PAD) {
         names[0] = "block_shape";
         names[1] = c->op == OP_S2B ? "pads_begin" : "crops_begin";
         names[2] = c->op == OP_S2B ? "pads_end" : "crops_end";

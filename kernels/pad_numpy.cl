@@ -198,7 +198,8 @@ kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long out
     off += rest * outer_stride;
     global NP_T *row = dst + dst_off + off;
     NP_T left = statistic(row + pb * sa, Lb, sa, pw);
-    NP_T right = statistic(row + (pb + n - Le) * sa, Le, sa, pw);
+    /* both sides over the whole axis: one slab, one statistic (as numpy) */
+    NP_T right = Lb == n && Le == n ? left : statistic(row + (pb + n - Le) * sa, Le, sa, pw);
     for (long i = 0; i < pb; i++)
         row[i * sa] = left;
     for (long i = pb + n; i < N; i++)

@@ -25,11 +25,11 @@ Where each runs:
   uninitialised; zeros are one such result).
 - ``reflect_type="odd"``, ``linear_ramp`` (``end_values``) and a callable
   mode (with its keyword arguments): on the host, by ``numpy.pad`` itself,
-  so that the result is numpy's bit for bit, integer rounding (numpy rounds a
-  float64 mean or median half to even, then casts) and float summation order
-  (numpy's pairwise summation) included. The input is read as clpad reads it
-  (NumPy, DLPack, ``__array_interface__``); ``out=`` is written; a
-  pyopencl array is refused (these modes do not run on the device).
+  so that the result is numpy's bit for bit.
+
+The input of all of these is read as clpad reads it (NumPy, DLPack,
+``__array_interface__``); ``out=`` is written; a pyopencl array is refused
+(the statistics run through the host-pointer call, the rest on the host).
 """
 
 from __future__ import annotations

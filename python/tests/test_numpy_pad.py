@@ -254,3 +254,36 @@ def test_statistic_modes_nan_and_empty_on_the_device(monkeypatch):
     got = clpad.pad(y, ((1, 2), (3, 0)), "empty")
     assert got.shape == (6, 7) and got.dtype == y.dtype
     assert np.array_equal(got[1:4, 3:], y)
+
+
+def test_pad_numpy_c_errors_name_the_argument():
+    """clpad_pad_numpy's refusals: one line naming the argument, nothing
+    written."""
+    import ctypes
+    from clpad import _args, _context, _lib
+    lib = _lib.lib()
+    c = _args.i64
+    x = np.arange(6, dtype=np.int32)
+    out = np.full(16, 7, np.int32)
+
+    def call(dtype=np.int32, shape=(6,), pb=(1,), pe=(1,), mode=2, sb=(-1,), se=(-1,),
+             nbytes=out.nbytes):
+        st = lib.clpad_pad_numpy(_context.context(None), _args.dtype_code(dtype), len(shape),
+                                 c(list(shape)), x.ctypes.data, c(list(pb)), c(list(pe)), mode,
+                                 c(list(sb)), c(list(se)), out.ctypes.data, nbytes, None)
+        return st, lib.clpad_last_error().decode()
+
+    for kw, status, words in [
+            ({"sb": (0,)}, "CLPAD_ERR_INVALID_ARGUMENT", "stat_begin[0] = 0"),
+            ({"se": (0,)}, "CLPAD_ERR_INVALID_ARGUMENT", "stat_end[0] = 0"),
+            ({"pb": (-1,)}, "CLPAD_ERR_INVALID_PADS", "pads_begin[0] = -1"),
+            ({"shape": (0,)}, "CLPAD_ERR_INVALID_PADS", "can't extend empty axis"),
+            ({"dtype": np.float16}, "CLPAD_ERR_UNSUPPORTED", "f32 and f64"),
+            ({"mode": 4}, "CLPAD_ERR_INVALID_ARGUMENT", "mode 4"),
+            ({"nbytes": 4}, "CLPAD_ERR_BUFFER_TOO_SMALL", "output_bytes = 4")]:
+        st, msg = call(**kw)
+        assert lib.clpad_status_name(st).decode() == status and words in msg, (kw, st, msg)
+        assert "\n" not in msg and (out == 7).all(), kw
+    st, msg = call()
+    assert st == 0, msg
+    assert (out[:8] == np.pad(x, 1, "mean")).all()

@@ -83,7 +83,7 @@ static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax
     clpad__arg(&kc, "Lb", sizeof Lb, &Lb);
     clpad__arg(&kc, "Le", sizeof Le, &Le);
     clpad__arg(&kc, "pw", sizeof pw, &pw);
-    size_t local = 16;
+    size_t local = 64;
     clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
                               .local = {1, local},
                               .items = 1,
