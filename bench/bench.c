@@ -469,10 +469,18 @@ static clpad_status np_shape(const bench_case *c, int64_t *os)
         os[i] = c->shape[i] + c->a[i] + c->b[i];
     return CLPAD_OK;
 }
+/* The start of an enqueue of several launches (a marker before the first),
+ * or NULL: the kernel figure then spans from it to the end of the returned
+ * event, not the last launch alone. */
+static cl_event g_span_begin;
+
 static clpad_status np_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
                                cl_mem in, cl_mem out, cl_event *ev)
 {
     (void)value;
+    if (clEnqueueMarkerWithWaitList(clpad_context_queue(ctx), 0, NULL, &g_span_begin) !=
+        CL_SUCCESS)
+        g_span_begin = NULL;
     return clpad_enqueue_pad_numpy(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
                                    c->np_mode, c->c, c->c, out, 0, NULL, 0, NULL, ev);
 }
@@ -685,6 +693,8 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         }
         clWaitForEvents(1, &e3);
         r->launches = clpad_context_launches(ctx) - launches;
+        cl_event span = g_span_begin; /* released after the figures below */
+        g_span_begin = NULL;
         clpad_run_info info;
         if (k_routines[c->op].host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
             fprintf(stderr, "clpad bench: %s: %s\n", c->label, clpad_last_error());
@@ -692,11 +702,20 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
             if (e2)
                 clReleaseEvent(e2);
             clReleaseEvent(e3);
+            if (span)
+                clReleaseEvent(span);
             rc = 1;
             goto release;
         }
         if (i) {
             uint64_t b = event_ns(e1), k = e2 ? event_ns(e2) : 0, x = event_ns(e3);
+            if (span) { /* every launch of the enqueue, from the marker before them */
+                cl_ulong s0 = 0, e = 0;
+                clGetEventProfilingInfo(span, CL_PROFILING_COMMAND_START, sizeof s0, &s0,
+                                        NULL);
+                clGetEventProfilingInfo(e3, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+                x = e > s0 ? e - s0 : x;
+            }
             tb[i - 1] = b;
             tk[i - 1] = k;
             t[i - 1] = x;
@@ -711,6 +730,8 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         if (e2)
             clReleaseEvent(e2);
         clReleaseEvent(e3);
+        if (span)
+            clReleaseEvent(span);
     }
     r->copy_buffer_gbps = gbps(2 * half, median(tb, runs));
     r->copy_kernel_gbps = ck && nvec ? gbps(nvec * 32, median(tk, runs)) : 0;
