@@ -23,7 +23,7 @@
 
 extern char **environ;
 
-typedef enum { OP_PAD, OP_S2B, OP_B2S, OP_LETTERBOX, OP_PAD_STACK } bench_op;
+typedef enum { OP_PAD, OP_S2B, OP_B2S, OP_LETTERBOX, OP_PAD_STACK, OP_PAD_NUMPY } bench_op;
 
 /* A batch of images (letterbox) or tensors (pad-and-stack), packed one
  * after the other in one input buffer: item i at offset[i]. */
@@ -49,6 +49,8 @@ typedef struct bench_case {
     int64_t b[CLPAD_MAX_RANK]; /* pads_end or pads_begin / crops_begin */
     int64_t c[CLPAD_MAX_RANK]; /* - or pads_end / crops_end */
     const char *value;         /* pad_value text, or NULL */
+    clpad_numpy_mode np_mode;  /* OP_PAD_NUMPY: the statistic; a: pads_begin, b: pads_end,
+                                  c: the stat length of both sides (-1: whole axis) */
     int batch;                 /* OP_LETTERBOX, OP_PAD_STACK: index in g_batches */
 } bench_case;
 
@@ -124,6 +126,29 @@ static int add_pad(bench_case *cs, int n, const char *name, clpad_pad_mode mode,
     memcpy(c->a, pb, (size_t)rank * 8);
     memcpy(c->b, pe, (size_t)rank * 8);
     c->value = value;
+    return n + 1;
+}
+
+/* A numpy.pad statistic case (clpad_pad_numpy): pads and one stat length
+ * for every axis and side. */
+static int add_np(bench_case *cs, int n, const char *name, clpad_numpy_mode mode, clpad_dtype dt,
+                  int rank, const int64_t *shape, const int64_t *pb, const int64_t *pe,
+                  int64_t stat)
+{
+    static const char *names[] = {"maximum", "minimum", "mean", "median"};
+    check_capacity(n);
+    bench_case *c = &cs[n];
+    memset(c, 0, sizeof *c);
+    snprintf(c->label, sizeof c->label, "%s/%s-stat%lld", name, names[mode], (long long)stat);
+    c->op = OP_PAD_NUMPY;
+    c->np_mode = mode;
+    c->dtype = dt;
+    c->rank = rank;
+    memcpy(c->shape, shape, (size_t)rank * 8);
+    memcpy(c->a, pb, (size_t)rank * 8);
+    memcpy(c->b, pe, (size_t)rank * 8);
+    for (int i = 0; i < rank; i++)
+        c->c[i] = stat;
     return n + 1;
 }
 
@@ -233,6 +258,13 @@ static int make_cases(bench_case *cs, bool quick)
     n = add_pad(cs, n, "letterbox-nhwc-u8-1x2160x3840x3", CLPAD_PAD_CONSTANT, CLPAD_U8, 4,
                 (int64_t[]){1, 2160 / q, 3840 / q, 3}, (int64_t[]){0, 840 / q, 0, 0},
                 (int64_t[]){0, 840 / q, 0, 0}, "114");
+    /* numpy.pad's statistics on the large image case: 8 of the edge, and
+     * the whole axis (numpy's default: every row read once more per axis) */
+    for (int m = CLPAD_NUMPY_MAXIMUM; m <= CLPAD_NUMPY_MEAN; m += 2)
+        for (int64_t stat = 8; stat >= -1; stat -= 9)
+            n = add_np(cs, n, "nchw-f32-8x64x256x256", (clpad_numpy_mode)m, CLPAD_F32, 4,
+                       (int64_t[]){8 / (quick ? 2 : 1), 64 / q, 256, 256},
+                       (int64_t[]){0, 0, 1, 2}, (int64_t[]){0, 0, 3, 1}, stat);
     /* NHWC 8x128x128x64 with block [1,2,2,1], and the inverse of its output */
     int64_t h = 128 / (quick ? 2 : 1);
     n = add_sb(cs, n, OP_S2B, "f32-8x128x128x64", 4, (int64_t[]){8, h, 128, 64},
@@ -431,6 +463,42 @@ static clpad_status ps_cpu(const bench_case *c, const void *value, const void *i
                                CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
 }
 
+static clpad_status np_shape(const bench_case *c, int64_t *os)
+{
+    for (int i = 0; i < c->rank; i++)
+        os[i] = c->shape[i] + c->a[i] + c->b[i];
+    return CLPAD_OK;
+}
+/* The start of an enqueue of several launches (a marker before the first),
+ * or NULL: the kernel figure then spans from it to the end of the returned
+ * event, not the last launch alone. */
+static cl_event g_span_begin;
+
+static clpad_status np_enqueue(clpad_context *ctx, const bench_case *c, const void *value,
+                               cl_mem in, cl_mem out, cl_event *ev)
+{
+    (void)value;
+    if (clEnqueueMarkerWithWaitList(clpad_context_queue(ctx), 0, NULL, &g_span_begin) !=
+        CL_SUCCESS)
+        g_span_begin = NULL;
+    return clpad_enqueue_pad_numpy(ctx, c->dtype, c->rank, c->shape, in, 0, c->a, c->b,
+                                   c->np_mode, c->c, c->c, out, 0, NULL, 0, NULL, ev);
+}
+static clpad_status np_host(clpad_context *ctx, const bench_case *c, const void *value,
+                            const void *in, void *out, size_t out_bytes, clpad_run_info *info)
+{
+    (void)value;
+    return clpad_pad_numpy(ctx, c->dtype, c->rank, c->shape, in, c->a, c->b, c->np_mode, c->c,
+                           c->c, out, out_bytes, info);
+}
+static clpad_status np_cpu(const bench_case *c, const void *value, const void *in, void *out,
+                          size_t out_bytes)
+{
+    (void)value;
+    return clpad_pad_numpy_cpu(c->dtype, c->rank, c->shape, in, c->a, c->b, c->np_mode, c->c,
+                               c->c, out, out_bytes);
+}
+
 /* Each operation the bench times, as the library names it
  * (clpad_operation_name), with its three paths: the device enqueue, the
  * host-pointer call and the CPU function; and the output shape of a
@@ -454,6 +522,7 @@ static const bench_routine k_routines[] = {
     [OP_B2S] = {"batch_to_space", b2s_shape, NULL, b2s_enqueue, b2s_host, b2s_cpu},
     [OP_LETTERBOX] = {"letterbox", NULL, batch_bytes, lb_enqueue, lb_host, lb_cpu},
     [OP_PAD_STACK] = {"pad_stack", NULL, batch_bytes, ps_enqueue, ps_host, ps_cpu},
+    [OP_PAD_NUMPY] = {"pad_numpy", np_shape, NULL, np_enqueue, np_host, np_cpu},
 };
 
 static const char *op_name(bench_op op) { return k_routines[op].name; }
@@ -624,6 +693,8 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         }
         clWaitForEvents(1, &e3);
         r->launches = clpad_context_launches(ctx) - launches;
+        cl_event span = g_span_begin; /* released after the figures below */
+        g_span_begin = NULL;
         clpad_run_info info;
         clpad_run_info_init(&info);
         if (k_routines[c->op].host(ctx, c, value, hin, hout, r->out_bytes, &info)) {
@@ -632,11 +703,20 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
             if (e2)
                 clReleaseEvent(e2);
             clReleaseEvent(e3);
+            if (span)
+                clReleaseEvent(span);
             rc = 1;
             goto release;
         }
         if (i) {
             uint64_t b = event_ns(e1), k = e2 ? event_ns(e2) : 0, x = event_ns(e3);
+            if (span) { /* every launch of the enqueue, from the marker before them */
+                cl_ulong s0 = 0, e = 0;
+                clGetEventProfilingInfo(span, CL_PROFILING_COMMAND_START, sizeof s0, &s0,
+                                        NULL);
+                clGetEventProfilingInfo(e3, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL);
+                x = e > s0 ? e - s0 : x;
+            }
             tb[i - 1] = b;
             tk[i - 1] = k;
             t[i - 1] = x;
@@ -651,6 +731,8 @@ static int bench_one(clpad_context *ctx, cl_kernel ck, const bench_case *c, int 
         if (e2)
             clReleaseEvent(e2);
         clReleaseEvent(e3);
+        if (span)
+            clReleaseEvent(span);
     }
     r->copy_buffer_gbps = gbps(2 * half, median(tb, runs));
     r->copy_kernel_gbps = ck && nvec ? gbps(nvec * 32, median(tk, runs)) : 0;
@@ -692,7 +774,11 @@ static cJSON *json_case(const bench_case *c, const bench_result *r)
         cJSON_AddItemToArray(shape, cJSON_CreateNumber((double)c->shape[i]));
     cJSON_AddStringToObject(o, "dtype", clpad_dtype_name(c->dtype));
     const char *names[3] = {"pads_begin", "pads_end", NULL};
-    if (c->op != OP_PAD) {
+    if (c->op == OP_PAD_NUMPY) {
+        static const char *modes[] = {"maximum", "minimum", "mean", "median"};
+        cJSON_ReplaceItemInObject(o, "mode", cJSON_CreateString(modes[c->np_mode]));
+        names[2] = "stat_length"; /* both sides; -1: the whole axis */
+    } else if (c->op != OP_PAD) {
         names[0] = "block_shape";
         names[1] = c->op == OP_S2B ? "pads_begin" : "crops_begin";
         names[2] = c->op == OP_S2B ? "pads_end" : "crops_end";

@@ -25,7 +25,12 @@ static void pad_usage(FILE *f)
             "                         framework's name: cv:REFLECT_101, torch:circular,\n"
             "                         tf:SYMMETRIC, onnx:edge, np:reflect, ... (docs/modes.md);\n"
             "                         a list gives each axis its own mode (one per axis, or\n"
-            "                         one per --axes entry)\n"
+            "                         one per --axes entry); or numpy.pad's statistics\n"
+            "                         maximum, minimum, mean, median (with --stat-length;\n"
+            "                         pads >= 0, no --axes, --to-multiple, --same-as, --value)\n"
+            "      --stat-length L    the statistic's samples at each side: one L, or one per\n"
+            "                         axis (-1: the whole axis, the default), as numpy.pad's\n"
+            "                         stat_length\n"
             "      --large-pads P     error (default): reflect pads <= D-1, symmetric <= D;\n"
             "                         numpy: larger pads repeat the mirror as numpy.pad does\n"
             "                         (np: and cv: modes imply it)\n"
@@ -84,6 +89,24 @@ static clpad_status run_pad(clpad_context *ctx, const void *op, void *out, size_
                      p->pads_end, p->options, p->value, out, out_bytes, info);
 }
 
+/* One numpy.pad statistic call (clpad_pad_numpy), for cli_run_op. */
+typedef struct np_op {
+    const tio_tensor *in;
+    const int64_t *pads_begin, *pads_end, *stat;
+    clpad_numpy_mode mode;
+} np_op;
+
+static clpad_status run_np(clpad_context *ctx, const void *op, void *out, size_t out_bytes,
+                           clpad_run_info *info)
+{
+    const np_op *p = op;
+    return clpad_pad_numpy(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data,
+                           p->pads_begin, p->pads_end, p->mode, p->stat, p->stat, out, out_bytes,
+                           info);
+}
+
+static const char *const k_np_modes[] = {"maximum", "minimum", "mean", "median"};
+
 /* --mode's list: each name through the library's parser (clpad's names and
  * the frameworks'), the flags of those frameworks' meanings together. */
 static int parse_modes(const char *arg, clpad_pad_mode *modes, int *n, unsigned *flags)
@@ -120,12 +143,16 @@ int cmd_pad(int argc, char **argv)
         {"layout", required_argument, NULL, 'L'}, {"quality", required_argument, NULL, 'Q'},
         {"axes", required_argument, NULL, 'A'},   {"to-multiple", required_argument, NULL, 'T'},
         {"placement", required_argument, NULL, 'P'},
-        {"large-pads", required_argument, NULL, 'G'}, CLI_WINDOW_OPTIONS,
+        {"large-pads", required_argument, NULL, 'G'}, {"stat-length", required_argument, NULL, 'K'},
+        CLI_WINDOW_OPTIONS,
         {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
     clpad_pad_mode modes[CLPAD_MAX_RANK];
     int nmodes = 0;
     unsigned mode_flags = 0;
+    int np_mode = -1; /* a numpy.pad statistic (clpad_numpy_mode), or -1 */
+    int64_t stat[CLPAD_MAX_RANK];
+    int nstat = -1;
     int64_t axes[CLPAD_MAX_RANK], multiples[CLPAD_MAX_RANK];
     int nax = -1, nmult = -1;
     clpad_placement placement = CLPAD_PLACE_END;
@@ -151,6 +178,12 @@ int cmd_pad(int argc, char **argv)
             continue;
         switch (c) {
         case 'm': {
+            np_mode = -1;
+            for (int k = 0; k < CLPAD_NUMPY_MODE_COUNT; k++)
+                if (!strcasecmp(optarg, k_np_modes[k]))
+                    np_mode = k;
+            if (np_mode >= 0)
+                break;
             int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
             if (rc != CLI_OK)
                 return rc;
@@ -180,6 +213,10 @@ int cmd_pad(int argc, char **argv)
             if (clpad_pad_large_pads_parse(optarg, &large_flags))
                 return cli_error(CLI_USAGE, "--large-pads: %s", clpad_last_error());
             large = true;
+            break;
+        case 'K':
+            if (!cli_parse_i64_list(optarg, "--stat-length", stat, CLPAD_MAX_RANK, &nstat))
+                return CLI_USAGE;
             break;
         case 'b':
             if (!cli_parse_i64_list(optarg, "--pads-begin", pb, CLPAD_MAX_RANK, &npb))
@@ -221,6 +258,15 @@ int cmd_pad(int argc, char **argv)
         return cli_error(CLI_USAGE, "pad: expected INPUT and OUTPUT, got %d argument%s",
                          argc - optind, argc - optind == 1 ? "" : "s");
     const char *in_path = argv[optind], *out_path = argv[optind + 1];
+    if (nstat >= 0 && np_mode < 0)
+        return cli_error(CLI_USAGE, "--stat-length applies to --mode maximum, minimum, mean and "
+                                    "median");
+    if (np_mode >= 0 && (nax >= 0 || nmult >= 0 || same_as || large || have_placement ||
+                         value_text || nmodes > 0))
+        return cli_error(CLI_USAGE, "--mode %s: takes --pads-begin/--pads-end (>= 0) and "
+                                    "--stat-length; --axes, --to-multiple, --placement, "
+                                    "--same-as, --large-pads, --value and a mode list do not "
+                                    "apply", k_np_modes[np_mode < 0 ? 0 : np_mode]);
     bool any_constant = nmodes == 0;
     for (int k = 0; k < nmodes; k++)
         any_constant |= modes[k] == CLPAD_PAD_CONSTANT;
@@ -279,6 +325,52 @@ int cmd_pad(int argc, char **argv)
     int rc = CLI_FAIL;
     if (tio_load(in_path, &in, err, sizeof err)) {
         cli_error(CLI_FAIL, "%s", err);
+        goto done;
+    }
+    if (np_mode >= 0) { /* numpy.pad's statistic: clpad_pad_numpy */
+        if (npb != in.rank || npe != in.rank) {
+            rc = cli_error(CLI_FAIL, "--pads-begin/--pads-end have %d/%d values but %s has rank "
+                           "%d", npb, npe, in_path, in.rank);
+            goto done;
+        }
+        if (nstat > 1 && nstat != in.rank) {
+            rc = cli_error(CLI_FAIL, "--stat-length has %d values but %s has rank %d (give one, "
+                           "or one per axis)", nstat, in_path, in.rank);
+            goto done;
+        }
+        int64_t sl[CLPAD_MAX_RANK];
+        for (int k = 0; k < in.rank; k++)
+            sl[k] = nstat <= 0 ? -1 : stat[nstat == 1 ? 0 : k];
+        out.dtype = in.dtype;
+        out.rank = in.rank;
+        int64_t n = 1;
+        for (int k = 0; k < in.rank; k++) {
+            out.shape[k] = in.shape[k] + (pb[k] > 0 ? pb[k] : 0) + (pe[k] > 0 ? pe[k] : 0);
+            n *= out.shape[k];
+        }
+        out.nbytes = (size_t)n * clpad_dtype_size(out.dtype);
+        out.data = malloc(out.nbytes ? out.nbytes : 1);
+        if (!out.data) {
+            cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
+            goto done;
+        }
+        np_op op = {&in, pb, pe, sl, (clpad_numpy_mode)np_mode};
+        if (cli_run_op(&run, run_np, &op, out.data, out.nbytes))
+            goto done; /* (the library's message names the argument: pads, stat length) */
+        if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err) ||
+            tio_save(out_path, &out, err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
+        char s1[160], s2[160];
+        cli_report_device(&run);
+        cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
+                 clpad_dtype_name(in.dtype), in_path);
+        cli_note(run.quiet, "output: %s %s, mode %s (%s)",
+                 cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
+                 k_np_modes[np_mode], out_path);
+        cli_report_timing(&run, out.nbytes);
+        rc = CLI_OK;
         goto done;
     }
     if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */

@@ -826,6 +826,84 @@ CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank
                                  const clpad_pad_options *options, const void *pad_value,
                                  void *output, size_t output_bytes, clpad_run_info *info);
 
+/** The edge statistics of clpad_pad_numpy: numpy.pad's modes "maximum",
+ *  "minimum", "mean" and "median". */
+typedef enum clpad_numpy_mode {
+    CLPAD_NUMPY_MAXIMUM = 0,
+    CLPAD_NUMPY_MINIMUM,
+    CLPAD_NUMPY_MEAN,
+    CLPAD_NUMPY_MEDIAN,
+    CLPAD_NUMPY_MODE_COUNT
+} clpad_numpy_mode;
+
+/**
+ * Pad with a statistic of the edge, as numpy.pad(x, pad_width, mode,
+ * stat_length=...) does (the semantics are numpy.pad's): axis by axis,
+ * outermost first, every pad of an axis is filled, row by row along that
+ * axis, with the maximum, minimum, mean or median of the first
+ * stat_begin[a] (before the data) or last stat_end[a] (after it) elements
+ * of the row's data; a row of axis a spans the axes before a as padded so
+ * far and the axes after a unpadded, so corners take the statistic of
+ * padded values, as in numpy.
+ *
+ * shape, pads_begin, pads_end: `rank` (0..CLPAD_MAX_RANK) entries, pads
+ * >= 0; out_shape = shape + pads_begin + pads_end. stat_begin / stat_end:
+ * `rank` entries each, a length >= 1, or < 0 for the whole axis (numpy's
+ * None); a length beyond the axis is the whole axis; NULL: every axis
+ * whole. dtype: the integer types (I8..U64), F32 or F64.
+ *
+ * Results equal numpy's (numpy 1.x and 2.x): integer means and medians are
+ * computed in float64 and rounded half to even, then converted (saturating
+ * on the one value past the type's range, where numpy's conversion is
+ * undefined); float means sum in the array's type in numpy's order
+ * (pairwise, 8 accumulators, blocks of 128, when the row's axis is the
+ * innermost axis of extent > 1 of the slab, else one element after the
+ * other), then divide by the count; a median is the middle element, or the
+ * mean of the two middle elements computed the same way. A NaN in a row's
+ * slab gives a NaN (max/min: that NaN; mean/median: the quiet NaN of the
+ * type). Device kernels compute in the same order, with float64 for the
+ * integer types' means and medians (the device must support doubles).
+ *
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL context, arrays, buffers; a
+ * stat length of 0; mode out of range), CLPAD_ERR_INVALID_SHAPE,
+ * CLPAD_ERR_INVALID_PADS (negative pads; pads on an axis of 0 elements,
+ * numpy's "can't extend empty axis"), CLPAD_ERR_UNSUPPORTED (bool, f16,
+ * bf16), CLPAD_ERR_OVERFLOW, CLPAD_ERR_BUFFER_TOO_SMALL, and the device's
+ * errors (those of clpad_pad).
+ */
+CLPAD_API clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                       const int64_t *shape, const void *input,
+                                       const int64_t *pads_begin, const int64_t *pads_end,
+                                       clpad_numpy_mode mode, const int64_t *stat_begin,
+                                       const int64_t *stat_end, void *output,
+                                       size_t output_bytes, clpad_run_info *info);
+
+/**
+ * clpad_pad_numpy on the host, in the calling thread (the library's plain
+ * reference, the oracle its kernels are tested against; slow). Errors:
+ * those of clpad_pad_numpy but the device's.
+ */
+CLPAD_API clpad_status clpad_pad_numpy_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
+                                           const void *input, const int64_t *pads_begin,
+                                           const int64_t *pads_end, clpad_numpy_mode mode,
+                                           const int64_t *stat_begin, const int64_t *stat_end,
+                                           void *output, size_t output_bytes);
+
+/**
+ * clpad_pad_numpy on device buffers: `input` at byte input_offset, `output`
+ * at output_offset (both multiples of the element size), enqueued on
+ * `queue` (NULL: the context's) after wait_list; *event (if not NULL)
+ * completes when the output is written. Runs Pad's constant kernel to place
+ * the input, then one launch per padded axis, in order.
+ * Errors: those of clpad_pad_numpy and of clpad_enqueue_pad
+ * (CLPAD_ERR_NO_DEVICE on a context without OpenCL).
+ */
+CLPAD_API clpad_status clpad_enqueue_pad_numpy(
+    clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape, cl_mem input,
+    size_t input_offset, const int64_t *pads_begin, const int64_t *pads_end,
+    clpad_numpy_mode mode, const int64_t *stat_begin, const int64_t *stat_end, cl_mem output,
+    size_t output_offset, cl_command_queue queue, cl_uint num_events, const cl_event *wait_list,
+    cl_event *event);
 
 /* ------------------------------------------------------------------------- */
 /* SpaceToBatch / BatchToSpace on OpenCL                                     */

@@ -182,7 +182,8 @@ static void test_error_info(void **state)
 static void test_operation_names(void **state)
 {
     (void)state;
-    const char *want[] = {"pad", "space_to_batch", "batch_to_space", "letterbox", "pad_stack"};
+    const char *want[] = {"pad",       "space_to_batch", "batch_to_space",
+                          "letterbox", "pad_stack",      "pad_numpy"};
     size_t n = 0;
     for (; clpad_operation_name(n); n++) {
         assert_true(n < sizeof want / sizeof *want);

@@ -154,6 +154,46 @@ static void test_exact_value(void **state)
     ch_expect_error(ch_run(NULL, "pad --value 25x -b 1 -e 1 u8.npy o.npy"), 2, "not a value of any dtype");
 }
 
+/* numpy.pad's statistics (--mode mean ... --stat-length): the values of
+ * numpy.pad(x, ((1, 2), (2, 1)), mode, stat_length=2) for x = [[1, 2, 4],
+ * [7, 8, 13]] as numpy 2.4 printed them (integer means 1.5 -> 2, 8.5 -> 8,
+ * 10.5 -> 10: half to even), and the refusals. */
+static void test_numpy_statistics(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {2, 3};
+    int32_t x[6] = {1, 2, 4, 7, 8, 13};
+    ch_save("st.npy", CLPAD_I32, 2, shape, x);
+    static const struct {
+        const char *mode;
+        int32_t want[5 * 6];
+    } cases[] = {
+        {"mean", {4, 4, 4, 5, 8, 6, 2, 2, 1, 2, 4, 3, 8, 8, 7, 8, 13, 10,
+                  4, 4, 4, 5, 8, 6, 4, 4, 4, 5, 8, 6}},
+        {"maximum", {8, 8, 7, 8, 13, 13, 2, 2, 1, 2, 4, 4, 8, 8, 7, 8, 13, 13,
+                     8, 8, 7, 8, 13, 13, 8, 8, 7, 8, 13, 13}},
+    };
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(ch_run(NULL, "pad -q --mode %s --stat-length 2 -b 1,2 -e 2,1 st.npy o.npy",
+                                cases[k].mode), 0);
+        tio_tensor t = {0};
+        ch_load("o.npy", &t);
+        assert_int_equal(t.rank, 2);
+        assert_true(t.shape[0] == 5 && t.shape[1] == 6);
+        if (memcmp(t.data, cases[k].want, sizeof cases[k].want))
+            fail_msg("--mode %s: not numpy.pad's values", cases[k].mode);
+        tio_free(&t);
+    }
+    ch_expect_error(ch_run(NULL, "pad --mode mean --stat-length 0 -b 1,1 -e 1,1 st.npy o.npy"), 1,
+                    "stat_begin[0] = 0");
+    ch_expect_error(ch_run(NULL, "pad --mode median -b 1,-1 -e 1,1 st.npy o.npy"), 1,
+                    "pads_begin[1] = -1");
+    ch_expect_error(ch_run(NULL, "pad --mode mean --axes 0 -b 1 -e 1 st.npy o.npy"), 2,
+                    "--axes");
+    ch_expect_error(ch_run(NULL, "pad --mode edge --stat-length 2 -b 1,1 -e 1,1 st.npy o.npy"),
+                    2, "--stat-length applies");
+}
+
 static void test_usage_errors(void **state)
 {
     (void)state;
@@ -592,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_npy_modes_dtypes),
         cmocka_unit_test(test_image_round_trip),
         cmocka_unit_test(test_exact_value),
+        cmocka_unit_test(test_numpy_statistics),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),

@@ -13,6 +13,7 @@
 
 #include "ops/op.h"
 #include "ops/pad/pad.h"
+#include "ops/pad_numpy/pad_numpy.h"
 #include "ops/space_batch/space_batch.h"
 
 #include <dirent.h>
@@ -86,6 +87,7 @@ typedef struct any_call {
     union {
         clpad_pad_call pad;
         sb_call sb;
+        clpad_np_call np;
     } u;
     char what[256];
 } any_call;
@@ -181,6 +183,40 @@ static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)
     }
 }
 
+/* numpy.pad's statistic modes: ranks 1-3, every dtype they take, pads 0-4,
+ * stat lengths whole (-1) or 1..shape+1 (beyond the axis: the whole axis);
+ * one call in four has a long innermost axis (pairwise sums past 128). */
+static void random_np(uint64_t *rng, any_call *a)
+{
+    static const clpad_dtype dts[] = {CLPAD_I8,  CLPAD_U8,  CLPAD_I16, CLPAD_U16, CLPAD_I32,
+                                      CLPAD_U32, CLPAD_I64, CLPAD_U64, CLPAD_F32, CLPAD_F64};
+    static const char *modes[] = {"maximum", "minimum", "mean", "median"};
+    for (;;) {
+        int rank = (int)tu_range(rng, 1, 3);
+        int64_t shape[3], pb[3], pe[3], sb[3], se[3];
+        bool long_row = tu_range(rng, 0, 3) == 0;
+        for (int i = 0; i < rank; i++) {
+            shape[i] = long_row && i == rank - 1 ? tu_range(rng, 100, 700) : tu_range(rng, 1, 7);
+            pb[i] = tu_range(rng, 0, 4);
+            pe[i] = tu_range(rng, 0, 4);
+            sb[i] = tu_range(rng, 0, 2) ? tu_range(rng, 1, shape[i] + 1) : -1;
+            se[i] = tu_range(rng, 0, 2) ? tu_range(rng, 1, shape[i] + 1) : -1;
+        }
+        clpad_dtype dt = dts[tu_range(rng, 0, 9)];
+        clpad_numpy_mode mode = (clpad_numpy_mode)tu_range(rng, 0, CLPAD_NUMPY_MODE_COUNT - 1);
+        if (clpad__np_validate(dt, rank, shape, pb, pe, mode, sb, se, &a->u.np))
+            fail_msg("a generated pad_numpy case is invalid: %s", clpad_last_error());
+        a->op = clpad__op_find("pad_numpy");
+        char s[64], b[64], e[64], l[64], r[64];
+        snprintf(a->what, sizeof a->what,
+                 "pad_numpy %s %s shape=%s begin=%s end=%s stat_begin=%s stat_end=%s",
+                 clpad_dtype_name(dt), modes[mode], tu_shape_str(rank, shape, s, sizeof s),
+                 tu_shape_str(rank, pb, b, sizeof b), tu_shape_str(rank, pe, e, sizeof e),
+                 tu_shape_str(rank, sb, l, sizeof l), tu_shape_str(rank, se, r, sizeof r));
+        return;
+    }
+}
+
 /* A random call of operation `op` (one with a reference); false when the
  * test has no generator for it (a failure: every such operation needs one). */
 static bool random_call(const clpad_op_desc *op, uint64_t *rng, int k, any_call *a)
@@ -191,6 +227,8 @@ static bool random_call(const clpad_op_desc *op, uint64_t *rng, int k, any_call 
         random_sb(rng, SB_S2B, a);
     else if (!strcmp(op->name, "batch_to_space"))
         random_sb(rng, SB_B2S, a);
+    else if (!strcmp(op->name, "pad_numpy"))
+        random_np(rng, a);
     else
         return false;
     return true;

@@ -351,8 +351,8 @@ static void test_host_api(void **state)
         tu_fill(in, nin, &rng);
         memset(got, CANARY, nout + GUARD);
         clpad_run_info info;
-        clpad_run_info_init(&info);
         memset(&info, 0, sizeof info);
+        info.size = sizeof info;
         clpad_status st =
             s2b ? clpad_space_to_batch(g_ctx, dtype_of(es), c.rank, c.shape, in, c.block, c.begin,
                                        c.end, got, nout, &info)

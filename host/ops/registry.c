@@ -12,7 +12,8 @@
     X(space_to_batch)       \
     X(batch_to_space)       \
     X(letterbox)            \
-    X(pad_stack)
+    X(pad_stack)            \
+    X(pad_numpy)
 
 #define CLPAD_DECLARE_OP(name) extern const clpad_op_desc clpad__op_##name;
 CLPAD_OPERATIONS(CLPAD_DECLARE_OP)

@@ -178,6 +178,20 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_pad_form_resolve": (
         _status, [_int, _i64p, ctypes.POINTER(PadForm), _i64p, _i64p, ctypes.POINTER(PadOptions)]),
     "clpad_pad_to_multiple": (_status, [_int, _i64p, _i64p, _int, _i64p, _i64p]),
+    "clpad_pad_numpy": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, _int, _i64p, _i64p, _void_p, _size_t,
+         _run_p],
+    ),
+    "clpad_pad_numpy_cpu": (
+        _status,
+        [_int, _int, _i64p, _void_p, _i64p, _i64p, _int, _i64p, _i64p, _void_p, _size_t],
+    ),
+    "clpad_enqueue_pad_numpy": (
+        _status,
+        [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _int, _i64p, _i64p, _cl, _size_t,
+         _cl, ctypes.c_uint, _cl_p, _cl_p],
+    ),
     "clpad_space_to_batch_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_batch_to_space_output_shape": (_status, [_int, _i64p, _i64p, _i64p, _i64p, _i64p]),
     "clpad_device_info_init": (None, [ctypes.POINTER(DeviceInfo)]),

@@ -14,14 +14,22 @@ Where each runs:
   the array: k runs cost about k single pads). The values are numpy's:
   each side's value is what ``numpy.pad`` writes there for the array's dtype
   (its broadcasting and its casting: 300 on uint8 is 44, 1.7 on int8 is 1).
-- ``reflect_type="odd"``, ``linear_ramp`` (``end_values``), ``maximum``,
-  ``minimum``, ``mean``, ``median`` (``stat_length``), ``empty`` and a callable
+- ``maximum``, ``minimum``, ``mean``, ``median`` (``stat_length``): on the
+  device (the C function ``clpad_pad_numpy``), numpy's algorithm and results
+  bit for bit: integer means and medians in float64 rounded half to even,
+  float sums in the array's type in numpy's order (pairwise along the
+  innermost axis, one element after the other along the others); a NaN
+  result is the type's quiet NaN. bool, float16 and bfloat16 arrays, a
+  stat_length of 0 and empty arrays go to ``numpy.pad`` on the host.
+- ``empty``: on the device, as a constant pad of 0 (numpy leaves the pads
+  uninitialised; zeros are one such result).
+- ``reflect_type="odd"``, ``linear_ramp`` (``end_values``) and a callable
   mode (with its keyword arguments): on the host, by ``numpy.pad`` itself,
-  so that the result is numpy's bit for bit, integer rounding (numpy rounds a
-  float64 mean or median half to even, then casts) and float summation order
-  (numpy's pairwise summation) included. The input is read as clpad reads it
-  (NumPy, DLPack, ``__array_interface__``); ``out=`` is written; a
-  pyopencl array is refused (these modes do not run on the device).
+  so that the result is numpy's bit for bit.
+
+The input of all of these is read as clpad reads it (NumPy, DLPack,
+``__array_interface__``); ``out=`` is written; a pyopencl array is refused
+(the statistics run through the host-pointer call, the rest on the host).
 """
 
 from __future__ import annotations
@@ -147,6 +155,14 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
 
     if name == "constant":
         return _constant(pad_fn, array, pad_width, value, device, queue, out)
+    if name == "empty" and not _pyopencl.is_device_array(array):
+        # numpy leaves the pads uninitialised; zeros are one such result
+        x, _ = _args.prepare(array)
+        if x.ndim > 0:
+            pairs = pad_width_pairs(pad_width, x.ndim)
+            where: Dict[str, Any] = {"queue": queue} if queue is not None else {"device": device}
+            return pad_fn(x, pads_begin=[b for b, _ in pairs], pads_end=[a for _, a in pairs],
+                          out=out, **where)
 
     what = "mode=%r" % (name if name is not None else getattr(mode, "__name__", "function"))
     if reflect_type == "odd":
@@ -160,6 +176,10 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
         kw["end_values"] = end_values
     if reflect_type is not None:
         kw["reflect_type"] = reflect_type
+    if name in _STAT and queue is None and not kwargs:
+        got = _stat_on_device(x, pairs, name, stat_length, device, out)
+        if got is not None:
+            return got
     try:
         np_pad: Any = np.pad  # (numpy's stubs type one mode per call)
         got = np_pad(x, pairs, mode if callable(mode) else name, **kw)
@@ -169,6 +189,63 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
         return got
     result = host_output(out, got.shape, got.dtype, x)
     np.copyto(result, got)
+    return result
+
+
+#: the dtypes the device's statistic modes take (numpy kind, itemsize)
+_STAT_DTYPES = {("i", 1), ("i", 2), ("i", 4), ("i", 8), ("u", 1), ("u", 2), ("u", 4), ("u", 8),
+                ("f", 4), ("f", 8)}
+
+
+def _stat_lengths(stat_length: Any, rank: int) -> Optional[List[Tuple[int, int]]]:
+    """numpy.pad's stat_length as (before, after) per axis, -1 for the whole
+    axis (None); None where numpy would refuse it or give no number (0, a
+    negative length, a shape that does not broadcast), for numpy.pad to say
+    so."""
+    if stat_length is None:
+        return [(-1, -1)] * rank
+    try:
+        x = np.round(np.array(stat_length)).astype(np.intp)
+    except (TypeError, ValueError):
+        return None
+    if x.size == 0 or (x < 1).any():
+        return None
+    if x.size == 1:
+        v = int(x.ravel()[0])
+        return [(v, v)] * rank
+    if x.size == 2 and x.shape != (2, 1):
+        b, a = (int(v) for v in x.ravel())
+        return [(b, a)] * rank
+    try:
+        pairs = np.broadcast_to(x, (rank, 2)).tolist()
+    except ValueError:
+        return None
+    return [(int(b), int(a)) for b, a in pairs]
+
+
+def _stat_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], name: str,
+                    stat_length: Any, device: Any, out: Any) -> Any:
+    """numpy.pad's statistic mode `name` by clpad_pad_numpy (on the device),
+    or None where numpy.pad is to run (a dtype the kernels lack, a 0-d or
+    empty array, a stat_length numpy refuses or that selects nothing)."""
+    from . import _context, _lib
+    from ._errors import check
+    from ._pad import host_output
+    rank = x.ndim
+    if (x.dtype.kind, x.dtype.itemsize) not in _STAT_DTYPES or rank == 0 or x.size == 0:
+        return None
+    lengths = _stat_lengths(stat_length, rank)
+    if lengths is None or any(b < 0 or a < 0 for b, a in pairs):
+        return None
+    out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
+    result = host_output(out, out_shape, x.dtype, x)
+    c = _args.i64
+    mode = _lib.constant("CLPAD_NUMPY_" + name.upper())
+    check(_lib.lib().clpad_pad_numpy(
+        _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
+        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
+        c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
+        result.nbytes, None))
     return result
 
 

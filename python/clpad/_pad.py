@@ -448,17 +448,23 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             end_values (mode "linear_ramp"): numpy.pad's.
 
     numpy.pad's other modes (in both forms; OpenVINO's with pads >= 0 and
-        without axes or to_multiple): "linear_ramp",
-        "maximum", "minimum", "mean", "median", "empty" (the pads are
-        uninitialised, as numpy's), and a callable mode with its keyword
-        arguments (``pad(x, 2, func, padder=100)``) run numpy.pad's own
-        algorithm on the host (numpy.pad itself computes them), so the result
-        is numpy's bit for bit, its rounding of integer means and medians
-        (float64, half to even) and its float summation order included. They
-        take NumPy, DLPack and array-interface inputs and ``out=``, not a
-        pyopencl array (ClpadValueError). Where each part runs: constant,
-        edge, reflect, symmetric and wrap (reflect_type "even") on the
-        device; the rest on the host.
+        without axes or to_multiple): "maximum", "minimum", "mean" and
+        "median" (with stat_length) run numpy.pad's algorithm on the device
+        (the C function clpad_pad_numpy), equal to numpy.pad bit for bit:
+        integer means and medians in float64 rounded half to even, float
+        sums in the array's type in numpy's order (pairwise along the
+        innermost axis, in order along the others), a NaN result as the
+        type's quiet NaN; bool, float16 and bfloat16 arrays, a stat_length
+        of 0 and empty arrays are left to numpy.pad on the host. "empty"
+        pads with zeros on the device (numpy leaves the pads uninitialised).
+        "linear_ramp" and a callable mode with its keyword arguments
+        (``pad(x, 2, func, padder=100)``) run numpy.pad itself on the host,
+        so the result is numpy's bit for bit. These modes take NumPy,
+        DLPack and array-interface inputs and ``out=``, not a pyopencl array
+        (ClpadValueError). Where each part runs: constant, edge, reflect,
+        symmetric, wrap (reflect_type "even"), the statistics and empty on
+        the device; linear_ramp, reflect_type "odd" and callables on the
+        host.
 
     OpenVINO's form, ``pad(array, *, pads_begin, pads_end, mode, value)``:
         pads_begin, pads_end: one int per axis, or one int for every axis

@@ -185,3 +185,105 @@ def test_pyopencl_arrays(cl_queue):
     assert same(y.get(), np.pad(x, ((1, 2), (2, 1)), constant_values=cv))
     with pytest.raises(clpad.ClpadValueError, match="runs on the host"):
         clpad.pad(d, 1, "mean")
+
+
+def _no_host_numpy_pad(monkeypatch):
+    """numpy.pad inside clpad made to fail: what passes ran on the device."""
+    from clpad import _numpy_pad
+
+    class NoPad:
+        def __getattr__(self, name):
+            if name == "pad":
+                raise AssertionError("numpy.pad called on the host")
+            return getattr(np, name)
+    monkeypatch.setattr(_numpy_pad, "np", NoPad())
+
+
+STAT_DTYPES = DTYPES + [np.int8, np.uint16, np.uint32, np.uint64]
+
+
+def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
+    """maximum, minimum, mean, median (stat_length whole, one int, per
+    axis and side, beyond the axis) through clpad_pad_numpy, never
+    numpy.pad, equal to numpy.pad byte for byte: ranks 1-3, ten dtypes,
+    long innermost rows (numpy's pairwise float sums past 128 elements) and
+    long outer axes (its sums in order), integer means and medians that
+    need numpy's rounding."""
+    rng = np.random.default_rng(2929)
+    cases = []
+    for mode in ("maximum", "minimum", "mean", "median"):
+        for dtype in STAT_DTYPES:
+            for rank in (1, 2, 3):
+                for k in range(3):
+                    shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+                    if k == 1:
+                        shape[-1] = int(rng.integers(129, 600))
+                    elif k == 2:
+                        shape[0] = int(rng.integers(129, 400))
+                    if np.dtype(dtype).kind == "f":
+                        x = (rng.standard_normal(shape) * 1e3).astype(dtype)
+                    else:
+                        info = np.iinfo(dtype)
+                        x = rng.integers(max(info.min, -10**6), min(info.max, 10**6), shape,
+                                         endpoint=True).astype(dtype)
+                    pw = [(int(rng.integers(0, 4)), int(rng.integers(0, 4))) for _ in shape]
+                    s = int(rng.integers(0, 4))
+                    sl = (None, int(rng.integers(1, 9)),
+                          [(int(rng.integers(1, 700)), int(rng.integers(1, 700)))
+                           for _ in shape], (2, 3))[s]
+                    cases.append((x, pw, mode, sl))
+    wants = [np.pad(x, pw, m, stat_length=sl) for x, pw, m, sl in cases]
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, m, sl), want in zip(cases, wants):
+        got = clpad.pad(x, pw, m, stat_length=sl)
+        assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
+        # the library's reference (the C tests' oracle for the kernels) too
+        got = clpad.pad(x, pw, m, stat_length=sl, device="reference")
+        assert same(got, want), ("reference", m, x.dtype.name, x.shape, pw, sl)
+    assert len(cases) >= 300
+
+
+def test_statistic_modes_nan_and_empty_on_the_device(monkeypatch):
+    x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]], np.float32)
+    wants = {m: np.pad(x, 2, m) for m in ("maximum", "minimum", "mean", "median")}
+    y = np.arange(12, dtype=np.int16).reshape(3, 4)
+    _no_host_numpy_pad(monkeypatch)
+    for m, want in wants.items():
+        got = clpad.pad(x, 2, m)
+        assert got.shape == want.shape and np.array_equal(got, want, equal_nan=True), m
+    got = clpad.pad(y, ((1, 2), (3, 0)), "empty")
+    assert got.shape == (6, 7) and got.dtype == y.dtype
+    assert np.array_equal(got[1:4, 3:], y)
+
+
+def test_pad_numpy_c_errors_name_the_argument():
+    """clpad_pad_numpy's refusals: one line naming the argument, nothing
+    written."""
+    import ctypes
+    from clpad import _args, _context, _lib
+    lib = _lib.lib()
+    c = _args.i64
+    x = np.arange(6, dtype=np.int32)
+    out = np.full(16, 7, np.int32)
+
+    def call(dtype=np.int32, shape=(6,), pb=(1,), pe=(1,), mode=2, sb=(-1,), se=(-1,),
+             nbytes=out.nbytes):
+        st = lib.clpad_pad_numpy(_context.context(None), _args.dtype_code(dtype), len(shape),
+                                 c(list(shape)), x.ctypes.data, c(list(pb)), c(list(pe)), mode,
+                                 c(list(sb)), c(list(se)), out.ctypes.data, nbytes, None)
+        return st, lib.clpad_last_error().decode()
+
+    for kw, status, words in [
+            ({"sb": (0,)}, "CLPAD_ERR_INVALID_ARGUMENT", "stat_begin[0] = 0"),
+            ({"se": (0,)}, "CLPAD_ERR_INVALID_ARGUMENT", "stat_end[0] = 0"),
+            ({"pb": (-1,)}, "CLPAD_ERR_INVALID_PADS", "pads_begin[0] = -1"),
+            ({"shape": (0,)}, "CLPAD_ERR_INVALID_PADS", "can't extend empty axis"),
+            ({"dtype": np.float16}, "CLPAD_ERR_UNSUPPORTED", "f32 and f64"),
+            ({"mode": 4}, "CLPAD_ERR_INVALID_ARGUMENT", "mode 4"),
+            ({"nbytes": 4}, "CLPAD_ERR_BUFFER_TOO_SMALL", "output_bytes = 4")]:
+        st, msg = call(**kw)
+        assert lib.clpad_status_name(st).decode() == status and words in msg, (kw, st, msg)
+        assert "\n" not in msg and (out == 7).all(), kw
+    st, msg = call()
+    assert st == 0, msg
+    assert (out[:8] == np.pad(x, 1, "mean")).all()

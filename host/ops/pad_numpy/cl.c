@@ -1,0 +1,191 @@
+/* numpy.pad's statistic modes on OpenCL (kernels/pad_numpy.cl): the
+ * public entry point and the device run. */
+#include "device/launch.h"
+#include "ops/pad/pad.h"
+#include "ops/pad_numpy/pad_numpy.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *type_name(clpad_dtype t)
+{
+    switch (t) {
+    case CLPAD_I8: return "char";
+    case CLPAD_U8: return "uchar";
+    case CLPAD_I16: return "short";
+    case CLPAD_U16: return "ushort";
+    case CLPAD_I32: return "int";
+    case CLPAD_U32: return "uint";
+    case CLPAD_I64: return "long";
+    case CLPAD_U64: return "ulong";
+    case CLPAD_F32: return "float";
+    default: return "double";
+    }
+}
+
+void clpad__np_options(clpad_dtype dtype, clpad_numpy_mode mode, char *options, size_t size)
+{
+    bool fl = dtype == CLPAD_F32 || dtype == CLPAD_F64;
+    bool sgn = dtype == CLPAD_I8 || dtype == CLPAD_I16 || dtype == CLPAD_I32 || dtype == CLPAD_I64;
+    bool dbl = dtype == CLPAD_F64 || (!fl && mode >= CLPAD_NUMPY_MEAN);
+    /* correctly rounded division: the mean's sum / count as numpy's */
+    snprintf(options, size, "-DNP_T=%s -DNP_KIND=%d -DNP_MODE=%d%s%s", type_name(dtype),
+             fl ? 2 : sgn ? 0 : 1, (int)mode, dbl ? " -DNP_DOUBLE" : "",
+             dtype == CLPAD_F32 ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
+}
+
+/* One axis' fill launch (the axis has pads and rows). */
+static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax, cl_mem out,
+                              size_t out_off, cl_command_queue q, cl_event *event)
+{
+    int rank = c->rank;
+    int64_t stride[CLPAD_MAX_RANK + 1]; /* stride[a + 1]: elements of a step of axis a */
+    stride[rank] = 1;
+    for (int a = rank - 1; a >= 0; a--)
+        stride[a] = stride[a + 1] * c->out_shape[a];
+    cl_long8 dims = {{0}}, offs = {{0}}, strides = {{0}};
+    cl_int n_inner = 0;
+    cl_long n_rows = 1;
+    for (int a = rank - 1; a > ax; a--, n_inner++) {
+        dims.s[n_inner] = c->shape[a];
+        offs.s[n_inner] = c->pads_begin[a];
+        strides.s[n_inner] = stride[a + 1];
+        n_rows *= c->shape[a];
+    }
+    for (int a = 0; a < ax; a++)
+        n_rows *= c->out_shape[a];
+    if (n_rows == 0)
+        return CLPAD_OK;
+    cl_long outer_stride = stride[ax], sa = stride[ax + 1], pb = c->pads_begin[ax],
+            n = c->shape[ax], N = c->out_shape[ax], Lb = c->stat_begin[ax],
+            Le = c->stat_end[ax];
+    /* an axis' outer index steps over the whole axis: stride[ax] elements */
+    cl_ulong dst_off = out_off / c->esize;
+    cl_int pw = clpad__np_pairwise(c, ax);
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__np_options(c->dtype, c->mode, options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "pad_numpy", options, "fill", NULL, &kc);
+    if (st)
+        return st;
+    clpad__arg_mem(&kc, "dst", out);
+    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
+    clpad__arg(&kc, "outer_stride", sizeof outer_stride, &outer_stride);
+    clpad__arg(&kc, "n_inner", sizeof n_inner, &n_inner);
+    clpad__arg(&kc, "i_dims", sizeof dims, &dims);
+    clpad__arg(&kc, "i_offs", sizeof offs, &offs);
+    clpad__arg(&kc, "i_strides", sizeof strides, &strides);
+    clpad__arg(&kc, "sa", sizeof sa, &sa);
+    clpad__arg(&kc, "pb", sizeof pb, &pb);
+    clpad__arg(&kc, "n", sizeof n, &n);
+    clpad__arg(&kc, "N", sizeof N, &N);
+    clpad__arg(&kc, "Lb", sizeof Lb, &Lb);
+    clpad__arg(&kc, "Le", sizeof Le, &Le);
+    clpad__arg(&kc, "pw", sizeof pw, &pw);
+    size_t local = 64;
+    clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
+                              .local = {1, local},
+                              .items = 1,
+                              .rows_per_item = 1};
+    return clpad__kernel_launch(&kc, q, &geo, 0, NULL, event);
+}
+
+/* The device run of a validated call, after the wait list. */
+static clpad_status np_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_mem in,
+                               size_t in_off, cl_mem out, size_t out_off, cl_command_queue q,
+                               cl_uint num_events, const cl_event *wait_list, cl_event *event)
+{
+    if (c->out_bytes == 0)
+        return clpad__enqueue_marker(q, num_events, wait_list, event);
+    /* the input in the middle (and zeros around it, overwritten below) */
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
+    clpad_pad_call pc;
+    clpad_status st = clpad__pad_validate(c->dtype, c->rank, c->shape, c->pads_begin,
+                                          c->pads_end, &o, NULL, &pc);
+    int last = -1;
+    for (int a = 0; a < c->rank; a++)
+        if (c->pads_begin[a] || c->pads_end[a])
+            last = a;
+    if (!st)
+        st = clpad__pad_enqueue(ctx, &pc, in, in_off, out, out_off, q, num_events, wait_list,
+                                last < 0 ? event : NULL);
+    for (int a = 0; !st && a <= last; a++)
+        if (c->pads_begin[a] || c->pads_end[a])
+            st = fill_axis(ctx, c, a, out, out_off, q, a == last ? event : NULL);
+    return st;
+}
+
+clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure)
+{
+    return np_enqueue(ctx, closure, in, in_off, out, out_off, q, 0, NULL, event);
+}
+
+clpad_status clpad_enqueue_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                     const int64_t *shape, cl_mem input, size_t input_offset,
+                                     const int64_t *pads_begin, const int64_t *pads_end,
+                                     clpad_numpy_mode mode, const int64_t *stat_begin,
+                                     const int64_t *stat_end, cl_mem output,
+                                     size_t output_offset, cl_command_queue queue,
+                                     cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event)
+{
+    clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_numpy");
+    if (st)
+        return st;
+    clpad_np_call c;
+    if ((st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode, stat_begin,
+                                 stat_end, &c)))
+        return st;
+    if (num_events && !wait_list)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "enqueue_pad_numpy: num_events = %u but wait_list is NULL",
+                           (unsigned)num_events);
+    if (c.out_bytes > 0) {
+        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")))
+            return st;
+        if (!input)
+            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
+        if (c.in_bytes > 0 &&
+            (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input")))
+            return st;
+    }
+    return np_enqueue(ctx, &c, input, input_offset, output, output_offset,
+                      queue ? queue : ctx->queue, num_events, wait_list, event);
+}
+
+clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
+                             const int64_t *shape, const void *input, const int64_t *pads_begin,
+                             const int64_t *pads_end, clpad_numpy_mode mode,
+                             const int64_t *stat_begin, const int64_t *stat_end, void *output,
+                             size_t output_bytes, clpad_run_info *info)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_numpy: context is NULL");
+    uint64_t t0 = clpad__now_ns();
+    clpad_np_call c;
+    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode,
+                                         stat_begin, stat_end, &c);
+    if (st || (st = clpad__check_host_buffers("pad_numpy", input, c.in_bytes, output,
+                                              c.out_bytes, output_bytes)))
+        return st;
+    if (c.out_bytes == 0 || ctx->fallback) {
+        if (c.out_bytes > 0)
+            clpad__np_cpu(&c, input, output);
+        if (info)
+            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,
+                                     .bytes_moved = c.in_bytes + c.out_bytes};
+        return CLPAD_OK;
+    }
+    if (c.out_bytes > ctx->max_alloc)
+        return clpad__fail(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES,
+                           "pad_numpy: the output (%zu bytes) is larger than the largest buffer "
+                           "%s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes)",
+                           c.out_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
+    return clpad__run_host(ctx, input, c.in_bytes, output, c.out_bytes, c.in_bytes + c.out_bytes,
+                           clpad__np_host_enqueue, &c, info);
+}

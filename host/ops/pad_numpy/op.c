@@ -1,0 +1,43 @@
+/* The descriptor of numpy.pad's statistic modes (host/ops/op.h). */
+#include "ops/op.h"
+#include "ops/pad_numpy/pad_numpy.h"
+
+/* Warm-up: mean and maximum of u8 and f32, the common image calls; the
+ * other dtypes and modes build on first use. */
+static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
+{
+    (void)ctx;
+    static const clpad_dtype dt[] = {CLPAD_U8, CLPAD_F32};
+    static const clpad_numpy_mode md[] = {CLPAD_NUMPY_MEAN, CLPAD_NUMPY_MAXIMUM};
+    if (i < 0 || i >= 4)
+        return false;
+    clpad__np_options(dt[i / 2], md[i % 2], options, size);
+    return true;
+}
+
+static void ref(const void *call, const void *input, void *output)
+{
+    clpad__np_ref(call, input, output);
+}
+
+static void cpu(const void *call, const void *input, void *output)
+{
+    clpad__np_cpu(call, input, output);
+}
+
+static void sizes(const void *call, size_t *in_bytes, size_t *out_bytes)
+{
+    const clpad_np_call *c = call;
+    *in_bytes = c->in_bytes;
+    *out_bytes = c->out_bytes;
+}
+
+const clpad_op_desc clpad__op_pad_numpy = {
+    .name = "pad_numpy",
+    .family = "pad_numpy",
+    .variant = variant,
+    .ref = ref,
+    .cpu = cpu,
+    .enqueue = clpad__np_host_enqueue,
+    .sizes = sizes,
+};

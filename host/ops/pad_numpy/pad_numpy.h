@@ -1,0 +1,55 @@
+/* numpy.pad's statistic modes (maximum, minimum, mean, median with
+ * stat_length; include/clpad.h, clpad_pad_numpy), in the operation
+ * skeleton's steps: plan.c (validation), ref.c (the plain reference),
+ * cpu.c (the host path), cl.c (kernels/pad_numpy.cl) and op.c (the
+ * descriptor, host/ops/op.h). Not installed.
+ *
+ * numpy.pad's algorithm: the input is placed in the middle of the output;
+ * then, for every axis a in order, every row along a (the axes before a
+ * over the whole output, padded so far; the axes after a over the input's
+ * part only) takes the statistic of its first Lb / last Le data elements
+ * and fills its pad before / after the data with it. */
+#ifndef CLPAD_PAD_NUMPY_H
+#define CLPAD_PAD_NUMPY_H
+
+#include "core/core.h"
+
+/* A validated call (clpad__np_validate). stat_begin / stat_end: the
+ * lengths, resolved (1..shape[a], the whole axis for numpy's None). */
+typedef struct clpad_np_call {
+    clpad_dtype dtype;
+    size_t esize;
+    clpad_numpy_mode mode;
+    int rank;
+    int64_t shape[CLPAD_MAX_RANK];
+    int64_t pads_begin[CLPAD_MAX_RANK], pads_end[CLPAD_MAX_RANK];
+    int64_t out_shape[CLPAD_MAX_RANK];
+    int64_t stat_begin[CLPAD_MAX_RANK], stat_end[CLPAD_MAX_RANK];
+    size_t in_bytes, out_bytes;
+} clpad_np_call;
+
+clpad_status clpad__np_validate(clpad_dtype dtype, int rank, const int64_t *shape,
+                                const int64_t *pads_begin, const int64_t *pads_end,
+                                clpad_numpy_mode mode, const int64_t *stat_begin,
+                                const int64_t *stat_end, clpad_np_call *c);
+
+/* Whether numpy sums the slabs of axis a pairwise (the row's axis is the
+ * innermost axis of extent > 1 of the slab: no later axis has more than one
+ * element) or one element after the other (numpy's reduction then runs
+ * along a later axis, adding the slab's elements in order). */
+bool clpad__np_pairwise(const clpad_np_call *c, int axis);
+
+/* The plain reference (ref.c). */
+void clpad__np_ref(const clpad_np_call *c, const void *input, void *output);
+/* The host path (cpu.c): the reference, on the calling thread. */
+void clpad__np_cpu(const clpad_np_call *c, const void *input, void *output);
+/* The device run (cl.c): the input placed by Pad's constant kernel, then
+ * one launch of kernels/pad_numpy.cl per padded axis. */
+clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
+                                    size_t out_off, cl_command_queue q, cl_event *event,
+                                    const void *closure);
+/* Build options of the pad_numpy program for a dtype and mode (the program
+ * cache's key: warmup and enqueue must agree). */
+void clpad__np_options(clpad_dtype dtype, clpad_numpy_mode mode, char *options, size_t size);
+
+#endif /* CLPAD_PAD_NUMPY_H */
