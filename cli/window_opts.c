@@ -334,17 +334,31 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
 
     /* Pads the convention ignores (TensorRT's SAME modes "take precedence",
-     * OpenVINO's automatic ones, a deconv given its output shape): the
-     * library follows the framework and ignores them, a command line that
-     * gives them is surely mistaken (as --value with another pad mode). The
-     * library says so itself: the window without them is the same. */
+     * OpenVINO's automatic ones): the library follows the framework and
+     * ignores them, a command line that gives them is surely mistaken (as
+     * --value with another pad mode). The library says so itself: the window
+     * is the same without them and with every one of them one larger. Both
+     * are needed: OpenVINO's explicit deconv given its output shape keeps
+     * pads_begin and ignores pads_end, and with pads_begin 0 the window
+     * without pads is the same although the pads are not ignored. */
     bool nonzero = false;
     for (int i = 0; i < naxes; i++)
         nonzero |= (a.pb && a.pb[i]) || (a.pe && a.pe[i]) ||
                    (a.onnx_pads && (a.onnx_pads[i] || a.onnx_pads[naxes + i]));
-    clpad_window_result r0;
+    clpad_window_result r0, r1;
+    struct window_args a1 = a;
+    for (int i = 0; i < naxes; i++) {
+        a1.bbuf[i] = (a.pb ? a.pb[i] : 0) + 1;
+        a1.ebuf[i] = (a.pe ? a.pe[i] : 0) + 1;
+    }
+    for (int i = 0; a.onnx_pads && i < 2 * naxes; i++)
+        a1.onnx[i] = a.onnx_pads[i] + 1;
+    a1.pb = a.pb ? a1.bbuf : NULL;
+    a1.pe = a.pe ? a1.ebuf : NULL;
+    a1.onnx_pads = a.onnx_pads ? a1.onnx : NULL;
     if (nonzero && call_library(w, &a, false, &r0) == CLPAD_OK &&
-        memcmp(&r0, r, sizeof r0) == 0) {
+        memcmp(&r0, r, sizeof r0) == 0 && call_library(w, &a1, true, &r1) == CLPAD_OK &&
+        memcmp(&r1, r, sizeof r1) == 0) {
         char d[160];
         return cli_error(CLI_USAGE,
                          "%s ignores explicit window pads (it computes its own); give them "

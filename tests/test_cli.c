@@ -355,6 +355,14 @@ static void test_shape(void **state)
                                "--window-pads-begin 1 --window-pads-end 0 --json"),
                      0);
     assert_string_equal(ch_out, "{\"output\":[8],\"pads_begin\":[1],\"pads_end\":[0]}\n");
+    /* OpenVINO's explicit deconv given its output shape keeps pads_begin and
+     * ignores pads_end: with pads_begin 0 the pads still count (the peer
+     * harness drew this case; OpenVINO gives output 9). */
+    assert_int_equal(ch_run(NULL, "shape deconv --input 5 --kernel 2 --openvino explicit "
+                               "--window-pads-begin 0 --window-pads-end 2 --output-shape 9 "
+                               "--json"),
+                     0);
+    assert_string_equal(ch_out, "{\"output\":[9],\"pads_begin\":[0],\"pads_end\":[0]}\n");
 }
 
 /* One spelling per idea across subcommands: the spellings of the

@@ -130,6 +130,14 @@ DIVERGENCES = OrderedDict([
         url="demonstrated (no upstream thread found)",
         check="only padding positions differ, all with one value, the pad_value is not "
               "exactly representable in f32, and openvino-ref matches clpad exactly")),
+    ("ov-pad-value-negative-zero", dict(
+        peer="openvino",
+        what="CPU plugin pads with +0.0 when Pad's pad_value is -0.0 (a float pad_value "
+             "equal to zero is written as zero bits); pure data movement writes the "
+             "pad_value's bits, sign included",
+        url="demonstrated (no upstream thread found)",
+        check="the pad_value is -0.0, every differing element is a padding position "
+              "holding +0.0 in OV's output, and openvino-ref matches clpad exactly")),
     ("ort-wrap-empty-input", dict(
         peer="onnxruntime",
         what="Pad in wrap mode of an input with a zero-size axis fails with 'Unexpected "
@@ -1096,6 +1104,20 @@ class Harness:
                 if (data_ok and padvals.size and np.all(padvals == padvals[0]) and
                         int(float(np.float32(v))) != int(v)):
                     self.record(peer, op, "divergence", "ov-pad-value-f32")
+                    return
+            if (got is not None and got.shape == y.shape and op == "pad" and
+                    dtype in ("f16", "f32", "f64") and case.get("value") is not None and
+                    float(case["value"][1]) == 0.0 and np.signbit(float(case["value"][1]))):
+                data = np_pad_spec(np.ones(x.shape, np.bool_), "constant", case["pb"], case["pe"],
+                                   False).reshape(-1)
+                d = (got.reshape(got.size, -1).view(np.uint8) !=
+                     y.reshape(y.size, -1).view(np.uint8)).any(axis=1)
+                if dtype == "f64":  # the data may also come back narrowed to f32
+                    d &= ~f64_narrowed_mask(got, y)
+                flat = got.reshape(-1)
+                if (d.any() and not np.any(d & data) and
+                        np.all(flat[d] == 0) and not np.any(np.signbit(flat[d]))):
+                    self.record(peer, op, "divergence", "ov-pad-value-negative-zero")
                     return
             if got is not None and dtype in ("i64", "u64") and int_narrowed(got, y):
                 self.record(peer, op, "divergence", "ov-i64-as-i32")
