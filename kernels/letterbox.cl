@@ -478,17 +478,33 @@ __kernel void letterbox(__global const uchar *restrict src, __global const int4 
  * from `rows` (stride apart) with vertical coefficients ky; each pixel's
  * columns (cs: byte offset of its first source pixel, taps, index of its
  * coefficients in `coef`) weighed into a u8 per row, those weighed by ky
- * (kernels/coords.h, clpad_pil_clip8). */
+ * (kernels/coords.h, clpad_pil_clip8); with vfirst the other way round
+ * (each column's rows weighed by ky into a u8, those by the pixel's kx). */
 CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict rows, long stride,
                                   int ny, __global const int *restrict ky,
                                   __global const int *restrict cs, long cw,
                                   __global const int *restrict coef, long x, long n,
-                                  int t[4][CLPAD_LB_CHUNK])
+                                  bool vfirst, int t[4][CLPAD_LB_CHUNK])
 {
     for (long k = 0; k < n; k++) {
         long e = x + k;
         int x0 = cs[e], nx = cs[cw + e];
         __global const int *restrict kx = coef + cs[2 * cw + e];
+        if (vfirst) { /* Pillow's very tall images: each column's taps vertically first */
+            int a[4] = {CLPAD_PIL_HALF, CLPAD_PIL_HALF, CLPAD_PIL_HALF, CLPAD_PIL_HALF};
+            for (int i = 0; i < nx; i++) {
+                __global const uchar *restrict r = rows + x0 + i * C;
+                int v[4] = {CLPAD_PIL_HALF, CLPAD_PIL_HALF, CLPAD_PIL_HALF, CLPAD_PIL_HALF};
+                for (int j = 0; j < ny; j++, r += stride)
+                    for (int c = 0; c < C; c++)
+                        v[c] += (int)r[c] * ky[j];
+                for (int c = 0; c < C; c++)
+                    a[c] += clpad_pil_clip8(v[c]) * kx[i];
+            }
+            for (int c = 0; c < C; c++)
+                t[c][k] = clpad_pil_clip8(a[c]);
+            continue;
+        }
         /* every channel at once: each tap's coefficient loaded once */
         int a0 = CLPAD_PIL_HALF, a1 = CLPAD_PIL_HALF, a2 = CLPAD_PIL_HALF, a3 = CLPAD_PIL_HALF;
         for (int j = 0; j < ny; j++) {
@@ -542,6 +558,7 @@ CLPAD_INLINE void lb_item_taps(const int C, bool nhwc, int ob, __global const uc
         dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
     long plane = H * W;
     long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    bool vfirst = (desc.z & 0x80000000L) != 0; /* LB_VFIRST */
     int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
     uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
     float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
@@ -565,7 +582,7 @@ CLPAD_INLINE void lb_item_taps(const int C, bool nhwc, int ob, __global const uc
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
         for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            lb_taps_samples(C, rows, desc.y, ry.y, ky, cs, W, coef, x, m, t);
+            lb_taps_samples(C, rows, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
             for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
                 __global uchar *restrict o = d + LB_AT(c, x);
                 __global const uchar *restrict l = lut + c * 256 * ob;

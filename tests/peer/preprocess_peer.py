@@ -131,6 +131,32 @@ def main():
                                     % (kind, pil.mode, (h, w), size, dname, d))
                 elif args.v:
                     print("ok %s %s %s -> %s on %s" % (kind, pil.mode, (h, w), size, dname))
+    # 1b. strips more than 100 times taller than wide, the height reduced:
+    # Pillow's Image.resize runs the vertical pass first there (and keeps
+    # the horizontal-first order at h == 100 w); the width up, kept, down
+    for i, pil in enumerate(pils):
+        w0, h0 = pil.size
+        for sw in ((1, 2, 3)[i % 3],):
+            h = min(h0, 100 * sw + 1 + int(rng.integers(0, 200)))
+            if h <= 100 * sw or sw > w0:
+                continue
+            x0 = int(rng.integers(0, w0 - sw + 1))
+            for hh in (h, 100 * sw):
+                strip = pil.crop((x0, 0, x0 + sw, hh))
+                H = int(rng.integers(1, hh))
+                W = int(rng.integers(1, 2 * sw + 2))
+                kind = list(FILTERS)[int(rng.integers(0, 3))]
+                want = np.asarray(strip.resize((W, H), FILTERS[kind]))
+                a = np.asarray(strip)
+                for dev, dname in devices:
+                    got, _ = clpad.preprocess([a], (H, W), fit="stretch", interp=kind,
+                                              dtype=np.uint8, layout="NHWC", device=dev)
+                    got = got[0] if a.ndim == 3 else got[0, :, :, 0]
+                    checked += 1
+                    d = differing(got, want)
+                    if d:
+                        failures.append("%s %s strip %s -> %s on %s: %d samples differ"
+                                        % (kind, strip.mode, (hh, sw), (H, W), dname, d))
     # 2. the ImageNet recipe, one batch of every RGB photo
     rgb = [p for p in pils if p.mode == "RGB"]
     want = np.stack([torchvision_recipe(p) for p in rgb])

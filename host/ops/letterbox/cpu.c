@@ -13,10 +13,20 @@
  * first source row's sample of the channel) stride apart, each weighed
  * horizontally into a u8, the u8s weighed vertically (kernels/coords.h). */
 static int lb_taps_sample(const lb_plan *p, const unsigned char *r, int64_t stride,
-                          const lb_entry *ry, const lb_entry *e)
+                          const lb_entry *ry, const lb_entry *e, bool vfirst)
 {
     const int32_t *ky = p->coefs + ry->w0, *kx = p->coefs + e->w0;
     int acc = CLPAD_PIL_HALF;
+    if (vfirst) { /* each column's taps weighed vertically into a u8 first */
+        for (int32_t i = 0; i < e->b; i++) {
+            const unsigned char *s = r + e->a + (size_t)i * (size_t)p->C;
+            int v = CLPAD_PIL_HALF;
+            for (int32_t j = 0; j < ry->b; j++)
+                v += (int)s[j * stride] * ky[j];
+            acc += clpad_pil_clip8(v) * kx[i];
+        }
+        return clpad_pil_clip8(acc);
+    }
     for (int32_t j = 0; j < ry->b; j++) {
         const unsigned char *s = r + (int64_t)j * stride + e->a;
         int h = CLPAD_PIL_HALF;
@@ -50,10 +60,10 @@ static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const 
         for (int64_t x = 0; x < p->W; x++) {
             const lb_entry *e = &cols[x];
             const unsigned char *v;
-            if (x < (d->x_range & 0x7fffffff) || x >= d->x_range >> 32) {
+            if (x < (d->x_range & 0x7fffffff) || x >= (d->x_range >> 32)) {
                 v = fill;
             } else if (p->taps) {
-                v = lut + (size_t)lb_taps_sample(p, r0, d->stride, ry, e) * es;
+                v = lut + (size_t)lb_taps_sample(p, r0, d->stride, ry, e, (d->x_range & LB_VFIRST) != 0) * es;
             } else {
                 int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);
                 int h1 = clpad_lb_hpass(r1[e->a], r1[e->b], e->w0, e->w1);

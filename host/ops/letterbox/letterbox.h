@@ -35,13 +35,15 @@ typedef struct lb_entry {
 /* Where an image's pixels are, for the kernel: the first byte of row 0
  * (relative to the input buffer), the row stride, the columns
  * [x_begin, x_end) of the slot that are not constant border (packed as
- * x_begin | x_end << 32), and wide_rows: the source rows [0, wide_rows)
+ * x_begin | x_end << 32, and bit 31 set where a variable-tap resize runs
+ * its vertical pass first: LB_VFIRST), and wide_rows: the source rows [0, wide_rows)
  * whose pixels may be read 4 bytes at a time (the last pixel's 4 bytes lie
  * inside the input buffer; clpad__lb_wide_rows). Four int64, as the
  * kernel's long4. */
 typedef struct lb_desc {
     int64_t offset, stride, x_range, wide_rows;
 } lb_desc;
+#define LB_VFIRST ((int64_t)1 << 31)
 
 typedef struct lb_plan {
     size_t n;

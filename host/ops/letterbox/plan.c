@@ -610,7 +610,12 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                 x_begin = x;
             x_end = x + 1;
         }
-        p->desc[i] = (lb_desc){(int64_t)im->offset, stride, x_begin | x_end << 32, 0};
+        /* Pillow's Image.resize (up to 12.x) resizes an image more than 100
+         * times taller than wide whose height it reduces vertically first:
+         * im.resize((w, H)).resize((W, H)) (docs/letterbox.md, 1.2) */
+        bool vfirst = p->taps && im->height > im->width * 100 && t.resized_height < im->height;
+        p->desc[i] = (lb_desc){(int64_t)im->offset, stride,
+                               x_begin | x_end << 32 | (vfirst ? LB_VFIRST : 0), 0};
     }
     free(axis);
     return CLPAD_OK;
