@@ -9,6 +9,8 @@
 #                    pocl-cache in the build directory)
 #   CLPAD_BUILD_TARGETS  the CMake targets to build, separated by spaces
 #                    (default: all)
+#   CLPAD_PEER_VENV  the peer tests' venv (default: peer-venv in the build
+#                    directory; another build directory's may be shared)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${CLPAD_BUILD_DIR:-build}"
@@ -17,6 +19,7 @@ pocl_cache="${CLPAD_TEST_POCL_CACHE_DIR:-$(cd "$build" && pwd)/pocl-cache}"
 cmake -S . -B "$build" -DCLPAD_WERROR="${CLPAD_WERROR:-ON}" \
       -DCLPAD_SANITIZE="${CLPAD_SANITIZE:-}" -DCLPAD_CPU_DISPATCH="${CLPAD_CPU_DISPATCH:-ON}" \
       -DCLPAD_TEST_POCL_CACHE_DIR="$pocl_cache" \
+      ${CLPAD_PEER_VENV:+-DCLPAD_PEER_VENV="$CLPAD_PEER_VENV"} \
       >/dev/null
 targets=()
 for t in ${CLPAD_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
