@@ -61,6 +61,9 @@ static void letterbox_usage(FILE *f)
             "                         Pillow's antialiased Image.resize: pil-bilinear (what\n"
             "                         torchvision's Resize does to PIL images),\n"
             "                         pil-bicubic, pil-lanczos\n"
+            "      --pil-version V    13 (default) or 12: the Pillow release whose resize\n"
+            "                         the pil-* kinds reproduce (they differ in which\n"
+            "                         pass runs first for some sizes)\n"
             "      --fit F            contain (default: the letterbox), cover (keep the\n"
             "                         aspect, cover the slot, crop the centre as\n"
             "                         torchvision's CenterCrop) or stretch (resize to the\n"
@@ -482,7 +485,8 @@ int cmd_letterbox(int argc, char **argv)
 {
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
            O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS, O_PRESET,
-           O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR, O_FIT, O_SHORTER, O_DIVISOR };
+           O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR, O_FIT, O_SHORTER, O_DIVISOR,
+           O_PIL_VERSION };
     static const struct option opts[] = {
         {"size", required_argument, NULL, 's'},       {"interp", required_argument, NULL, O_INTERP},
         {"placement", required_argument, NULL, O_PLACE}, {"no-scaleup", no_argument, NULL, O_NOUP},
@@ -504,6 +508,7 @@ int cmd_letterbox(int argc, char **argv)
         {"fit", required_argument, NULL, O_FIT},
         {"resize-shorter", required_argument, NULL, O_SHORTER},
         {"divisor", required_argument, NULL, O_DIVISOR},
+        {"pil-version", required_argument, NULL, O_PIL_VERSION},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
     static const char shortopts[] = ":s:m:v:d:qh";
     clpad_letterbox_options o;
@@ -558,6 +563,11 @@ int cmd_letterbox(int argc, char **argv)
             o.resize_shorter = v[0];
             break;
         }
+        case O_PIL_VERSION:
+            if (strcmp(optarg, "12") && strcmp(optarg, "13"))
+                return cli_error(CLI_USAGE, "--pil-version: '%s': 12 or 13", optarg);
+            o.pil_version = atoi(optarg);
+            break;
         case O_DIVISOR: {
             float d;
             int nd = 0;

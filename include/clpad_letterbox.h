@@ -154,6 +154,10 @@ typedef struct clpad_letterbox_options {
                                       ((v * scale) / divisor - mean[c]) / std[c]
                                       (torchvision's ToTensor + Normalize: scale 1,
                                       divisor 255) */
+    int pil_version;               /* 13 (default) or 12: the Pillow release whose
+                                      Image.resize the pil-* kinds reproduce; they
+                                      differ in which of the two passes runs first
+                                      for some sizes (docs/letterbox.md, 1.2) */
 } clpad_letterbox_options;
 
 /**

@@ -76,6 +76,9 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
     static const clpad_dtype dts[3] = {CLPAD_U8, CLPAD_F16, CLPAD_F32};
     c->o.dtype = dts[tu_range(rng, 0, 2)];
     c->o.layout = (clpad_layout)tu_range(rng, 0, 1);
+    /* the Pillow release of the pil-* kinds, from a value already drawn (the
+     * draws of the rest stay those of every earlier seed) */
+    c->o.pil_version = c->o.pad_value[3] & 1 ? 12 : 13;
     switch (tu_range(rng, 0, 7)) { /* the fit */
     case 0: c->o.fit = CLPAD_FIT_COVER; break;
     case 1: c->o.fit = CLPAD_FIT_STRETCH; break;
@@ -118,12 +121,12 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
 static inline const char *lb_case_str(const lb_case *c, char *buf, size_t len)
 {
     size_t u = (size_t)snprintf(buf, len,
-                                "out %lldx%lld fit=%s shorter=%lld stride=%lld divisor=%g "
+                                "out %lldx%lld fit=%s shorter=%lld stride=%lld divisor=%g pil_version=%d "
                                 "%s %s scaleup=%d %s value=%u,%u,%u,%u swap_rb=%d "
                                 "scale=%g %s %s; images",
                                 (long long)c->o.out_height, (long long)c->o.out_width,
                                 clpad_fit_name(c->o.fit), (long long)c->o.resize_shorter,
-                                (long long)c->o.stride, (double)c->o.divisor,
+                                (long long)c->o.stride, (double)c->o.divisor, c->o.pil_version,
                                 clpad_interp_name(c->o.interp), clpad_placement_name(c->o.placement),
                                 c->o.scaleup, clpad_pad_mode_name(c->o.pad_mode), c->o.pad_value[0],
                                 c->o.pad_value[1], c->o.pad_value[2], c->o.pad_value[3],

@@ -218,6 +218,8 @@ static void test_letterbox_errors(void **state)
     assert_false(ch_exists("e2.npy"));
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --channels 2 rgb.png e2.npy"), 2,
                     "--channels");
+    ch_expect_error(ch_run(NULL, "preprocess --size 8,8 --pil-version 11 rgb.png e2.npy"), 2,
+                    "--pil-version: '11': 12 or 13");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --max-pixels 0 rgb.png e2.npy"), 2,
                     "--max-pixels");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --max-pixels 11 rgb.png e2.npy"), 1,

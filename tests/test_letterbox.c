@@ -224,9 +224,11 @@ static unsigned char oracle_clip8(int64_t v)
 
 /* Pillow's Image.resize of an 8-bit image into a dense nh x nw x C:
  * ImagingResampleInner's two passes into whole images, the horizontal pass
- * over every source row first (its u8 results kept), then the vertical. */
+ * over every source row first (its u8 results kept), then the vertical; or
+ * (Pillow's vertical-first order, docs/letterbox.md 1.2) the vertical pass
+ * over every source column first, then the horizontal. */
 static void oracle_pil_resize(const clpad_image *im, int64_t nh, int64_t nw, clpad_interp interp,
-                              unsigned char *dst)
+                              int pil_version, unsigned char *dst)
 {
     const unsigned char *src = im->data;
     int64_t h = im->height, w = im->width, C = im->channels;
@@ -235,6 +237,31 @@ static void oracle_pil_resize(const clpad_image *im, int64_t nh, int64_t nw, clp
     int32_t *kx, *ky;
     int64_t ksx = oracle_pil_coeffs(interp, w, nw, &bx, &kx);
     int64_t ksy = oracle_pil_coeffs(interp, h, nh, &by, &ky);
+    bool vfirst = nh < h && (pil_version == 12 ? h > 100 * w : 2 * (nw - w) > nh - h);
+    if (vfirst) {
+        unsigned char *tv = malloc((size_t)(nh * w * C));
+        for (int64_t y = 0; y < nh; y++)
+            for (int64_t x = 0; x < w * C; x++) {
+                int64_t acc = 1 << 21;
+                for (int64_t t = 0; t < by[2 * y + 1]; t++)
+                    acc += src[(by[2 * y] + t) * stride + x] * (int64_t)ky[y * ksy + t];
+                tv[y * w * C + x] = oracle_clip8(acc);
+            }
+        for (int64_t y = 0; y < nh; y++)
+            for (int64_t x = 0; x < nw; x++)
+                for (int64_t c = 0; c < C; c++) {
+                    int64_t acc = 1 << 21;
+                    for (int64_t t = 0; t < bx[2 * x + 1]; t++)
+                        acc += tv[(y * w + bx[2 * x] + t) * C + c] * (int64_t)kx[x * ksx + t];
+                    dst[(y * nw + x) * C + c] = oracle_clip8(acc);
+                }
+        free(tv);
+        free(bx);
+        free(by);
+        free(kx);
+        free(ky);
+        return;
+    }
     unsigned char *tmp = malloc((size_t)(h * nw * C));
     for (int64_t y = 0; y < h; y++)
         for (int64_t x = 0; x < nw; x++)
@@ -302,7 +329,7 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
         t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
         if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
-            oracle_pil_resize(im, g.nh, g.nw, o->interp, rs);
+            oracle_pil_resize(im, g.nh, g.nw, o->interp, o->pil_version, rs);
         else
             oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
         for (int64_t y = 0; y < H; y++) {
@@ -723,6 +750,14 @@ static void test_fits(void **state)
         if (!strstr(clpad_last_error(), bad[k].says))
             fail_msg("case %zu: '%s' does not say '%s'", k, clpad_last_error(), bad[k].says);
     }
+    /* pil_version: 13 by default, 12 allowed, nothing else */
+    clpad_letterbox_options_init(&o, 64, 64);
+    assert_int_equal(o.pil_version, 13);
+    o.pil_version = 12;
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 1, &o, shape, NULL));
+    o.pil_version = 11;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 1, &o, shape, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "pil_version = 11: 12 or 13"));
 }
 
 static void test_names(void **state)

@@ -165,6 +165,7 @@ static const struct layout layouts[] = {
     F(clpad_letterbox_options, resize_shorter)
     F(clpad_letterbox_options, stride)
     F(clpad_letterbox_options, divisor)
+    F(clpad_letterbox_options, pil_version)
     F(clpad_letterbox_transform, scale)
     F(clpad_letterbox_transform, pad_top)
     F(clpad_letterbox_transform, pad_left)

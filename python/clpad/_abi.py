@@ -231,6 +231,7 @@ STRUCTS = {
         'resize_shorter': (88, 8),
         'stride': (96, 8),
         'divisor': (104, 4),
+        'pil_version': (108, 4),
     }),
     'clpad_letterbox_transform': (56, {
         'scale': (0, 8),

@@ -175,6 +175,7 @@ _Options = _lib.struct("clpad_letterbox_options", [
     ("resize_shorter", ctypes.c_int64),
     ("stride", ctypes.c_int64),
     ("divisor", ctypes.c_float),
+    ("pil_version", ctypes.c_int),
 ], "clpad_letterbox_options.")
 
 _Transform = _lib.struct("clpad_letterbox_transform", [
@@ -282,6 +283,7 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
              std: Optional[PerChannel], dtype: Optional[npt.DTypeLike], layout: Optional[Layout],
              fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
              stride: Optional[int] = None, divisor: Optional[float] = None,
+             pil_version: Optional[int] = None,
              ) -> Tuple[Any, "np.dtype[Any]"]:
     """The clpad_letterbox_options of a call: the defaults, or the preset's,
     with every option given (not None) over them. `channels`: the images'
@@ -314,6 +316,14 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         if not isinstance(divisor, (numbers.Real, np.generic)):
             raise TypeError("divisor must be a number, not %r" % (divisor,))
         o.divisor = float(divisor)
+    if pil_version is not None:
+        if isinstance(pil_version, bool) or not isinstance(pil_version, (numbers.Integral,
+                                                                         np.integer)):
+            raise TypeError("pil_version must be an int, not %r" % (pil_version,))
+        if pil_version not in (12, 13):
+            raise value_error("pil_version = %r: 12 or 13 (the Pillow release whose resize "
+                              "the pil-* kinds follow)" % (pil_version,))
+        o.pil_version = int(pil_version)
     if scaleup is not None:
         o.scaleup = 1 if scaleup else 0
     if swap_rb is not None:
@@ -373,6 +383,7 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
               mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
               dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
               stride: Optional[int] = None, divisor: Optional[float] = None,
+              pil_version: Optional[int] = None,
               device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
@@ -452,7 +463,7 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     return preprocess(images, size, preset=preset, interp=interp, placement=placement,
                       scaleup=scaleup, mode=mode, value=value, swap_rb=swap_rb, scale=scale,
                       mean=mean, std=std, dtype=dtype, layout=layout, stride=stride,
-                      divisor=divisor, device=device, out=out)
+                      divisor=divisor, pil_version=pil_version, device=device, out=out)
 
 
 def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
@@ -465,6 +476,7 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
                divisor: Optional[float] = None,
                mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
                dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
+               pil_version: Optional[int] = None,
                device: DeviceLike = None,
                out: Optional["np.ndarray[Any, Any]"] = None,
                ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
@@ -495,12 +507,19 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
         (Resize(256), CenterCrop(size), ToTensor, Normalize with the ImageNet
         mean and std; RGB, NCHW, float32; clpad/docs/letterbox.md says which
         resize), e.g. ``preprocess(images, 224, preset="imagenet")``.
+    pil_version: 13 (the default) or 12: the Pillow release whose
+        ``Image.resize`` the "pil-*" kinds reproduce byte for byte. The two
+        differ in which pass runs first for some sizes: Pillow 13 runs the
+        vertical pass first where the height is reduced and 2 (W - w) >
+        H - h, Pillow 12 only for an image more than 100 times taller than
+        wide whose height is reduced (clpad/docs/letterbox.md, "Resize").
 
     Returns (batch, transforms) as :func:`letterbox`; each transform's
     pad_top / pad_left are negative where the image is cropped, and its
     ``to_source`` maps boxes back with each axis's ratio.
     Raises as :func:`letterbox`; an option out of range (resize_shorter
-    with another fit, stride with a fit other than "contain", divisor 0)
+    with another fit, stride with a fit other than "contain", divisor 0,
+    pil_version not 12 or 13)
     is a ClpadValueError naming it.
     """
     seq = _batch(images)
@@ -511,7 +530,8 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
         arr[i] = _image(i, x, keep)
     channels = int(arr[0].channels) if n else 3
     o, dt = _options(size, preset, channels, interp, placement, scaleup, mode, value, swap_rb,
-                     scale, mean, std, dtype, layout, fit, resize_shorter, stride, divisor)
+                     scale, mean, std, dtype, layout, fit, resize_shorter, stride, divisor,
+                     pil_version)
     lib = _lib.lib()
     shape = (ctypes.c_int64 * 4)()
     check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))

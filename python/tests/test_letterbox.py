@@ -263,6 +263,10 @@ def test_preprocess_stride_is_ultralytics_auto():
         clpad.preprocess([img], 640, resize_shorter=64, fit="stretch")
     with pytest.raises(clpad.ClpadValueError, match="divisor = 0"):
         clpad.preprocess([img], 640, divisor=0)
+    with pytest.raises(clpad.ClpadValueError, match="pil_version = 14: 12 or 13"):
+        clpad.preprocess([img], 640, pil_version=14)
+    with pytest.raises(TypeError, match="pil_version must be an int"):
+        clpad.preprocess([img], 640, pil_version="13")
     with pytest.raises(clpad.ClpadValueError, match="unknown fit 'squash'"):
         clpad.preprocess([img], 640, fit="squash")
     with pytest.raises(clpad.ClpadValueError, match="resize_shorter = 36893488147419103232"):
@@ -350,3 +354,19 @@ def test_pil_kinds_are_pillows_resize():
     got, t = clpad.preprocess([noise], 224, preset="imagenet")
     assert got[0].tobytes() == np.ascontiguousarray(want.transpose(2, 0, 1)).tobytes()
     assert (t[0].pad_top, t[0].pad_left) == (-top, -left)
+
+
+def test_pil_version_picks_the_pass_order():
+    """A 120 x 120 image to 80 x 10 (W x H): Pillow 13 runs the vertical pass
+    first there (2 (80 - 120) > 10 - 120), Pillow 12 the horizontal one; the
+    two orders give other bytes on noise; the default is 13."""
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (120, 120), np.uint8)
+    out = {}
+    for v in (12, 13):
+        out[v], _ = clpad.preprocess([img], (10, 80), fit="stretch", interp="pil-bicubic",
+                                     dtype=np.uint8, pil_version=v, device=clpad.REFERENCE)
+    assert (out[12] != out[13]).any()
+    default, _ = clpad.preprocess([img], (10, 80), fit="stretch", interp="pil-bicubic",
+                                  dtype=np.uint8, device=clpad.REFERENCE)
+    assert (default == out[13]).all()

@@ -91,4 +91,12 @@ if(TARGET clpad_cli)
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # The same against Pillow 13 (pil_version 13), installed beside the venv.
+  add_test(NAME peer_preprocess_pil13 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh preprocess_peer.py)
+  set_tests_properties(peer_preprocess_pil13 PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD};CLPAD_PEER_OVERLAY=requirements-pillow13.txt"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 900)
 endif()

@@ -42,6 +42,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 import clpad  # noqa: E402
 
+PILV = 13  # set in main from the Pillow imported
 FILTERS = {"pil-bilinear": Image.BILINEAR, "pil-bicubic": Image.BICUBIC,
            "pil-lanczos": Image.LANCZOS}
 MEAN = np.array([0.485, 0.456, 0.406], np.float32)
@@ -94,6 +95,14 @@ def main():
     if not files:
         print("SKIP: preprocess peer: no photos in %s" % args.photos)
         return 77
+    # the Pillow release whose resize clpad is to reproduce: the one imported
+    # (12.x in the peer venv; 13.x where CTest's peer_preprocess_pil13 puts
+    # Pillow 13 on PYTHONPATH)
+    global PILV
+    PILV = int(Image.__version__.split(".")[0])
+    if PILV not in (12, 13):
+        print("FAIL: Pillow %s: clpad's pil_version is 12 or 13" % Image.__version__)
+        return 1
     rng = np.random.default_rng(args.seed)
     pils = []
     for f in files:
@@ -121,7 +130,7 @@ def main():
             want = np.asarray(pil.resize((size[1], size[0]), FILTERS[kind]))
             a = np.asarray(pil)
             for dev, dname in devices:
-                got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind, dtype=np.uint8,
+                got, _ = clpad.preprocess([a], size, pil_version=PILV, fit="stretch", interp=kind, dtype=np.uint8,
                                           layout="NHWC", device=dev)
                 got = got[0] if a.ndim == 3 else got[0, :, :, 0]
                 checked += 1
@@ -149,7 +158,7 @@ def main():
                 want = np.asarray(strip.resize((W, H), FILTERS[kind]))
                 a = np.asarray(strip)
                 for dev, dname in devices:
-                    got, _ = clpad.preprocess([a], (H, W), fit="stretch", interp=kind,
+                    got, _ = clpad.preprocess([a], (H, W), pil_version=PILV, fit="stretch", interp=kind,
                                               dtype=np.uint8, layout="NHWC", device=dev)
                     got = got[0] if a.ndim == 3 else got[0, :, :, 0]
                     checked += 1
@@ -162,6 +171,7 @@ def main():
     want = np.stack([torchvision_recipe(p) for p in rgb])
     for dev, dname in devices:
         got, ts = clpad.preprocess([np.asarray(p) for p in rgb], 224, preset="imagenet",
+                                   pil_version=PILV,
                                    device=dev)
         checked += 1
         d = differing(got, want)
@@ -182,7 +192,7 @@ def main():
         w, h = pil.size
         H, W = int(rng.integers(8, 300)), int(rng.integers(8, 300))
         kw = {"fit": "cover"} if k % 2 else {"resize_shorter": int(rng.integers(max(H, W), 400))}
-        got, t = clpad.preprocess([np.asarray(pil)], (H, W), interp="pil-bicubic",
+        got, t = clpad.preprocess([np.asarray(pil)], (H, W), interp="pil-bicubic", pil_version=PILV,
                                   dtype=np.uint8, layout="NHWC", **kw)
         t = t[0]
         full = np.asarray(pil.resize((t.resized_width, t.resized_height), Image.BICUBIC))

@@ -12,6 +12,10 @@
 #   CLPAD_CLI          the clpad program under test (CTest sets it)
 #   CLPAD_PEER_PRELOAD sanitizer runtimes to preload (CTest sets it in a
 #                      sanitizer build)
+#   CLPAD_PEER_OVERLAY a requirements file (e.g. requirements-pillow13.txt)
+#                      installed once with pip --target into a folder beside
+#                      the venv and put first on PYTHONPATH: another version
+#                      of a package the venv pins (peer_preprocess_pil13)
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 script="${1:?usage: with_photos.sh SCRIPT.py [ARGS...]}"
@@ -25,6 +29,21 @@ bash "$here/setup_venv.sh" "$venv" || exit $?
 fetch_python="$venv/bin/python"
 "$fetch_python" -m pip --version >/dev/null 2>&1 || fetch_python=python3
 "$fetch_python" "$here/fetch_photos.py" "$photos" || exit $?
+if [[ -n "${CLPAD_PEER_OVERLAY:-}" ]]; then
+  req="$here/$CLPAD_PEER_OVERLAY"
+  overlay="$venv.$(basename "$CLPAD_PEER_OVERLAY" .txt)"
+  if ! cmp -s "$req" "$overlay/.clpad-requirements" 2>/dev/null; then
+    rm -rf "$overlay"
+    if ! "$fetch_python" -m pip install --disable-pip-version-check -q --no-deps \
+        --target "$overlay" -r "$req" >&2; then
+      rm -rf "$overlay"
+      echo "SKIP: pip could not install $(grep -v '^#' "$req" | tr '\n' ' ')(no network?)"
+      exit 77
+    fi
+    cp "$req" "$overlay/.clpad-requirements"
+  fi
+  export PYTHONPATH="$overlay${PYTHONPATH:+:$PYTHONPATH}"
+fi
 # A sanitizer build: the runtimes first, as an uninstrumented python cannot
 # load the instrumented library otherwise (leak checking off: it would report
 # Python's own allocations).

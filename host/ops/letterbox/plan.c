@@ -114,6 +114,7 @@ void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height
     o->resize_shorter = 0;
     o->stride = 0;
     o->divisor = 1.0f;
+    o->pil_version = 13;
 }
 
 /* ---- Size and placement ---------------------------------------------------------- */
@@ -274,6 +275,11 @@ static clpad_status check_options(const clpad_letterbox_options *o)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox: divisor = %g: it must be finite and non-zero",
                            (double)o->divisor);
+    if (o->pil_version != 12 && o->pil_version != 13)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: pil_version = %d: 12 or 13 (the Pillow release whose "
+                           "resize the pil-* kinds follow)",
+                           o->pil_version);
     if (o->resize_shorter < 0 || o->resize_shorter > INT32_MAX)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox: resize_shorter = %lld: 0 (off) or 1 .. 2^31 - 1",
@@ -610,10 +616,13 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                 x_begin = x;
             x_end = x + 1;
         }
-        /* Pillow's Image.resize (up to 12.x) resizes an image more than 100
-         * times taller than wide whose height it reduces vertically first:
-         * im.resize((w, H)).resize((W, H)) (docs/letterbox.md, 1.2) */
-        bool vfirst = p->taps && im->height > im->width * 100 && t.resized_height < im->height;
+        /* Which pass Pillow's resize runs first (docs/letterbox.md, 1.2):
+         * 12.x, vertical only for an image more than 100 times taller than
+         * wide whose height it reduces; 13, vertical where the height is
+         * reduced and 2 (W - w) > H - h */
+        int64_t h = im->height, w = im->width, rh = t.resized_height, rw = t.resized_width;
+        bool vfirst = p->taps && rh < h &&
+                      (o->pil_version == 12 ? h > w * 100 : 2 * (rw - w) > rh - h);
         p->desc[i] = (lb_desc){(int64_t)im->offset, stride,
                                x_begin | x_end << 32 | (vfirst ? LB_VFIRST : 0), 0};
     }
