@@ -17,19 +17,14 @@ struct clpad_tuning_row {
     const char *name;          /* for clpad_context_tuning_name */
     const char *platform;      /* substring of CL_PLATFORM_NAME; NULL: any */
     cl_device_type type;       /* CL_DEVICE_TYPE_CPU or _GPU (accelerators: as GPUs) */
-    size_t max_local;          /* work-items per work-group, at most */
-    size_t groups_per_cu;      /* work-groups wanted per compute unit */
-    size_t max_local_y;        /* work-items per group along rows, at most */
-    size_t gpu_items;          /* 16-byte vectors per work-item along a row (GPU geometry) */
-    size_t cpu_item_bytes;     /* bytes of short rows one CPU work-item takes */
-    size_t cpu_min_items_per_group; /* multi-row CPU items keep this many per wanted group */
-    size_t nt_stretch_bytes;   /* pad: the shortest interior stretch with streaming stores */
+    /* The policy's numbers (context.h names them), but the two the device
+     * decides: small_call_bytes and nt_output_bytes, 0 here, come from the
+     * next two. */
+    clpad_launch_policy policy;
     unsigned nt_cache_divisor; /* streaming stores from cache / this many bytes of output
                                   (CPU devices); 0: never */
     uint64_t small_call_bytes_1cu; /* small-call threshold of one compute unit (divided by
                                       the compute units; CPU devices with unified memory) */
-    unsigned sb_vector;        /* space/batch's block-2 rows in vectors of this many
-                                  elements (-DCLPAD_SB_VEC; 0: unit by unit) */
 };
 
 /* Numbers shared by the rows, named once. */
@@ -63,38 +58,41 @@ enum {
  * x the device copy on the CPU path). */
 #define SMALL_CALL_1CU ((uint64_t)16 << 20)
 
-#define CPU_COMMON                                                                              \
-    MAX_LOCAL, GROUPS_PER_CU, MAX_LOCAL_Y, GPU_ITEMS, CPU_ITEM_BYTES, CPU_MIN_ITEMS, NT_STRETCH, \
-        NT_CACHE_DIVISOR, SMALL_CALL_1CU
-#define GPU_COMMON                                                                              \
-    MAX_LOCAL, GROUPS_PER_CU, MAX_LOCAL_Y, GPU_ITEMS, CPU_ITEM_BYTES, CPU_MIN_ITEMS, NT_STRETCH, \
-        0, 0
+/* A row's policy, space/batch's vector width `sb` its one number that
+ * differs between rows. */
+#define POLICY(sb)                                                                      \
+    {.max_local = MAX_LOCAL, .groups_per_cu = GROUPS_PER_CU, .max_local_y = MAX_LOCAL_Y, \
+     .gpu_items = GPU_ITEMS, .cpu_item_bytes = CPU_ITEM_BYTES,                           \
+     .cpu_min_items_per_group = CPU_MIN_ITEMS, .nt_stretch_bytes = NT_STRETCH,          \
+     .sb_vector = (sb)}
+#define CPU_COMMON(sb) POLICY(sb), NT_CACHE_DIVISOR, SMALL_CALL_1CU
+#define GPU_COMMON POLICY(0), 0, 0
 
 /* The first row that matches the device applies. */
 static const struct clpad_tuning_row rows[] = {
     /* PoCL's pthread CPU device: clang vectorises the kernels' strided loops
      * itself; split vectors measured no faster on space/batch NCHW
      * (bench/README.md, "Device table": sb_vector 0 / 4 / 8). */
-    {"pocl-cpu", "Portable Computing Language", CL_DEVICE_TYPE_CPU, CPU_COMMON, 0},
+    {"pocl-cpu", "Portable Computing Language", CL_DEVICE_TYPE_CPU, CPU_COMMON(0)},
     /* Intel's CPU runtime vectorises across work-items, not the loops of one:
      * with the CPU geometry's one work-item per row, a block-2 row moved one
      * unit at a time ran space_to_batch NCHW at 0.35-0.82 x the device copy;
      * in vectors of 8, 0.74-1.02 (bench/README.md, "Device table"). */
-    {"intel-cpu", "Intel(R) OpenCL", CL_DEVICE_TYPE_CPU, CPU_COMMON, 8},
+    {"intel-cpu", "Intel(R) OpenCL", CL_DEVICE_TYPE_CPU, CPU_COMMON(8)},
     /* Mesa rusticl on llvmpipe and Oclgrind: correctness targets of the
      * implementation matrix, not timed; the CPU numbers. */
-    {"rusticl-cpu", "rusticl", CL_DEVICE_TYPE_CPU, CPU_COMMON, 0},
-    {"oclgrind", "Oclgrind", 0, CPU_COMMON, 0},
+    {"rusticl-cpu", "rusticl", CL_DEVICE_TYPE_CPU, CPU_COMMON(0)},
+    {"oclgrind", "Oclgrind", 0, CPU_COMMON(0)},
     /* Any other CPU device. */
-    {"cpu", NULL, CL_DEVICE_TYPE_CPU, CPU_COMMON, 0},
+    {"cpu", NULL, CL_DEVICE_TYPE_CPU, CPU_COMMON(0)},
     /* GPUs: no GPU is available to measure on (docs/devices.md, "GPU
      * readiness"); every vendor gets the generic GPU numbers, each vendor's
      * row the place for its measured ones. Local sizes 1-256 are multiples
      * of NVIDIA's warp (32) and AMD's wavefront (64) from 64 on. */
-    {"nvidia-gpu", "NVIDIA", CL_DEVICE_TYPE_GPU, GPU_COMMON, 0},
-    {"amd-gpu", "AMD", CL_DEVICE_TYPE_GPU, GPU_COMMON, 0},
-    {"intel-gpu", "Intel", CL_DEVICE_TYPE_GPU, GPU_COMMON, 0},
-    {"gpu", NULL, 0, GPU_COMMON, 0},
+    {"nvidia-gpu", "NVIDIA", CL_DEVICE_TYPE_GPU, GPU_COMMON},
+    {"amd-gpu", "AMD", CL_DEVICE_TYPE_GPU, GPU_COMMON},
+    {"intel-gpu", "Intel", CL_DEVICE_TYPE_GPU, GPU_COMMON},
+    {"gpu", NULL, 0, GPU_COMMON},
 };
 
 void clpad__device_tuning(clpad_context *ctx)
@@ -108,16 +106,7 @@ void clpad__device_tuning(clpad_context *ctx)
             break;
     }
     ctx->tuning_name = r->name;
-    ctx->policy = (clpad_launch_policy){
-        .max_local = r->max_local,
-        .groups_per_cu = r->groups_per_cu,
-        .max_local_y = r->max_local_y,
-        .gpu_items = r->gpu_items,
-        .cpu_item_bytes = r->cpu_item_bytes,
-        .cpu_min_items_per_group = r->cpu_min_items_per_group,
-        .nt_stretch_bytes = r->nt_stretch_bytes,
-        .sb_vector = r->sb_vector,
-    };
+    ctx->policy = r->policy;
     /* Streaming stores pay off once the output would not stay in the cache
      * anyway (64 MiB when the device reports no cache size). */
     if (cpu && r->nt_cache_divisor) {
