@@ -45,6 +45,26 @@ typedef struct clpad_op_desc {
     void (*sizes)(const void *call, size_t *in_bytes, size_t *out_bytes);
 } clpad_op_desc;
 
+/* The host runs and sizes of a descriptor (.ref, .cpu, .sizes) for an
+ * operation whose validated call is of type `type`, whose plain and fast
+ * runs are `ref_fn` and `cpu_fn` (taking a `const type *`), and whose byte
+ * counts are the call's members `in_member` and `out_member`: defines the
+ * static functions ref, cpu and sizes in the file that expands it. */
+#define CLPAD_OP_HOST_RUNS(type, ref_fn, cpu_fn, in_member, out_member)          \
+    static void ref(const void *call, const void *input, void *output)          \
+    {                                                                            \
+        ref_fn((const type *)call, input, output);                               \
+    }                                                                            \
+    static void cpu(const void *call, const void *input, void *output)          \
+    {                                                                            \
+        cpu_fn((const type *)call, input, output);                               \
+    }                                                                            \
+    static void sizes(const void *call, size_t *in_bytes, size_t *out_bytes)    \
+    {                                                                            \
+        *in_bytes = ((const type *)call)->in_member;                             \
+        *out_bytes = ((const type *)call)->out_member;                           \
+    }
+
 /* The registry: operation i (0, 1, ...), NULL past the last. */
 const clpad_op_desc *clpad__op_at(size_t i);
 /* The operation of that name, or NULL. */

@@ -14,39 +14,15 @@ static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
     return true;
 }
 
-static void ref(const void *call, const void *input, void *output)
-{
-    clpad__sb_ref(call, input, output);
-}
+CLPAD_OP_HOST_RUNS(sb_call, clpad__sb_ref, clpad__sb_cpu, g.in_bytes, g.out_bytes)
 
-static void cpu(const void *call, const void *input, void *output)
-{
-    clpad__sb_cpu(call, input, output);
-}
+/* The two descriptors differ in their names only: the call says which
+ * direction it runs. */
+#define SB_DESC(op_name)                                                             \
+    {                                                                                \
+        .name = op_name, .family = "space_batch", .variant = variant, .ref = ref,    \
+        .cpu = cpu, .enqueue = clpad__sb_host_enqueue, .sizes = sizes,               \
+    }
 
-static void sizes(const void *call, size_t *in_bytes, size_t *out_bytes)
-{
-    const sb_call *c = call;
-    *in_bytes = c->g.in_bytes;
-    *out_bytes = c->g.out_bytes;
-}
-
-const clpad_op_desc clpad__op_space_to_batch = {
-    .name = "space_to_batch",
-    .family = "space_batch",
-    .variant = variant,
-    .ref = ref,
-    .cpu = cpu,
-    .enqueue = clpad__sb_host_enqueue,
-    .sizes = sizes,
-};
-
-const clpad_op_desc clpad__op_batch_to_space = {
-    .name = "batch_to_space",
-    .family = "space_batch",
-    .variant = variant,
-    .ref = ref,
-    .cpu = cpu,
-    .enqueue = clpad__sb_host_enqueue,
-    .sizes = sizes,
-};
+const clpad_op_desc clpad__op_space_to_batch = SB_DESC("space_to_batch");
+const clpad_op_desc clpad__op_batch_to_space = SB_DESC("batch_to_space");
