@@ -157,7 +157,9 @@ static clpad_status choose_device(const char *spec, cl_platform_id *platform, cl
                        "no OpenCL device matches '%s' (list them with `clpad devices`)", spec);
 }
 
-static clpad_status alloc_context(clpad_context **out)
+/* A new context with its configuration resolved from `config` (NULL: the
+ * defaults) and the environment; nothing of OpenCL yet. */
+static clpad_status alloc_context(const clpad_context_config *config, clpad_context **out)
 {
     clpad_context *ctx = calloc(1, sizeof *ctx);
     if (!ctx)
@@ -165,6 +167,11 @@ static clpad_status alloc_context(clpad_context **out)
     if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
         free(ctx);
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "context: cannot create a mutex");
+    }
+    clpad_status st = clpad__config_resolve(ctx, config);
+    if (st) {
+        clpad_context_destroy(ctx);
+        return st;
     }
     *out = ctx;
     return CLPAD_OK;
@@ -259,13 +266,9 @@ clpad_status clpad_context_create(const clpad_context_config *config, clpad_cont
     if (!out)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "context: result pointer is NULL");
     clpad_context *ctx = NULL;
-    clpad_status st = alloc_context(&ctx);
+    clpad_status st = alloc_context(config, &ctx);
     if (st)
         return st;
-    if ((st = clpad__config_resolve(ctx, config))) {
-        clpad_context_destroy(ctx);
-        return st;
-    }
     unsigned flags = ctx->config.flags;
     ctx->device_only = (flags & CLPAD_CONTEXT_DEVICE_ONLY) != 0;
     ctx->verbose = (flags & CLPAD_CONTEXT_VERBOSE) != 0;
@@ -322,13 +325,9 @@ clpad_status clpad_context_wrap(cl_context cl_ctx, cl_command_queue queue, clpad
     cl_command_queue_properties qp = 0;
     clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof qp, &qp, NULL);
     clpad_context *ctx = NULL;
-    clpad_status st = alloc_context(&ctx);
+    clpad_status st = alloc_context(NULL, &ctx);
     if (st)
         return st;
-    if ((st = clpad__config_resolve(ctx, NULL))) {
-        clpad_context_destroy(ctx);
-        return st;
-    }
     ctx->device = dev;
     clGetDeviceInfo(dev, CL_DEVICE_PLATFORM, sizeof ctx->platform, &ctx->platform, NULL);
     if ((err = clRetainContext(cl_ctx)) != CL_SUCCESS) {
