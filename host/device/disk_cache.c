@@ -141,36 +141,33 @@ static int open_dir(const clpad_context *ctx, const char *dir, bool create)
     return fd;
 }
 
-/* Read exactly n bytes. */
-static bool read_full(int fd, void *buf, size_t n)
+/* Move exactly n bytes: read into `in` or, when it is NULL, write from
+ * `out`; a signal's interruption is retried, a short transfer continued. */
+static bool transfer_full(int fd, unsigned char *in, const unsigned char *out, size_t n)
 {
-    unsigned char *p = buf;
     while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
+        ssize_t k = in ? read(fd, in, n) : write(fd, out, n);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (k <= 0)
             return false;
-        p += r;
-        n -= (size_t)r;
+        if (in)
+            in += k;
+        else
+            out += k;
+        n -= (size_t)k;
     }
     return true;
 }
 
-/* Write exactly n bytes. */
+static bool read_full(int fd, void *buf, size_t n)
+{
+    return transfer_full(fd, buf, NULL, n);
+}
+
 static bool write_full(int fd, const void *buf, size_t n)
 {
-    const unsigned char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
+    return transfer_full(fd, NULL, buf, n);
 }
 
 /* The cache directory and the entry's file name in it, or false when the
