@@ -29,6 +29,18 @@ clpad_status clpad__fail_cl(cl_int err, const char *what);
 /* Clear the thread's message (called at the start of public calls). */
 void clpad__clear_error(void);
 
+/* Read a caller's versioned struct (include/: its first member the size_t
+ * `size` the caller's _init set) into `out`, this library's version of it,
+ * `out_size` bytes already holding the defaults: its first
+ * min(size, out_size) bytes are copied over them. Refused, with a message
+ * that starts "<what>: " and names the argument `arg`: a size below `min`
+ * (the first version's; `init` is the function that fills one), a non-zero
+ * byte past the fields this version knows, and a non-zero one of the
+ * `nreserved` 64-bit `reserved` members (in out, after the copy). */
+clpad_status clpad__versioned_in(void *out, size_t out_size, const void *user, size_t min,
+                                 const uint64_t *reserved, int nreserved, const char *what,
+                                 const char *arg, const char *init);
+
 /* Checked int64 arithmetic: return false on overflow (result untouched). */
 static inline bool clpad__add_i64(int64_t a, int64_t b, int64_t *r)
 {

@@ -97,6 +97,31 @@ clpad_status clpad_last_error_info(clpad_error_info *info)
     return CLPAD_OK;
 }
 
+clpad_status clpad__versioned_in(void *out, size_t out_size, const void *user, size_t min,
+                                 const uint64_t *reserved, int nreserved, const char *what,
+                                 const char *arg, const char *init)
+{
+    size_t size;
+    memcpy(&size, user, sizeof size);
+    if (size < min)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, arg, -1,
+                              "%s: size = %zu is smaller than the first version's %zu bytes "
+                              "(fill it with %s)",
+                              what, size, min, init);
+    memcpy(out, user, size < out_size ? size : out_size);
+    for (size_t k = out_size; k < size; k++)
+        if (((const unsigned char *)user)[k])
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, arg, -1,
+                                  "%s: a non-zero byte at offset %zu, past the fields this "
+                                  "library version knows (%zu bytes)",
+                                  what, k, out_size);
+    for (int k = 0; k < nreserved; k++)
+        if (reserved[k])
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, arg, -1,
+                                  "%s: reserved[%d] must be 0", what, k);
+    return CLPAD_OK;
+}
+
 clpad_status clpad__fail_cl(cl_int err, const char *what)
 {
     return clpad__fail(clpad_status_from_cl(err), "%s failed: %s (%d)", what,

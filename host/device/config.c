@@ -27,27 +27,15 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
 {
     clpad_context_config c;
     clpad_context_config_init(&c);
-    if (user) {
-        size_t min = offsetof(clpad_context_config, flags) + sizeof user->flags;
-        if (user->size < min)
-            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
-                               "context config: size = %zu is smaller than the first version's "
-                               "%zu bytes (fill it with clpad_context_config_init)",
-                               user->size, min);
-        size_t known = user->size < sizeof c ? user->size : sizeof c;
-        memcpy(&c, user, known);
-        for (size_t k = sizeof c; k < user->size; k++)
-            if (((const unsigned char *)user)[k])
-                return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
-                                   "context config: a non-zero byte at offset %zu, past the "
-                                   "fields this library version knows (%zu bytes)",
-                                   k, sizeof c);
-        c.size = sizeof c;
-    }
-    for (int k = 0; k < 4; k++)
-        if (c.reserved[k])
-            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "config", -1,
-                               "context config: reserved[%d] must be 0", k);
+    /* The defaults' reserved are 0: only a caller's need checking. */
+    clpad_status st;
+    if (user &&
+        (st = clpad__versioned_in(&c, sizeof c, user,
+                                  offsetof(clpad_context_config, flags) + sizeof user->flags,
+                                  c.reserved, 4, "context config", "config",
+                                  "clpad_context_config_init")))
+        return st;
+    c.size = sizeof c;
     const unsigned known_flags = CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_CPU_ONLY |
                                  CLPAD_CONTEXT_VERBOSE | CLPAD_CONTEXT_DEVICE_ONLY;
     if (c.flags & ~known_flags)
@@ -110,7 +98,6 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
     } else if (cache_dir && !strcmp(cache_dir, "0")) {
         cache_dir = "off";
     }
-    clpad_status st;
     if ((st = keep("device", c.device, ctx->device_spec, sizeof ctx->device_spec)) ||
         (st = keep("quirks", c.quirks, ctx->quirk_spec, sizeof ctx->quirk_spec)) ||
         (st = keep("kernel_dir", c.kernel_dir, ctx->kernel_dir, sizeof ctx->kernel_dir)) ||
