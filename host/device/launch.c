@@ -181,6 +181,18 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
     return st;
 }
 
+clpad_status clpad__fail_item_too_large(const clpad_context *ctx, const char *list, size_t index,
+                                        uint64_t need, const char *what, const char *verb)
+{
+    return clpad__fail_at(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, list, (int64_t)index,
+                          "%s[%zu] needs %llu bytes for %s, more than the largest buffer %s "
+                          "can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes), even in a "
+                          "launch of its own; %s it on the CPU path (CLI: --cpu; Python: "
+                          "device=\"reference\")",
+                          list, index, (unsigned long long)need, what, ctx->device_name,
+                          (unsigned long long)ctx->max_alloc, verb);
+}
+
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
                                  const char *what)
 {

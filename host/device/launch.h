@@ -110,6 +110,14 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
                                  const char *what);
 
+/* A batched operation's item `index` of its argument `list` ("images",
+ * "tensors") needs `need` bytes for `what` ("its output slice"), more than
+ * one buffer of ctx can hold (ctx->max_alloc), even in a launch of its own:
+ * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, the message pointing to the CPU path
+ * ("<verb> it on the CPU path"). */
+clpad_status clpad__fail_item_too_large(const clpad_context *ctx, const char *list, size_t index,
+                                        uint64_t need, const char *what, const char *verb);
+
 /* Enqueue function of an operation over device buffers (host-pointer path):
  * the input at byte in_off of `in`, the output at out_off of `out`. */
 typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t in_off,

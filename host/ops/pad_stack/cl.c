@@ -214,13 +214,7 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
             uint64_t need = bytes[i] > limit ? bytes[i] : p.slice_bytes;
             free(bytes);
             free(offsets);
-            return clpad__fail_at(CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, "tensors", (int64_t)i,
-                               "tensors[%zu] needs %llu bytes for %s, more than the largest "
-                               "buffer %s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu "
-                               "bytes), even in a launch of its own; pad it on the CPU path "
-                               "(CLI: --cpu; Python: device=\"reference\")",
-                               i, (unsigned long long)need, what, ctx->device_name,
-                               (unsigned long long)limit);
+            return clpad__fail_item_too_large(ctx, "tensors", i, need, what, "pad");
         }
     }
     clpad_run_info acc = {.used_opencl = 1, .zero_copy = 1, .bytes_moved = moved};
