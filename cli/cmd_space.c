@@ -113,18 +113,17 @@ static void widen_hw(int64_t *v, int64_t fill)
 
 static int run_space(const space_cmd *sc, int argc, char **argv)
 {
-    static const struct option s2b_opts[] = {
-        {"block-shape", required_argument, NULL, 'B'}, {"pads-begin", required_argument, NULL, 'b'},
-        {"pads-end", required_argument, NULL, 'e'},    {"device", required_argument, NULL, 'd'},
-        {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
-        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
-    static const struct option b2s_opts[] = {
-        {"block-shape", required_argument, NULL, 'B'}, {"crops-begin", required_argument, NULL, 'b'},
-        {"crops-end", required_argument, NULL, 'e'},   {"device", required_argument, NULL, 'd'},
-        {"cpu", no_argument, NULL, 'C'},               {"verify", no_argument, NULL, 'Y'},
-        {"quiet", no_argument, NULL, 'q'},             {"help", no_argument, NULL, 'h'},
-        {"quality", required_argument, NULL, 'Q'},     {0, 0, 0, 0}};
+    /* The two subcommands' options differ in the names of -b and -e. */
+    const struct option opts[] = {{"block-shape", required_argument, NULL, 'B'},
+                                  {sc->begin_opt + 2, required_argument, NULL, 'b'},
+                                  {sc->end_opt + 2, required_argument, NULL, 'e'},
+                                  {"device", required_argument, NULL, 'd'},
+                                  {"cpu", no_argument, NULL, 'C'},
+                                  {"verify", no_argument, NULL, 'Y'},
+                                  {"quiet", no_argument, NULL, 'q'},
+                                  {"help", no_argument, NULL, 'h'},
+                                  {"quality", required_argument, NULL, 'Q'},
+                                  {0, 0, 0, 0}};
     int64_t block[CLPAD_MAX_RANK], begin[CLPAD_MAX_RANK] = {0}, end[CLPAD_MAX_RANK] = {0};
     int nblock = -1, nbegin = -1, nend = -1;
     cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
@@ -132,8 +131,7 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", sc->s2b ? s2b_opts : b2s_opts, NULL)) !=
-           -1) {
+    while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", opts, NULL)) != -1) {
         int common = cli_run_opt(c, optarg, &run, &quality);
         if (common < 0)
             return CLI_USAGE;
