@@ -9,6 +9,7 @@
  * header can need), refusing a declared image over the limits before its
  * pixels are read; decode then checks and decodes the bytes in memory.
  */
+#include "buf_grow.h"
 #include "image_internal.h"
 
 #include <errno.h>
@@ -288,18 +289,7 @@ static clpad_status buf_fill(buf *b, src *s, size_t want)
     }
     while (b->len < want && !b->eof) {
         if (b->len == b->cap) {
-            /* A stream's buffer doubles as bytes arrive: a header that
-             * promises gigabytes costs memory only once they come. A file of
-             * known size is read into one block, as large as what is asked
-             * for but no larger than what it still holds. */
-            size_t ncap = b->cap < 32768 ? 65536 : b->cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * b->cap;
-            if (s->sized) {
-                if (ncap < want)
-                    ncap = want;
-                uint64_t rest = s->size > s->pos ? s->size - s->pos : 0;
-                if (rest < ncap - b->len)
-                    ncap = b->len + (size_t)rest + 1; /* +1: to see the end */
-            }
+            size_t ncap = tio__buf_grow(b->cap, b->len, want, s->sized, s->size, s->pos);
             unsigned char *nb = realloc(b->own, ncap);
             if (!nb)
                 return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "%s: out of memory reading %zu bytes",

@@ -1,5 +1,6 @@
 /* Bounded reading: an input (a file descriptor or bytes in memory) is read
  * only as far as the format's header says it goes, never "until the end". */
+#include "buf_grow.h"
 #include "io_internal.h"
 
 #include <errno.h>
@@ -51,18 +52,7 @@ int tio__buf_fill(tio__buf *b, tio__reader *r, size_t want, char *err, size_t er
 {
     while (b->len < want && !b->eof) {
         if (b->len == b->cap) {
-            /* A stream's buffer doubles as bytes arrive: a header that
-             * promises gigabytes costs memory only once they come. An input
-             * of known size is read into one block, as large as what is
-             * asked for but no larger than what it still holds. */
-            size_t ncap = b->cap < 32768 ? 65536 : b->cap > SIZE_MAX / 2 ? SIZE_MAX : 2 * b->cap;
-            if (r->sized) {
-                if (ncap < want)
-                    ncap = want;
-                uint64_t rest = r->size > r->pos ? r->size - r->pos : 0;
-                if (rest < ncap - b->len)
-                    ncap = b->len + (size_t)rest + 1; /* +1: to see the end */
-            }
+            size_t ncap = tio__buf_grow(b->cap, b->len, want, r->sized, r->size, r->pos);
             unsigned char *nb = realloc(b->data, ncap);
             if (!nb)
                 return tio__fail(err, errlen, "%s: out of memory reading %zu bytes", r->name,
