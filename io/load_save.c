@@ -75,15 +75,24 @@ static int save_quality(const char *path, const tio_save_options *opts, int *qua
     return 0;
 }
 
-int tio_output_set_add(tio_output_set *set, const char *path, const tio_tensor *t,
-                       const tio_save_options *opts, char *err, size_t errlen)
+/* What is refused before anything is written: no tensor, a JPEG quality
+ * out of range, a tensor the format of path cannot hold (need: the bytes
+ * it takes). */
+static int save_checks(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                       int *quality, size_t *need, char *err, size_t errlen)
 {
     if (!t)
         return tio__fail(err, errlen, "tio_save: no tensor given");
-    int quality;
-    size_t need;
-    if (save_quality(path, opts, &quality, err, errlen) ||
-        tio__check_saveable(path, t, &need, err, errlen))
+    return save_quality(path, opts, quality, err, errlen) ||
+           tio__check_saveable(path, t, need, err, errlen);
+}
+
+int tio_output_set_add(tio_output_set *set, const char *path, const tio_tensor *t,
+                       const tio_save_options *opts, char *err, size_t errlen)
+{
+    int quality = 0;
+    size_t need = 0;
+    if (save_checks(path, t, opts, &quality, &need, err, errlen))
         return 1;
     tio__atomic_file af;
     if (tio__set_begin(set, path, &af, err, errlen))
@@ -261,37 +270,36 @@ int tio_npy_writer_finish(tio_npy_writer *w, int64_t rows, bool ok, char *err, s
     return rc;
 }
 
-int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
-                  char *err, size_t errlen)
+/* One file saved atomically, as a set of one output: the tensor t (with
+ * opts), or when t is NULL the bytes data[0..len). */
+static int save_one(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                    const void *data, size_t len, char *err, size_t errlen)
 {
-    if (!t)
-        return tio__fail(err, errlen, "tio_save: no tensor given");
-    /* Refused before the set takes over the signals. */
-    int quality;
-    size_t need;
-    if (save_quality(path, opts, &quality, err, errlen) ||
-        tio__check_saveable(path, t, &need, err, errlen))
-        return 1;
     tio_output_set *set;
     if (tio_output_set_open(&set, err, errlen))
         return 1;
-    if (tio_output_set_add(set, path, t, opts, err, errlen)) {
+    if (t ? tio_output_set_add(set, path, t, opts, err, errlen)
+          : tio_output_set_add_bytes(set, path, data, len, err, errlen)) {
         tio_output_set_abort(set);
         return 1;
     }
     return tio_output_set_commit(set, err, errlen);
 }
 
+int tio_save_with(const char *path, const tio_tensor *t, const tio_save_options *opts,
+                  char *err, size_t errlen)
+{
+    /* Refused before the set takes over the signals. */
+    int quality;
+    size_t need;
+    if (save_checks(path, t, opts, &quality, &need, err, errlen))
+        return 1;
+    return save_one(path, t, opts, NULL, 0, err, errlen);
+}
+
 int tio_save_bytes(const char *path, const void *data, size_t len, char *err, size_t errlen)
 {
-    tio_output_set *set;
-    if (tio_output_set_open(&set, err, errlen))
-        return 1;
-    if (tio_output_set_add_bytes(set, path, data, len, err, errlen)) {
-        tio_output_set_abort(set);
-        return 1;
-    }
-    return tio_output_set_commit(set, err, errlen);
+    return save_one(path, NULL, NULL, data, len, err, errlen);
 }
 
 int tio_save(const char *path, const tio_tensor *t, char *err, size_t errlen)
