@@ -42,6 +42,17 @@ static void jpeg_fail_message(j_common_ptr c, int level)
         jpeg_fail_exit(c);
 }
 
+/* Start decompressing the n bytes at b: the decoder, its source, the APP1
+ * segments kept (EXIF), the header read. libjpeg's errors jump to the
+ * caller's setjmp. */
+static void jpeg_open(j_decompress_ptr cinfo, const unsigned char *b, size_t n)
+{
+    jpeg_create_decompress(cinfo);
+    jpeg_mem_src(cinfo, b, (unsigned long)n);
+    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xffff);
+    jpeg_read_header(cinfo, TRUE);
+}
+
 /* The orientation of the first APP1 segment that holds EXIF data (after its
  * "Exif\0\0" header; an XMP segment before it is passed over). */
 static int jpeg_orientation(j_decompress_ptr cinfo)
@@ -88,16 +99,27 @@ typedef struct jpeg_job {
     unsigned char *volatile row; /* one CMYK row */
 } jpeg_job;
 
+/* A zeroed job whose decoder reports errors and corrupt data through
+ * jerr (a jump to the caller's setjmp); NULL when memory runs out.
+ * libjpeg's structs are large: not on the stack. */
+static jpeg_job *jpeg_job_new(void)
+{
+    jpeg_job *job = calloc(1, sizeof *job);
+    if (!job)
+        return NULL;
+    job->cinfo.err = jpeg_std_error(&job->jerr.mgr);
+    job->jerr.mgr.error_exit = jpeg_fail_exit;
+    job->jerr.mgr.emit_message = jpeg_fail_message;
+    return job;
+}
+
 clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
                                 clpad__img *out)
 {
-    jpeg_job *job = calloc(1, sizeof *job); /* libjpeg's structs are large: not on the stack */
+    jpeg_job *job = jpeg_job_new();
     if (!job)
         return clpad__img_nomem(r->name, sizeof *job);
     struct jpeg_decompress_struct *cinfo = &job->cinfo;
-    cinfo->err = jpeg_std_error(&job->jerr.mgr);
-    job->jerr.mgr.error_exit = jpeg_fail_exit;
-    job->jerr.mgr.emit_message = jpeg_fail_message;
     if (setjmp(job->jerr.jump)) {
         jpeg_destroy_decompress(cinfo);
         free(job->px);
@@ -107,10 +129,7 @@ clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b,
         free(job);
         return st;
     }
-    jpeg_create_decompress(cinfo);
-    jpeg_mem_src(cinfo, b, (unsigned long)n);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xffff);
-    jpeg_read_header(cinfo, TRUE);
+    jpeg_open(cinfo, b, n);
     int64_t h = cinfo->image_height, w = cinfo->image_width;
     clpad_status st = clpad__img_check_size(r, h, w, 4, 1);
     if (st) {
@@ -177,13 +196,10 @@ clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b,
 clpad_status clpad__jpeg_probe(const char *name, const unsigned char *b, size_t n,
                                clpad_image_info *info)
 {
-    jpeg_job *job = calloc(1, sizeof *job);
+    jpeg_job *job = jpeg_job_new();
     if (!job)
         return clpad__img_nomem(name, sizeof *job);
     struct jpeg_decompress_struct *cinfo = &job->cinfo;
-    cinfo->err = jpeg_std_error(&job->jerr.mgr);
-    job->jerr.mgr.error_exit = jpeg_fail_exit;
-    job->jerr.mgr.emit_message = jpeg_fail_message;
     if (setjmp(job->jerr.jump)) {
         jpeg_destroy_decompress(cinfo);
         clpad_status st = clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s",
@@ -191,10 +207,7 @@ clpad_status clpad__jpeg_probe(const char *name, const unsigned char *b, size_t 
         free(job);
         return st;
     }
-    jpeg_create_decompress(cinfo);
-    jpeg_mem_src(cinfo, b, (unsigned long)n);
-    jpeg_save_markers(cinfo, JPEG_APP0 + 1, 0xffff);
-    jpeg_read_header(cinfo, TRUE);
+    jpeg_open(cinfo, b, n);
     int orientation = jpeg_orientation(cinfo);
     bool swap = orientation >= 5;
     memcpy(info->format, "jpeg", 5);

@@ -98,6 +98,15 @@ static void png_read(png_structp png, png_bytep out, size_t len)
     c->pos += len;
 }
 
+/* Read from ctx's bytes, a CRC error being fatal, within the image side
+ * limit. */
+static void png_setup(png_structp png, png_ctx *ctx)
+{
+    png_set_read_fn(png, ctx, png_read);
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_user_limits(png, CLPAD_IMAGE_MAX_SIDE, CLPAD_IMAGE_MAX_SIDE);
+}
+
 /* The orientation of the EXIF data of an eXIf chunk, if the info holds one. */
 static int png_orientation(png_structp png, png_infop info)
 {
@@ -173,9 +182,7 @@ static clpad_status png_check_palette(const clpad__img_req *r, const unsigned ch
         return clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s", r->name,
                            ctx.message);
     }
-    png_set_read_fn(job.png, &ctx, png_read);
-    png_set_crc_action(job.png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
-    png_set_user_limits(job.png, CLPAD_IMAGE_MAX_SIDE, CLPAD_IMAGE_MAX_SIDE);
+    png_setup(job.png, &ctx);
     png_read_info(job.png, job.info);
     png_colorp palette = NULL;
     int entries = 0;
@@ -248,9 +255,7 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
         return clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s", r->name,
                            ctx.message);
     }
-    png_set_read_fn(job.png, &ctx, png_read);
-    png_set_crc_action(job.png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
-    png_set_user_limits(job.png, CLPAD_IMAGE_MAX_SIDE, CLPAD_IMAGE_MAX_SIDE);
+    png_setup(job.png, &ctx);
     /* An iCCP chunk holding the sRGB profile does not make this libpng
      * (1.6.39) apply the sRGB gamma in png_set_rgb_to_gray, as the libpng
      * OpenCV ships (1.6.58) does not: only gAMA and sRGB chunks count. */
