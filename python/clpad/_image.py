@@ -15,29 +15,8 @@ from ._errors import check, value_error
 
 CHANNELS_KEEP = _lib.constant("CLPAD_CHANNELS_KEEP")
 
-_ReadOptions = _lib.struct("clpad_read_options", [
-    ("size", ctypes.c_size_t),
-    ("channels", ctypes.c_int),
-    ("keep_depth", ctypes.c_int),
-    ("ignore_orientation", ctypes.c_int),
-    ("max_pixels", ctypes.c_uint64),
-    ("min_height", ctypes.c_int64),
-    ("min_width", ctypes.c_int64),
-], "clpad_read_options.")
-
-_Decoded = _lib.struct("clpad_decoded_image", [
-    ("size", ctypes.c_size_t),
-    ("data", ctypes.c_void_p),
-    ("dtype", ctypes.c_int),
-    ("height", ctypes.c_int64),
-    ("width", ctypes.c_int64),
-    ("channels", ctypes.c_int64),
-    ("source_height", ctypes.c_int64),
-    ("source_width", ctypes.c_int64),
-    ("scale_num", ctypes.c_int),
-    ("orientation", ctypes.c_int),
-    ("format", ctypes.c_char * 8),
-], "clpad_decoded_image.")
+_ReadOptions = _lib.struct("clpad_read_options")
+_Decoded = _lib.struct("clpad_decoded_image")
 
 _U16 = _lib.constant("CLPAD_U16")
 

@@ -49,12 +49,52 @@ _int = ctypes.c_int
 _size_t = ctypes.c_size_t
 
 
-def struct(cname: str, fields: List[Tuple[str, Any]], doc: str = "") -> Any:
-    """A ctypes Structure for the C struct `cname`, with `fields` (name, ctypes
-    type) at the offsets, and the size, that the library reports (clpad._abi):
-    the fields Python does not use are padding bytes, and a field whose size
+# The C types of the structs' fields (clpad._abi.FIELDS) as ctypes; the
+# enums are ints, the function pointers opaque.
+_SCALARS: Dict[str, Any] = {
+    "size_t": ctypes.c_size_t, "int": ctypes.c_int, "unsigned": ctypes.c_uint,
+    "int64_t": ctypes.c_int64, "uint64_t": ctypes.c_uint64, "uint8_t": ctypes.c_uint8,
+    "float": ctypes.c_float, "double": ctypes.c_double, "char": ctypes.c_char,
+    "cl_device_type": ctypes.c_uint64,  # cl_bitfield, cl_ulong
+}
+_structs: Dict[str, Any] = {}
+
+
+def _ctype(cname: str, field: str, decl: str, count: int) -> Any:
+    """The ctypes type of a field declared `decl` (clpad._abi.FIELDS)."""
+    pointer = decl.endswith("*")
+    base = decl.rstrip("* ")
+    if pointer and base == "char":
+        t: Any = ctypes.c_char_p
+    elif pointer and base == "void" or base in _abi.FUNCTION_POINTERS:
+        t = ctypes.c_void_p
+    elif base in _abi.STRUCTS:
+        t = struct(base)
+    elif base in _abi.ENUMS:
+        t = ctypes.c_int
+    elif base in _SCALARS:
+        t = _SCALARS[base]
+    else:
+        raise ImportError("clpad: %s.%s has the C type %s, which clpad._lib does not map"
+                          % (cname, field, decl))
+    if pointer and t not in (ctypes.c_char_p, ctypes.c_void_p):
+        t = ctypes.POINTER(t)
+    return t * count if count else t
+
+
+def struct(cname: str, fields: Optional[List[Tuple[str, Any]]] = None, doc: str = "") -> Any:
+    """A ctypes Structure for the C struct `cname`, at the offsets, and of the
+    size, that the library reports (clpad._abi). Without `fields`: every
+    field, typed from its C declaration, one class per struct; with `fields`
+    (name, ctypes type): those, the rest padding bytes. A field whose size
     differs from the library's is an ImportError, never a silent misreading."""
+    whole = fields is None
+    if whole and cname in _structs:
+        return _structs[cname]
     size, layout = _abi.STRUCTS[cname]
+    if fields is None:
+        fields = [(name, _ctype(cname, name, decl, count))
+                  for name, decl, count in _abi.FIELDS[cname]]
     placed = []
     for name, ctype in fields:
         if name not in layout:
@@ -73,76 +113,22 @@ def struct(cname: str, fields: List[Tuple[str, Any]], doc: str = "") -> Any:
         at = offset + ctypes.sizeof(ctype)
     if size > at:
         out.append(("_gap%d" % at, ctypes.c_ubyte * (size - at)))
-    return type(cname, (ctypes.Structure,), {"_pack_": 1, "_fields_": out, "__doc__": doc})
+    cls = type(cname, (ctypes.Structure,), {"_pack_": 1, "_fields_": out,
+                                             "__doc__": doc or cname + "."})
+    if whole:
+        _structs[cname] = cls
+    return cls
 
 
-DeviceInfo = struct("clpad_device_info", [
-    ("size", _size_t),
-    ("platform_index", ctypes.c_uint),
-    ("device_index", ctypes.c_uint),
-    ("platform_name", ctypes.c_char * 128),
-    ("device_name", ctypes.c_char * 128),
-    ("device_version", ctypes.c_char * 128),
-    ("type", ctypes.c_uint64),  # cl_device_type (cl_bitfield, cl_ulong)
-    ("host_unified_memory", ctypes.c_int),
-    ("compute_units", ctypes.c_uint),
-    ("global_mem_bytes", ctypes.c_uint64),
-], "clpad_device_info.")
-
-RunInfo = struct("clpad_run_info", [
-    ("size", _size_t),
-    ("used_opencl", ctypes.c_int),
-    ("zero_copy", ctypes.c_int),
-    ("kernel_ns", ctypes.c_uint64),
-    ("total_ns", ctypes.c_uint64),
-    ("bytes_moved", ctypes.c_uint64),
-], "clpad_run_info.")
-
-WindowResult = struct("clpad_window_result", [
-    ("op", ctypes.c_int),
-    ("naxes", ctypes.c_int),
-    ("input", ctypes.c_int64 * MAX_RANK),
-    ("extent", ctypes.c_int64 * MAX_RANK),
-    ("stride", ctypes.c_int64 * MAX_RANK),
-    ("output", ctypes.c_int64 * MAX_RANK),
-    ("pads_begin", ctypes.c_int64 * MAX_RANK),
-    ("pads_end", ctypes.c_int64 * MAX_RANK),
-], "clpad_window_result.")
-
-PadOptions = struct("clpad_pad_options", [
-    ("size", ctypes.c_size_t),
-    ("modes", ctypes.c_int * MAX_RANK),
-    ("flags", ctypes.c_uint),
-], "clpad_pad_options (filled by clpad_pad_options_init).")
-
-PadForm = struct("clpad_pad_form", [
-    ("size", ctypes.c_size_t),
-    ("naxes", ctypes.c_int),
-    ("axes", c_int64_p),
-    ("pads_begin", c_int64_p),
-    ("pads_end", c_int64_p),
-    ("nmodes", ctypes.c_int),
-    ("modes", ctypes.POINTER(ctypes.c_int)),
-    ("mode_flags", ctypes.c_uint),
-    ("large_pads", ctypes.c_int),
-    ("nmultiples", ctypes.c_int),
-    ("multiples", c_int64_p),
-    ("placement", ctypes.c_int),
-], "clpad_pad_form (filled by clpad_pad_form_init).")
-
-ErrorInfo = struct("clpad_error_info", [
-    ("size", ctypes.c_size_t),
-    ("status", ctypes.c_int),
-    ("argument", ctypes.c_char * 32),
-    ("index", ctypes.c_int64),
-    ("message", ctypes.c_char_p),
-], "clpad_error_info.")
-
-ContextConfig = struct("clpad_context_config", [
-    ("size", ctypes.c_size_t),
-    ("device", ctypes.c_char_p),
-    ("flags", ctypes.c_uint),
-], "clpad_context_config (filled by clpad_context_config_init).")
+DeviceInfo = struct("clpad_device_info")
+RunInfo = struct("clpad_run_info")
+WindowResult = struct("clpad_window_result")
+PadOptions = struct("clpad_pad_options",
+                    doc="clpad_pad_options (filled by clpad_pad_options_init).")
+PadForm = struct("clpad_pad_form", doc="clpad_pad_form (filled by clpad_pad_form_init).")
+ErrorInfo = struct("clpad_error_info")
+ContextConfig = struct("clpad_context_config",
+                       doc="clpad_context_config (filled by clpad_context_config_init).")
 
 
 _ctx = _void_p  # clpad_context *

@@ -16,8 +16,8 @@ import numpy.typing as npt
 from . import _context, _interop, _lib
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._image import _ReadOptions, _channels, _positive
-from ._letterbox import LetterboxTransform, PerChannel, _options, _Transform
+from ._image import _channels, _positive
+from ._letterbox import LetterboxTransform, PerChannel, _options
 from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
 
 PathArg = Union[str, bytes, "os.PathLike[Any]"]
@@ -28,45 +28,8 @@ _DECODE_SCALE = {None: _OFF, "off": _OFF, False: _OFF,
 _ON_ERROR = {"fail": _lib.constant("CLPAD_ON_ERROR_FAIL"),
              "skip": _lib.constant("CLPAD_ON_ERROR_SKIP")}
 
-_StreamOptions = _lib.struct("clpad_stream_options", [
-    ("size", ctypes.c_size_t),
-    ("batch", ctypes.c_size_t),
-    ("workers", ctypes.c_int),
-    ("read", _ReadOptions),
-    ("decode_scale", ctypes.c_int),
-    ("on_error", ctypes.c_int),
-    ("keep_pixels", ctypes.c_int),
-    ("read_fn", ctypes.c_void_p),
-    ("release_fn", ctypes.c_void_p),
-    ("user", ctypes.c_void_p),
-], "clpad_stream_options.")
-
-_StreamImage = _lib.struct("clpad_stream_image", [
-    ("index", ctypes.c_size_t),
-    ("source_height", ctypes.c_int64),
-    ("source_width", ctypes.c_int64),
-    ("decoded_height", ctypes.c_int64),
-    ("decoded_width", ctypes.c_int64),
-    ("scale_num", ctypes.c_int),
-    ("transform", _Transform),
-], "clpad_stream_image.")
-
-_StreamSkip = _lib.struct("clpad_stream_skip", [
-    ("index", ctypes.c_size_t),
-    ("status", ctypes.c_int),
-    ("message", ctypes.c_char_p),
-], "clpad_stream_skip.")
-
-_StreamBatch = _lib.struct("clpad_stream_batch", [
-    ("size", ctypes.c_size_t),
-    ("count", ctypes.c_size_t),
-    ("images", ctypes.POINTER(_StreamImage)),
-    ("skipped_count", ctypes.c_size_t),
-    ("skipped", ctypes.POINTER(_StreamSkip)),
-    ("pixels", ctypes.c_void_p),
-    ("inputs_done", ctypes.c_size_t),
-    ("end", ctypes.c_int),
-], "clpad_stream_batch.")
+_StreamOptions = _lib.struct("clpad_stream_options")
+_StreamBatch = _lib.struct("clpad_stream_batch")
 
 
 def _fs(name: str, p: Any) -> bytes:
