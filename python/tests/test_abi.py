@@ -50,6 +50,31 @@ def test_structs_follow_the_layouts():
                 assert getattr(cls, name).offset == fields[name][0], (cls.__name__, name)
 
 
+def test_every_struct_is_built_from_its_declarations():
+    """Each struct of include/, built from its fields' C declarations alone
+    (clpad._abi.FIELDS): every field, at the library's offset and size, in a
+    struct of the library's size; one class per struct, nested ones too."""
+    for cname, (total, layout) in _abi.STRUCTS.items():
+        cls = _lib.struct(cname)
+        assert cls is _lib.struct(cname), cname
+        assert ctypes.sizeof(cls) == total, cname
+        named = [n for n, _ in cls._fields_ if not n.startswith("_gap")]
+        assert named == [f for f, _, _ in _abi.FIELDS[cname]], cname
+        for name in named:
+            field = getattr(cls, name)
+            assert (field.offset, field.size) == layout[name], (cname, name)
+    options = _lib.struct("clpad_stream_options")
+    assert options.read.size == ctypes.sizeof(_lib.struct("clpad_read_options"))
+    assert _lib.struct("clpad_pad_form").axes.size == ctypes.sizeof(ctypes.c_void_p)
+
+
+def test_a_field_of_an_unknown_type_is_refused(monkeypatch):
+    monkeypatch.setitem(_abi.FIELDS, "clpad_run_info", [("size", "long double", 0)])
+    monkeypatch.setattr(_lib, "_structs", {})
+    with pytest.raises(ImportError, match="clpad_run_info.size has the C type long double"):
+        _lib.struct("clpad_run_info")
+
+
 def test_a_field_of_another_size_is_refused():
     with pytest.raises(ImportError, match="clpad_run_info.kernel_ns is 8 bytes"):
         _lib.struct("clpad_run_info", [("kernel_ns", ctypes.c_uint32)])
