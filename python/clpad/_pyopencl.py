@@ -13,9 +13,11 @@ from __future__ import annotations
 import ctypes
 import importlib
 import sys
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, Tuple
 
-from . import _context
+import numpy as np
+
+from . import _args, _context
 from ._errors import NO_DEVICE, OUT_OF_MEMORY, ClpadRuntimeError, check, value_error
 
 # enqueue(ctx, in_mem, in_offset, out_mem, out_offset, queue, n_events, wait_list, event)
@@ -138,3 +140,17 @@ def fail_device_only(queue: Optional[Any]) -> None:
         raise TypeError("queue= applies to pyopencl arrays only; a NumPy array runs on "
                         "device= (default: clpad's default device)")
 
+
+def operand(x: Any, device: Any, queue: Optional[Any]
+            ) -> Tuple[bool, Any, int, Tuple[int, ...], "np.dtype[Any]"]:
+    """An operation's input: (whether it is a pyopencl array, the array (a
+    pyopencl one as given; else C-contiguous and native-endian by
+    _args.prepare), its clpad dtype code, shape and dtype). Refuses device=
+    with a pyopencl array and queue= with any other."""
+    if is_device_array(x):
+        fail_host_only("device", device)
+        return (True, x, _args.dtype_code(x.dtype), tuple(int(d) for d in x.shape),
+                np.dtype(x.dtype))
+    fail_device_only(queue)
+    a, code = _args.prepare(x)
+    return False, a, code, tuple(a.shape), a.dtype

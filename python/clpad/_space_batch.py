@@ -18,16 +18,7 @@ from ._types import DeviceArrayT, Ints
 def _run(fn_shape: str, fn_host: str, fn_enqueue: str, x: Any, block_shape: Any,
          begin: Any, end: Any, names: "tuple[str, str]", device: DeviceLike, queue: Any,
          out: Any) -> Any:
-    device_array = _pyopencl.is_device_array(x)
-    if device_array:
-        _pyopencl.fail_host_only("device", device)
-        code = _args.dtype_code(x.dtype)
-        shape = tuple(int(d) for d in x.shape)
-        dt = np.dtype(x.dtype)
-    else:
-        _pyopencl.fail_device_only(queue)
-        x, code = _args.prepare(x)
-        shape, dt = x.shape, x.dtype
+    device_array, x, code, shape, dt = _pyopencl.operand(x, device, queue)
     rank = len(shape)
     if rank < 2:
         raise value_error("x must have at least 2 axes [N, D1, ...], not %d" % rank)
