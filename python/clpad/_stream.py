@@ -17,7 +17,7 @@ from . import _context, _interop, _lib
 from ._context import DeviceLike
 from ._errors import check, value_error
 from ._image import _channels, _positive
-from ._letterbox import LetterboxTransform, PerChannel, _options
+from ._letterbox import LetterboxTransform, PerChannel, _options, _transform
 from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
 
 PathArg = Union[str, bytes, "os.PathLike[Any]"]
@@ -126,11 +126,7 @@ class LetterboxFiles:
             names = []
             for k in range(count):
                 e = b.images[k]
-                t = e.transform
-                ts.append(LetterboxTransform(float(t.scale), int(t.pad_top), int(t.pad_left),
-                                             int(t.resized_height), int(t.resized_width),
-                                             int(e.source_height), int(e.source_width),
-                                             float(t.scale_y), float(t.scale_x)))
+                ts.append(_transform(e.transform, int(e.source_height), int(e.source_width)))
                 names.append(self.paths[e.index])
             return (out if count == self._shape[0] else out[:count]), ts, names
         self.close()
