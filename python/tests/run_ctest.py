@@ -82,6 +82,17 @@ def venv_python(venv):
     return os.path.join(venv, "bin", "python")
 
 
+def fresh_venv(venv):
+    """A new virtual environment at VENV (an old one removed) made by this
+    python; its python. Skips when the venv module cannot make one."""
+    shutil.rmtree(venv, ignore_errors=True)
+    r = quiet([sys.executable, "-m", "venv", venv])
+    if r.returncode != 0:
+        print(r.stdout)
+        skip("cannot create a virtual environment with %s -m venv" % sys.executable)
+    return venv_python(venv)
+
+
 def fill_wheelhouse(py, wheelhouse, env):
     """Download the requirements once; a stamp names what the wheelhouse holds."""
     wanted = "\n".join(DOWNLOADS)
@@ -177,12 +188,7 @@ def stage_test(args, work, source, env):
     wheel = find_wheel(work)
 
     # 3. a fresh virtual environment with the wheel
-    shutil.rmtree(venv, ignore_errors=True)
-    r = quiet([sys.executable, "-m", "venv", venv])
-    if r.returncode != 0:
-        print(r.stdout)
-        skip("cannot create a virtual environment with %s -m venv" % sys.executable)
-    py = venv_python(venv)
+    py = fresh_venv(venv)
     r = quiet([py, "-m", "pip", "install", "--quiet"] + offline + [wheel]
               + TEST_REQUIREMENTS, env=env)
     if r.returncode != 0:

@@ -36,8 +36,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_ctest import (POCL_REQUIREMENTS, common_env, find_wheel, quiet, skip,  # noqa: E402
-                       venv_python)
+from run_ctest import (POCL_REQUIREMENTS, common_env, find_wheel, fresh_venv,  # noqa: E402
+                       quiet, skip)
 
 VENDORS = "/etc/OpenCL/vendors"
 DRIVER_VARIABLES = ("OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", "OPENCL_VENDOR_PATH")
@@ -72,12 +72,7 @@ def main():
 
     # 1. a fresh venv with WHEEL[pocl]
     venv = os.path.join(work, "venv-pocl")
-    shutil.rmtree(venv, ignore_errors=True)
-    r = quiet([sys.executable, "-m", "venv", venv])
-    if r.returncode != 0:
-        print(r.stdout)
-        skip("cannot create a virtual environment with %s -m venv" % sys.executable)
-    py = venv_python(venv)
+    py = fresh_venv(venv)
     wheelhouse = os.path.join(work, "wheelhouse")
     if not any(f.startswith("pocl_binary_distribution-") for f in os.listdir(wheelhouse)):
         skip("no %s in %s (the wheel stage fills it)" % (POCL_REQUIREMENTS[0], wheelhouse))
