@@ -84,6 +84,19 @@ static int set_convention(struct cli_window_opts *w, enum cli_window_convention 
     return CLI_OK;
 }
 
+/* A convention option whose argument is a mode name: `st` is the parse of
+ * `arg` into `mode`; unknown, "<option>: unknown <what> '<arg>' (expected
+ * <expected>)". */
+static int named_convention(struct cli_window_opts *w, clpad_status st, int mode,
+                            enum cli_window_convention conv, const char *option, const char *arg,
+                            const char *what, const char *expected)
+{
+    if (st != CLPAD_OK)
+        return cli_error(CLI_USAGE, "%s: unknown %s '%s' (expected %s)", option, what, arg,
+                         expected);
+    return set_convention(w, conv, option, mode);
+}
+
 int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
 {
     switch (opt) {
@@ -119,37 +132,29 @@ int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
         return CLI_OK;
     }
     case CLI_WOPT_TRT: {
-        clpad_trt_padding m;
-        if (clpad_trt_padding_from_name(arg, &m) != CLPAD_OK)
-            return cli_error(CLI_USAGE, "--trt: unknown TensorRT padding mode '%s' (expected "
-                                        "explicit-round-down, explicit-round-up, same-upper "
-                                        "or same-lower)",
-                             arg);
-        return set_convention(w, CLI_WIN_TRT, "--trt", (int)m);
+        clpad_trt_padding m = CLPAD_TRT_EXPLICIT_ROUND_DOWN;
+        clpad_status st = clpad_trt_padding_from_name(arg, &m);
+        return named_convention(w, st, (int)m, CLI_WIN_TRT, "--trt", arg,
+                                "TensorRT padding mode", "explicit-round-down, "
+                                "explicit-round-up, same-upper or same-lower");
     }
     case CLI_WOPT_TF: {
-        clpad_tf_padding m;
-        if (clpad_tf_padding_from_name(arg, &m) != CLPAD_OK)
-            return cli_error(CLI_USAGE, "--tf: unknown padding '%s' (expected SAME, VALID or "
-                                        "EXPLICIT)",
-                             arg);
-        return set_convention(w, CLI_WIN_TF, "--tf", (int)m);
+        clpad_tf_padding m = CLPAD_TF_VALID;
+        clpad_status st = clpad_tf_padding_from_name(arg, &m);
+        return named_convention(w, st, (int)m, CLI_WIN_TF, "--tf", arg, "padding",
+                                "SAME, VALID or EXPLICIT");
     }
     case CLI_WOPT_ONNX: {
-        clpad_onnx_auto_pad m;
-        if (clpad_onnx_auto_pad_from_name(arg, &m) != CLPAD_OK)
-            return cli_error(CLI_USAGE, "--onnx: unknown auto_pad '%s' (expected NOTSET, VALID, "
-                                        "SAME_UPPER or SAME_LOWER)",
-                             arg);
-        return set_convention(w, CLI_WIN_ONNX, "--onnx", (int)m);
+        clpad_onnx_auto_pad m = CLPAD_ONNX_NOTSET;
+        clpad_status st = clpad_onnx_auto_pad_from_name(arg, &m);
+        return named_convention(w, st, (int)m, CLI_WIN_ONNX, "--onnx", arg, "auto_pad",
+                                "NOTSET, VALID, SAME_UPPER or SAME_LOWER");
     }
     case CLI_WOPT_OPENVINO: {
-        clpad_ov_auto_pad m;
-        if (clpad_ov_auto_pad_from_name(arg, &m) != CLPAD_OK)
-            return cli_error(CLI_USAGE, "--openvino: unknown auto_pad '%s' (expected explicit, "
-                                        "same_upper, same_lower or valid)",
-                             arg);
-        return set_convention(w, CLI_WIN_OPENVINO, "--openvino", (int)m);
+        clpad_ov_auto_pad m = CLPAD_OV_EXPLICIT;
+        clpad_status st = clpad_ov_auto_pad_from_name(arg, &m);
+        return named_convention(w, st, (int)m, CLI_WIN_OPENVINO, "--openvino", arg, "auto_pad",
+                                "explicit, same_upper, same_lower or valid");
     }
     case CLI_WOPT_TORCH: {
         clpad_torch_padding m;
