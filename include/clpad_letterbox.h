@@ -269,7 +269,13 @@ CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64
  * for an image: reflect needs each pad <= resized size - 1, symmetric
  * <= resized size, as Pad does), CLPAD_ERR_OVERFLOW (sizes beyond int64 or
  * size_t), CLPAD_ERR_UNSUPPORTED (an image with more than 2^31 - 1 rows or
- * bytes per row). The message names the image by its index.
+ * bytes per row). YUV frames (input_format other than CLPAD_INPUT_PACKED):
+ * CLPAD_ERR_INVALID_SHAPE for an odd or smaller than 2 width or height,
+ * channels other than 0 or 3, a row or plane stride below its row's bytes
+ * (or a default plane stride of half an odd row_stride),
+ * CLPAD_ERR_INVALID_ARGUMENT for a NULL plane of a host call with
+ * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-* interpolation. The
+ * message names the image by its index.
  */
 CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
                                             const clpad_letterbox_options *opts,
@@ -325,7 +331,8 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
 
 /**
  * Enqueue a letterbox of images that lie in one device buffer: image i at
- * byte images[i].offset of `input` (each must lie inside it); the output
+ * byte images[i].offset of `input` (each must lie inside it; a YUV frame's
+ * chroma right after its Y plane, or at plane_offset with separate_planes); the output
  * tensor at byte `output_offset` of `output` (a multiple of the dtype's
  * size). One kernel launch on `queue` (NULL: the context's queue) after
  * `wait_list`; `*event` (if not NULL) completes when the output is written.

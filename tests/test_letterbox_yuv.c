@@ -14,6 +14,8 @@
  * Seed: CLPAD_TEST_SEED. */
 #include "test_util.h"
 
+#include <clpad_stream.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -368,6 +370,18 @@ static void test_errors(void **state)
     o.input_format = CLPAD_INPUT_NV12;
     o.color_matrix = (clpad_color_matrix)3;
     expect_error(&im, &o, CLPAD_ERR_INVALID_ARGUMENT, "color_matrix");
+    /* the stream decodes files into packed images: YUV frames refused */
+    clpad_context *cpu = NULL;
+    TU_ASSERT_OK(tu_context_create(NULL, CLPAD_CONTEXT_CPU_ONLY, &cpu));
+    clpad_letterbox_stream *stream = NULL;
+    const char *paths[1] = {"none.png"};
+    clpad_letterbox_options_init(&o, 8, 8);
+    o.input_format = CLPAD_INPUT_NV12;
+    TU_ASSERT_STATUS(clpad_letterbox_stream_open(cpu, paths, 1, &o, NULL, &stream),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "input_format nv12"));
+    assert_null(stream);
+    clpad_context_destroy(cpu);
     /* names */
     clpad_input_format f;
     TU_ASSERT_OK(clpad_input_format_from_name("NV21", &f));
