@@ -124,5 +124,10 @@ int cmd_shape(int argc, char **argv);
 int cmd_devices(int argc, char **argv);
 int cmd_letterbox(int argc, char **argv);
 int cmd_pad_stack(int argc, char **argv);
+/* clpad letterbox with --input-format other than packed (cmd_letterbox_yuv.c):
+ * the frames of the inputs (raw files of frames of frame_size {W, H}, or
+ * .npy) as one batch by the options into out_path; releases run. */
+int cli_letterbox_yuv(const clpad_letterbox_options *o, const int64_t frame_size[2],
+                      char *const *inputs, size_t n_inputs, const char *out_path, cli_run *run);
 
 #endif

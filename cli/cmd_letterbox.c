@@ -36,6 +36,10 @@ static void letterbox_usage(FILE *f)
             "                       [--decode-scale off|auto] [--on-error fail|skip]\n"
             "                       [--device SPEC | --cpu] [--verify] [--quiet]\n"
             "                       IMAGE... OUTPUT.npy\n"
+            "       clpad letterbox --input-format nv12|nv21|i420|yv12 [--frame-size W,H]\n"
+            "                       [--color-matrix bt601|bt709|bt2020]\n"
+            "                       [--color-range limited|full] --size H,W [options]\n"
+            "                       FRAMES... OUTPUT.npy\n"
             "\n"
             "Letterbox every IMAGE into an H x W slot and write the batch as one tensor\n"
             "[N, C, H, W] (or [N, H, W, C]): keep-aspect resize by r = min(H/h, W/w) to\n"
@@ -141,6 +145,17 @@ static void letterbox_usage(FILE *f)
             "never a mix and no temporary (during the renames the signal waits for them).\n"
             "No output may be an IMAGE or another output (the same file, through links\n"
             "too): a usage error.\n"
+            "\n"
+            "YUV 4:2:0 video frames (docs/letterbox.md, \"YUV frames\"): with\n"
+            "--input-format, each FRAMES file is a raw file of one or more frames of\n"
+            "--frame-size W,H back to back (W * H * 3 / 2 bytes each; a size that is not a\n"
+            "multiple of that is an error), or a .npy of u8 (H * 3 / 2, W) or\n"
+            "(N, H * 3 / 2, W); every frame becomes one image of the batch, converted to\n"
+            "RGB (--bgr: BGR) as it is resized, in the same launch. --color-matrix bt601\n"
+            "(default; OpenCV's cvtColor bit for bit), bt709 or bt2020; --color-range\n"
+            "limited (default) or full. W and H must be even; --interp bilinear or\n"
+            "nearest; --batch, --transforms, --preview and the image-reading options are\n"
+            "for image files.\n"
             "Exit status: 0 success, 1 failure, 2 usage error.\n",
             tio_load_extensions());
 }
@@ -486,7 +501,7 @@ int cmd_letterbox(int argc, char **argv)
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
            O_TRANSFORMS, O_PREVIEW, O_CPU, O_VERIFY, O_CHANNELS, O_MAX_PIXELS, O_PRESET,
            O_BATCH, O_WORKERS, O_DECODE_SCALE, O_ON_ERROR, O_FIT, O_SHORTER, O_DIVISOR,
-           O_PIL_VERSION };
+           O_PIL_VERSION, O_INPUT_FORMAT, O_FRAME_SIZE, O_MATRIX, O_RANGE };
     static const struct option opts[] = {
         {"size", required_argument, NULL, 's'},       {"interp", required_argument, NULL, O_INTERP},
         {"placement", required_argument, NULL, O_PLACE}, {"no-scaleup", no_argument, NULL, O_NOUP},
@@ -509,6 +524,10 @@ int cmd_letterbox(int argc, char **argv)
         {"resize-shorter", required_argument, NULL, O_SHORTER},
         {"divisor", required_argument, NULL, O_DIVISOR},
         {"pil-version", required_argument, NULL, O_PIL_VERSION},
+        {"input-format", required_argument, NULL, O_INPUT_FORMAT},
+        {"frame-size", required_argument, NULL, O_FRAME_SIZE},
+        {"color-matrix", required_argument, NULL, O_MATRIX},
+        {"color-range", required_argument, NULL, O_RANGE},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
     static const char shortopts[] = ":s:m:v:d:qh";
     clpad_letterbox_options o;
@@ -533,6 +552,8 @@ int cmd_letterbox(int argc, char **argv)
     const char *device = NULL, *transforms = NULL, *preview_path = NULL;
     bool cpu = false, verify = false, quiet = false;
     size_t file_batch = 0;
+    int64_t frame_size[2] = {0, 0};
+    const char *image_only = NULL; /* the first option that YUV frames do not take */
     optind = 0; /* GNU getopt: start again from scratch */
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
@@ -546,6 +567,35 @@ int cmd_letterbox(int argc, char **argv)
             if (clpad_interp_from_name(optarg, &o.interp))
                 return cli_error(CLI_USAGE, "--interp: %s", clpad_last_error());
             break;
+        case O_INPUT_FORMAT:
+            if (clpad_input_format_from_name(optarg, &o.input_format))
+                return cli_error(CLI_USAGE, "--input-format: %s", clpad_last_error());
+            break;
+        case O_MATRIX:
+            if (clpad_color_matrix_from_name(optarg, &o.color_matrix))
+                return cli_error(CLI_USAGE, "--color-matrix: %s", clpad_last_error());
+            break;
+        case O_RANGE:
+            if (clpad_color_range_from_name(optarg, &o.color_range))
+                return cli_error(CLI_USAGE, "--color-range: %s", clpad_last_error());
+            break;
+        case O_FRAME_SIZE: {
+            int nv = 0;
+            if (!cli_parse_i64_list(optarg, "--frame-size", frame_size, 2, &nv))
+                return CLI_USAGE;
+            if (nv != 2 || frame_size[0] < 2 || frame_size[1] < 2 ||
+                frame_size[0] > INT32_MAX || frame_size[1] > INT32_MAX)
+                return cli_error(CLI_USAGE, "--frame-size: '%s' is not W,H with both from 2 to "
+                                            "2147483647",
+                                 optarg);
+            if (frame_size[0] % 2 || frame_size[1] % 2)
+                return cli_error(CLI_USAGE,
+                                 "--frame-size: %s %lld is odd: 4:2:0 frames have even width "
+                                 "and height",
+                                 frame_size[0] % 2 ? "width" : "height",
+                                 (long long)(frame_size[0] % 2 ? frame_size[0] : frame_size[1]));
+            break;
+        }
         case O_FIT:
             if (clpad_fit_from_name(optarg, &o.fit))
                 return cli_error(CLI_USAGE, "--fit: %s", clpad_last_error());
@@ -621,13 +671,20 @@ int cmd_letterbox(int argc, char **argv)
             if (clpad_layout_from_name(optarg, &o.layout))
                 return cli_error(CLI_USAGE, "--layout: %s", clpad_last_error());
             break;
-        case O_TRANSFORMS: transforms = optarg; break;
-        case O_PREVIEW: preview_path = optarg; break;
+        case O_TRANSFORMS:
+            transforms = optarg;
+            image_only = image_only ? image_only : "--transforms";
+            break;
+        case O_PREVIEW:
+            preview_path = optarg;
+            image_only = image_only ? image_only : "--preview";
+            break;
         case 'd': device = optarg; break;
         case O_CPU: cpu = true; break;
         case O_VERIFY: verify = true; break;
         case O_CHANNELS:
             channels_given = true;
+            image_only = image_only ? image_only : "--channels";
             if (!strcmp(optarg, "keep"))
                 so.read.channels = CLPAD_CHANNELS_KEEP;
             else if (!strcmp(optarg, "1") || !strcmp(optarg, "3") || !strcmp(optarg, "4"))
@@ -636,6 +693,7 @@ int cmd_letterbox(int argc, char **argv)
                 return cli_error(CLI_USAGE, "--channels: '%s' is not keep, 1, 3 or 4", optarg);
             break;
         case O_MAX_PIXELS: {
+            image_only = image_only ? image_only : "--max-pixels";
             int64_t v[1];
             int nv = 0;
             if (!cli_parse_i64_list(optarg, "--max-pixels", v, 1, &nv))
@@ -648,6 +706,7 @@ int cmd_letterbox(int argc, char **argv)
         case O_PRESET: break; /* applied first */
         case O_BATCH:
         case O_WORKERS: {
+            image_only = image_only ? image_only : c == O_BATCH ? "--batch" : "--workers";
             const char *name = c == O_BATCH ? "--batch" : "--workers";
             int64_t v[1];
             int nv = 0;
@@ -663,6 +722,7 @@ int cmd_letterbox(int argc, char **argv)
             break;
         }
         case O_DECODE_SCALE:
+            image_only = image_only ? image_only : "--decode-scale";
             if (!strcmp(optarg, "off"))
                 so.decode_scale = CLPAD_DECODE_SCALE_OFF;
             else if (!strcmp(optarg, "auto"))
@@ -671,6 +731,7 @@ int cmd_letterbox(int argc, char **argv)
                 return cli_error(CLI_USAGE, "--decode-scale: '%s' is not off or auto", optarg);
             break;
         case O_ON_ERROR:
+            image_only = image_only ? image_only : "--on-error";
             if (!strcmp(optarg, "fail"))
                 so.on_error = CLPAD_ON_ERROR_FAIL;
             else if (!strcmp(optarg, "skip"))
@@ -697,6 +758,13 @@ int cmd_letterbox(int argc, char **argv)
                          clpad_pad_mode_name(o.pad_mode));
     if (cpu && device)
         return cli_error(CLI_USAGE, "letterbox: --cpu and --device exclude each other");
+    bool yuv = o.input_format != CLPAD_INPUT_PACKED;
+    if (yuv && image_only)
+        return cli_error(CLI_USAGE, "letterbox: %s is for image files, not --input-format %s",
+                         image_only, clpad_input_format_name(o.input_format));
+    if (!yuv && frame_size[0])
+        return cli_error(CLI_USAGE, "letterbox: --frame-size goes with --input-format "
+                                    "nv12|nv21|i420|yv12");
     o.out_height = size[0];
     o.out_width = size[1];
     if (o.resize_shorter && !fit_given)
@@ -712,6 +780,22 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--transforms '%s': expected a .json file", transforms);
     if (preview_path && (!tio_format(preview_path) || strcmp(tio_format(preview_path), "png")))
         return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview_path);
+    if (yuv) { /* frames: one batch of the raw or .npy files as named */
+        for (int k = 0; k < CLPAD_LETTERBOX_MAX_CHANNELS; k++) {
+            if (nvalue)
+                o.pad_value[k] = (uint8_t)values[nvalue == 1 ? 0 : k < nvalue ? k : 0];
+            if (nmean)
+                o.mean[k] = mean[nmean == 1 ? 0 : k < nmean ? k : 0];
+            if (nstd)
+                o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
+        }
+        if (nvalue > 3 || nmean > 3 || nstd > 3)
+            return cli_error(CLI_USAGE, "--value, --mean and --std take one value or one per "
+                                        "channel; %s frames give 3",
+                             clpad_input_format_name(o.input_format));
+        cli_run yrun = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
+        return cli_letterbox_yuv(&o, frame_size, args, nargs, out_path, &yrun);
+    }
     /* the outputs against each other and the arguments that name files,
      * before anything is expanded or read */
     char **plain = calloc(nargs, sizeof *plain);

@@ -64,6 +64,51 @@ typedef enum clpad_layout {
     CLPAD_LAYOUT_COUNT
 } clpad_layout;
 
+/** The pixel format of a letterbox's images (docs/letterbox.md, "YUV frames"). */
+typedef enum clpad_input_format {
+    CLPAD_INPUT_PACKED = 0, /* HWC u8 samples, `channels` of them (1, 3 or 4) */
+    CLPAD_INPUT_NV12,       /* Y plane, then one plane of interleaved U, V at half the size */
+    CLPAD_INPUT_NV21,       /* as NV12 with V before U */
+    CLPAD_INPUT_I420,       /* Y plane, U plane, V plane (the chroma ones at half the size) */
+    CLPAD_INPUT_YV12,       /* as I420 with the V plane before the U plane */
+    CLPAD_INPUT_FORMAT_COUNT
+} clpad_input_format;
+
+/** The YCbCr matrix of YUV frames: BT.601 (OpenCV's, SD video, JPEG), BT.709
+ *  (HD video), BT.2020 (UHD video). */
+typedef enum clpad_color_matrix {
+    CLPAD_COLOR_BT601 = 0,
+    CLPAD_COLOR_BT709,
+    CLPAD_COLOR_BT2020,
+    CLPAD_COLOR_MATRIX_COUNT
+} clpad_color_matrix;
+
+/** The sample range of YUV frames: limited (Y 16..235, U and V 16..240:
+ *  video) or full (0..255: JPEG). */
+typedef enum clpad_color_range {
+    CLPAD_RANGE_LIMITED = 0,
+    CLPAD_RANGE_FULL,
+    CLPAD_COLOR_RANGE_COUNT
+} clpad_color_range;
+
+/** "packed", "nv12", "nv21", "i420", "yv12"; NULL for an invalid value. */
+CLPAD_API const char *clpad_input_format_name(clpad_input_format format);
+/** Parse "packed" (also "rgb"), "nv12", "nv21", "i420" (also "yuv420p") or
+ *  "yv12", case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_input_format_from_name(const char *name,
+                                                    clpad_input_format *format);
+/** "bt601", "bt709", "bt2020"; NULL for an invalid value. */
+CLPAD_API const char *clpad_color_matrix_name(clpad_color_matrix matrix);
+/** Parse "bt601" (also "bt.601"), "bt709" (also "bt.709") or "bt2020" (also
+ *  "bt.2020"), case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_color_matrix_from_name(const char *name,
+                                                    clpad_color_matrix *matrix);
+/** "limited", "full"; NULL for an invalid value. */
+CLPAD_API const char *clpad_color_range_name(clpad_color_range range);
+/** Parse "limited" (also "tv", "mpeg") or "full" (also "pc", "jpeg"),
+ *  case-insensitive. Errors: as clpad_interp_from_name. */
+CLPAD_API clpad_status clpad_color_range_from_name(const char *name, clpad_color_range *range);
+
 /** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"; NULL
  *  for an invalid value. */
 CLPAD_API const char *clpad_interp_name(clpad_interp interp);
@@ -112,6 +157,22 @@ typedef struct clpad_image {
     int64_t height, width, channels;
     int64_t row_stride;
     int64_t geometry_height, geometry_width;
+    /* YUV 4:2:0 frames (clpad_letterbox_options.input_format other than
+     * CLPAD_INPUT_PACKED; docs/letterbox.md, "YUV frames"): data / offset and
+     * row_stride (0: width) are the Y plane's, channels is 0 or 3, height and
+     * width even. Plane 1 is the chroma plane of NV12 (UV) and NV21 (VU), the
+     * first of the two planar ones (I420: U, YV12: V); plane 2 the second
+     * (I420: V, YV12: U; unused by NV12 and NV21). separate_planes 0: one
+     * buffer, plane 1 right after the Y plane's `height` rows, plane 2 right
+     * after plane 1's height / 2 rows (the (H * 3 / 2, W) layout); 1: plane k
+     * at planes[k - 1] (host calls) or at byte plane_offset[k - 1] of the
+     * input buffer (clpad_enqueue_letterbox), where a decoder's surfaces lie.
+     * plane_stride[k - 1]: its row stride in bytes (0: NV12 / NV21 the Y
+     * plane's row stride, I420 / YV12 half of it). */
+    const void *planes[2];
+    size_t plane_offset[2];
+    int64_t plane_stride[2];
+    int separate_planes;
 } clpad_image;
 
 /**
@@ -158,6 +219,12 @@ typedef struct clpad_letterbox_options {
                                       Image.resize the pil-* kinds reproduce; they
                                       differ in which of the two passes runs first
                                       for some sizes (docs/letterbox.md, 1.2) */
+    /* The images' pixel format (docs/letterbox.md, "YUV frames"): each YUV
+     * source pixel is converted to RGB (u8) as the resize reads it, in the
+     * same launch; the batch then has 3 channels (BGR with swap_rb). */
+    clpad_input_format input_format; /* default CLPAD_INPUT_PACKED (HWC u8 samples) */
+    clpad_color_matrix color_matrix; /* default CLPAD_COLOR_BT601 */
+    clpad_color_range color_range;   /* default CLPAD_RANGE_LIMITED */
 } clpad_letterbox_options;
 
 /**
@@ -206,7 +273,13 @@ CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64
  * for an image: reflect needs each pad <= resized size - 1, symmetric
  * <= resized size, as Pad does), CLPAD_ERR_OVERFLOW (sizes beyond int64 or
  * size_t), CLPAD_ERR_UNSUPPORTED (an image with more than 2^31 - 1 rows or
- * bytes per row). The message names the image by its index.
+ * bytes per row). YUV frames (input_format other than CLPAD_INPUT_PACKED):
+ * CLPAD_ERR_INVALID_SHAPE for an odd or smaller than 2 width or height,
+ * channels other than 0 or 3, a row or plane stride below its row's bytes
+ * (or a default plane stride of half an odd row_stride),
+ * CLPAD_ERR_INVALID_ARGUMENT for a NULL plane of a host call with
+ * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-* interpolation. The
+ * message names the image by its index.
  */
 CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
                                             const clpad_letterbox_options *opts,
@@ -262,7 +335,8 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
 
 /**
  * Enqueue a letterbox of images that lie in one device buffer: image i at
- * byte images[i].offset of `input` (each must lie inside it); the output
+ * byte images[i].offset of `input` (each must lie inside it; a YUV frame's
+ * chroma right after its Y plane, or at plane_offset with separate_planes); the output
  * tensor at byte `output_offset` of `output` (a multiple of the dtype's
  * size). One kernel launch on `queue` (NULL: the context's queue) after
  * `wait_list`; `*event` (if not NULL) completes when the output is written.

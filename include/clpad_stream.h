@@ -186,7 +186,9 @@ typedef struct clpad_letterbox_stream clpad_letterbox_stream;
  * `ctx` must outlive the stream. `options` NULL: the defaults.
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL ctx, lb or out; NULL paths with
  * n > 0; an option out of range: batch 0, workers < 0, keep_depth, an
- * unknown decode_scale or on_error, a bad lb option), CLPAD_ERR_INVALID_SHAPE
+ * unknown decode_scale or on_error, a bad lb option, lb->input_format other
+ * than CLPAD_INPUT_PACKED: the stream's images are decoded files),
+ * CLPAD_ERR_INVALID_SHAPE
  * (out_height or out_width < 1), CLPAD_ERR_OUT_OF_MEMORY, and an error
  * starting a thread.
  */

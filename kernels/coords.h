@@ -170,4 +170,28 @@ CLPAD_COORD_FN int clpad_pil_clip8(int acc)
                                                                    : acc >> CLPAD_PIL_PRECISION_BITS;
 }
 
+/* Letterbox's YUV frames (docs/letterbox.md, "YUV frames"): one pixel's
+ * Y, U, V samples to R, G, B, in fixed point with 20 fractional bits, the
+ * form of OpenCV's YUV420 -> RGB (its color_yuv.simd.hpp): with
+ * y = max(Y - y0, ymin) * cy + 2^19, u = U - 128, v = V - 128,
+ *   R = sat((y + crv v) >> 20), G = sat((y + cgu u + cgv v) >> 20),
+ *   B = sat((y + cbu u) >> 20),
+ * sat clamping to 0..255 (a negative sum is 0, never shifted). The host
+ * picks the integers per matrix and range (host/ops/letterbox/plan.c,
+ * clpad__lb_yuv_coefs). Sums stay below 2^30 in magnitude. Returns the
+ * pixel as R | G << 8 | B << 16, the form of a source pixel's word. */
+#define CLPAD_YUV_SHIFT 20
+CLPAD_COORD_FN unsigned clpad_yuv_sat(int s)
+{
+    return s <= 0 ? 0u : s >= (256 << CLPAD_YUV_SHIFT) ? 255u : (unsigned)(s >> CLPAD_YUV_SHIFT);
+}
+CLPAD_COORD_FN unsigned clpad_yuv_rgb(int Y, int U, int V, int cy, int y0, int ymin, int crv,
+                                      int cgu, int cgv, int cbu)
+{
+    int d = Y - y0 < ymin ? ymin : Y - y0;
+    int y = d * cy + (1 << (CLPAD_YUV_SHIFT - 1)), u = U - 128, v = V - 128;
+    return clpad_yuv_sat(y + crv * v) | clpad_yuv_sat(y + cgu * u + cgv * v) << 8 |
+           clpad_yuv_sat(y + cbu * u) << 16;
+}
+
 #endif /* CLPAD_COORDS_H */

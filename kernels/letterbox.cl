@@ -621,3 +621,116 @@ __kernel void letterbox_taps(__global const uchar *restrict src,
 #undef LB_TAPS
     }
 }
+
+/* ---- YUV 4:2:0 frames ------------------------------------------------------------ */
+
+/* The RGB word of pixel x of a YUV frame's row: Y from row y, U and V from
+ * the chroma rows u, v at sample x / 2 (`step` bytes apart: 2 in NV12 and
+ * NV21's interleaved plane, 1 in I420's own planes); kernels/coords.h's
+ * clpad_yuv_rgb with the integers k = {cy, y0, ymin, crv, cgu, cgv, cbu, step}. */
+CLPAD_INLINE uint lb_yuv_px(__global const uchar *restrict y, __global const uchar *restrict u,
+                            __global const uchar *restrict v, int x, int8 k)
+{
+    int c = (x >> 1) * k.s7;
+    return clpad_yuv_rgb(y[x], u[c], v[c], k.s0, k.s1, k.s2, k.s3, k.s4, k.s5, k.s6);
+}
+
+/* The samples of RGB channels 0..2 of pixels [x, x + n) of a YUV frame into
+ * t[c][0..n): the four source pixels of each converted, then resized as
+ * lb_samples resizes a packed image's words. */
+CLPAD_INLINE void lb_yuv_samples(__global const uchar *restrict y0,
+                                 __global const uchar *restrict y1,
+                                 __global const uchar *restrict u0,
+                                 __global const uchar *restrict u1,
+                                 __global const uchar *restrict v0,
+                                 __global const uchar *restrict v1, int b0, int b1, int8 k,
+                                 __global const int *restrict cs, long cw, long x, long n,
+                                 int t[4][CLPAD_LB_CHUNK])
+{
+    for (long j = 0; j < n; j++) {
+        long e = x + j;
+        int x0 = cs[e], x1 = cs[cw + e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
+        uint p00 = lb_yuv_px(y0, u0, v0, x0, k), p01 = lb_yuv_px(y0, u0, v0, x1, k);
+        uint p10 = lb_yuv_px(y1, u1, v1, x0, k), p11 = lb_yuv_px(y1, u1, v1, x1, k);
+        t[0][j] = lb_combine(p00, p01, p10, p11, 0, a0, a1, b0, b1);
+        t[1][j] = lb_combine(p00, p01, p10, p11, 1, a0, a1, b0, b1);
+        t[2][j] = lb_combine(p00, p01, p10, p11, 2, a0, a1, b0, b1);
+    }
+}
+
+/* One work-item of a YUV batch: its stretches of output row `row` (as
+ * lb_item, three channels; chroma[n] = {U row 0, U stride, V row 0, V
+ * stride} of frame n). */
+CLPAD_INLINE void lb_item_yuv(bool nhwc, int ob, __global const uchar *restrict src,
+                              __global const int4 *restrict tab, long rows_at, long cols_at,
+                              long lut_at, __global const long4 *restrict chroma,
+                              __global uchar *restrict dst, long H, long W, int4 chan4,
+                              uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
+                              long items, int8 k)
+{
+    const int C = 3;
+    long n = row / H, y = row - n * H;
+    long4 desc = ((__global const long4 *)tab)[n];
+    long4 cd = chroma[n];
+    int4 ry = tab[rows_at + row];
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
+    __global uchar *restrict d = dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+    long plane = H * W;
+    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
+    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
+    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
+    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
+          std_[4] = {std4.x, std4.y, std4.z, std4.w};
+    long s0 = max(ry.x, 0), s1 = max(ry.y, 0); /* (a border row reads nothing) */
+    __global const uchar *y0 = src + desc.x + s0 * desc.y, *y1 = src + desc.x + s1 * desc.y;
+    __global const uchar *u0 = src + cd.x + (s0 >> 1) * cd.y, *u1 = src + cd.x + (s1 >> 1) * cd.y;
+    __global const uchar *v0 = src + cd.z + (s0 >> 1) * cd.w, *v1 = src + cd.z + (s1 >> 1) * cd.w;
+    long lx = get_local_size(0), lid = get_local_id(0);
+    long first = get_group_id(0) * lx * items;
+    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+    int t[4][CLPAD_LB_CHUNK];
+    for (long s = 0; s < n_str; s++) {
+        long x0 = (lx == 1 ? first : first + s * lx + lid) * LB_VEC;
+        long x1 = min(x0 + len, W);
+        if (x0 >= x1)
+            break;
+        if (ry.x < 0) {
+            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
+            continue;
+        }
+        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
+        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
+        for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
+            long m = min(b - x, (long)CLPAD_LB_CHUNK);
+            lb_yuv_samples(y0, y1, u0, u1, v0, v1, ry.z, ry.w, k, cs, W, x, m, t);
+            for (int c = 0; c < C; c++) { /* output channel c shows RGB channel chan[c] */
+                __global uchar *restrict o = d + LB_AT(c, x);
+                __global const uchar *restrict l = lut + c * 256 * ob;
+                if (nhwc)
+                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                else
+                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+            }
+        }
+        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
+    }
+}
+
+/* The YUV letterbox: the arguments of `letterbox`, then where the frames'
+ * chroma descriptors start in tab (int4 units) and the conversion's
+ * integers (lb_yuv_px). The channels are 3. */
+__kernel void letterbox_yuv(__global const uchar *restrict src,
+                            __global const int4 *restrict tab, long rows_at, long cols_at,
+                            long lut_at, __global uchar *restrict dst, ulong dst_off,
+                            int out_bytes, long H, long W, int C, int nhwc, int4 chan,
+                            uint4 fill, float2 scale, float4 mean, float4 std_, long n_rows,
+                            long items, long rows_per_item, long chroma_at, int8 yuv)
+{
+    long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
+    __global uchar *restrict d = dst + dst_off;
+    __global const long4 *restrict chroma = (__global const long4 *)(tab + chroma_at);
+    for (long row = row0; row < row1; row++)
+        lb_item_yuv(nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, chroma, d, H, W,
+                    chan, fill, scale, mean, std_, row, items, yuv);
+}

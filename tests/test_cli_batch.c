@@ -571,6 +571,68 @@ static int teardown(void **state)
     return ch_cleanup();
 }
 
+/* --input-format: a raw file of two NV12 frames and a .npy (N, H * 3 / 2, W)
+ * of I420 frames against clpad_letterbox_cpu of the same frames; a size
+ * that is not a multiple of the frame size, odd sizes, options for image
+ * files, a raw file without --frame-size: one-line errors, no output. */
+static void test_letterbox_yuv(void **state)
+{
+    (void)state;
+    enum { H = 36, W = 52, FB = H * W * 3 / 2 };
+    static unsigned char frames[2 * FB];
+    uint64_t rng = 0x59a;
+    tu_fill(frames, sizeof frames, &rng);
+    FILE *f = fopen(ch_path("two.yuv"), "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(frames, 1, sizeof frames, f), sizeof frames);
+    fclose(f);
+    f = fopen(ch_path("short.yuv"), "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(frames, 1, FB + 7, f), FB + 7);
+    fclose(f);
+    int64_t shape[3] = {2, H * 3 / 2, W};
+    ch_save("i420.npy", CLPAD_U8, 3, shape, frames);
+    for (int k = 0; k < 2; k++) {
+        const char *fmt = k ? "i420" : "nv12";
+        clpad_letterbox_options o;
+        clpad_letterbox_options_init(&o, 40, 30);
+        o.input_format = k ? CLPAD_INPUT_I420 : CLPAD_INPUT_NV12;
+        o.color_matrix = k ? CLPAD_COLOR_BT709 : CLPAD_COLOR_BT601;
+        o.swap_rb = k;
+        o.dtype = CLPAD_U8;
+        clpad_image im[2] = {{.data = frames, .height = H, .width = W},
+                             {.data = frames + FB, .height = H, .width = W}};
+        unsigned char want[2 * 3 * 40 * 30];
+        TU_ASSERT_OK(clpad_letterbox_cpu(im, 2, &o, want, sizeof want, NULL));
+        assert_int_equal(ch_run(NULL, "letterbox -q --input-format %s %s --size 40,30 --dtype u8 "
+                                      "%s %s out.npy",
+                                fmt, k ? "--color-matrix bt709 --bgr" : "--frame-size 52,36",
+                                k ? "" : "--verify", k ? "i420.npy" : "two.yuv"),
+                         0);
+        tio_tensor t;
+        ch_load("out.npy", &t);
+        assert_int_equal(t.rank, 4);
+        assert_int_equal(t.shape[0], 2);
+        assert_int_equal(t.nbytes, sizeof want);
+        assert_memory_equal(t.data, want, sizeof want);
+        tio_free(&t);
+    }
+    ch_expect_error(ch_run(NULL, "letterbox --input-format nv12 --frame-size 52,36 --size 8,8 "
+                                 "short.yuv bad.npy"),
+                    1, "is not a whole number of nv12 frames of 52 x 36");
+    ch_expect_error(ch_run(NULL, "letterbox --input-format nv12 --frame-size 51,36 --size 8,8 "
+                                 "two.yuv bad.npy"),
+                    2, "width 51 is odd");
+    ch_expect_error(ch_run(NULL, "letterbox --input-format nv12 --size 8,8 two.yuv bad.npy"), 2,
+                    "needs --frame-size");
+    ch_expect_error(ch_run(NULL, "letterbox --input-format nv12 --frame-size 52,36 --size 8,8 "
+                                 "--transforms t.json two.yuv bad.npy"),
+                    2, "--transforms is for image files");
+    ch_expect_error(ch_run(NULL, "letterbox --frame-size 52,36 --size 8,8 two.yuv bad.npy"), 2,
+                    "--frame-size goes with --input-format");
+    assert_false(ch_exists("bad.npy"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -579,6 +641,7 @@ int main(void)
         cmocka_unit_test(test_letterbox_errors),
         cmocka_unit_test(test_letterbox_folders),
         cmocka_unit_test(test_letterbox_hostile_folder),
+        cmocka_unit_test(test_letterbox_yuv),
         cmocka_unit_test(test_pad_stack),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

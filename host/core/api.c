@@ -51,7 +51,10 @@ static const struct constant constants[] = {
     C(CLPAD_CHANNELS_GRAY) C(CLPAD_CHANNELS_COLOR_ALPHA) C(CLPAD_CHANNELS_KEEP)
     C(CLPAD_IMAGE_DEFAULT_MAX_PIXELS) C(CLPAD_IMAGE_MAX_SIDE)
     C(CLPAD_DECODE_SCALE_OFF) C(CLPAD_DECODE_SCALE_AUTO) C(CLPAD_ON_ERROR_FAIL)
-    C(CLPAD_ON_ERROR_SKIP)
+    C(CLPAD_ON_ERROR_SKIP) C(CLPAD_INPUT_PACKED) C(CLPAD_INPUT_NV12) C(CLPAD_INPUT_NV21)
+    C(CLPAD_INPUT_I420) C(CLPAD_INPUT_YV12) C(CLPAD_INPUT_FORMAT_COUNT) C(CLPAD_COLOR_BT601)
+    C(CLPAD_COLOR_BT709) C(CLPAD_COLOR_BT2020) C(CLPAD_COLOR_MATRIX_COUNT)
+    C(CLPAD_RANGE_LIMITED) C(CLPAD_RANGE_FULL) C(CLPAD_COLOR_RANGE_COUNT)
 };
 #undef STATUS
 #undef C
@@ -148,6 +151,10 @@ static const struct layout layouts[] = {
     F(clpad_image, row_stride)
     F(clpad_image, geometry_height)
     F(clpad_image, geometry_width)
+    F(clpad_image, planes)
+    F(clpad_image, plane_offset)
+    F(clpad_image, plane_stride)
+    F(clpad_image, separate_planes)
     F(clpad_letterbox_options, out_height)
     F(clpad_letterbox_options, out_width)
     F(clpad_letterbox_options, interp)
@@ -166,6 +173,9 @@ static const struct layout layouts[] = {
     F(clpad_letterbox_options, stride)
     F(clpad_letterbox_options, divisor)
     F(clpad_letterbox_options, pil_version)
+    F(clpad_letterbox_options, input_format)
+    F(clpad_letterbox_options, color_matrix)
+    F(clpad_letterbox_options, color_range)
     F(clpad_letterbox_transform, scale)
     F(clpad_letterbox_transform, pad_top)
     F(clpad_letterbox_transform, pad_left)

@@ -493,6 +493,14 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox_stream_open: read.keep_depth: letterbox takes 8-bit "
                            "images");
+    if (lb->input_format != CLPAD_INPUT_PACKED)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox_stream_open: input_format %s: the stream decodes image "
+                           "files into packed images (letterbox YUV frames with "
+                           "clpad_letterbox)",
+                           clpad_input_format_name(lb->input_format)
+                               ? clpad_input_format_name(lb->input_format)
+                               : "(invalid)");
     if (so.read.channels != CLPAD_CHANNELS_KEEP && so.read.channels != 1 &&
         so.read.channels != 3 && so.read.channels != 4)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,

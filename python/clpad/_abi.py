@@ -115,6 +115,19 @@ CONSTANTS = {
     'CLPAD_LAYOUT_COUNT': 2,
     'CLPAD_LAYOUT_NCHW': 0,
     'CLPAD_LAYOUT_NHWC': 1,
+    'CLPAD_INPUT_FORMAT_COUNT': 5,
+    'CLPAD_INPUT_I420': 3,
+    'CLPAD_INPUT_NV12': 1,
+    'CLPAD_INPUT_NV21': 2,
+    'CLPAD_INPUT_PACKED': 0,
+    'CLPAD_INPUT_YV12': 4,
+    'CLPAD_COLOR_BT2020': 2,
+    'CLPAD_COLOR_BT601': 0,
+    'CLPAD_COLOR_BT709': 1,
+    'CLPAD_COLOR_MATRIX_COUNT': 3,
+    'CLPAD_COLOR_RANGE_COUNT': 2,
+    'CLPAD_RANGE_FULL': 1,
+    'CLPAD_RANGE_LIMITED': 0,
     'CLPAD_LETTERBOX_MAX_CHANNELS': 4,
     'CLPAD_CHANNELS_COLOR': 3,
     'CLPAD_CHANNELS_GRAY': 1,
@@ -203,7 +216,7 @@ STRUCTS = {
         'pads_begin': (264, 64),
         'pads_end': (328, 64),
     }),
-    'clpad_image': (64, {
+    'clpad_image': (120, {
         'data': (0, 8),
         'offset': (8, 8),
         'height': (16, 8),
@@ -212,8 +225,12 @@ STRUCTS = {
         'row_stride': (40, 8),
         'geometry_height': (48, 8),
         'geometry_width': (56, 8),
+        'planes': (64, 16),
+        'plane_offset': (80, 16),
+        'plane_stride': (96, 16),
+        'separate_planes': (112, 4),
     }),
-    'clpad_letterbox_options': (112, {
+    'clpad_letterbox_options': (128, {
         'out_height': (0, 8),
         'out_width': (8, 8),
         'interp': (16, 4),
@@ -232,6 +249,9 @@ STRUCTS = {
         'stride': (96, 8),
         'divisor': (104, 4),
         'pil_version': (108, 4),
+        'input_format': (112, 4),
+        'color_matrix': (116, 4),
+        'color_range': (120, 4),
     }),
     'clpad_letterbox_transform': (56, {
         'scale': (0, 8),
@@ -395,6 +415,10 @@ FIELDS = {
         ('row_stride', 'int64_t', 0),
         ('geometry_height', 'int64_t', 0),
         ('geometry_width', 'int64_t', 0),
+        ('planes', 'void *', 2),
+        ('plane_offset', 'size_t', 2),
+        ('plane_stride', 'int64_t', 2),
+        ('separate_planes', 'int', 0),
     ],
     'clpad_letterbox_options': [
         ('out_height', 'int64_t', 0),
@@ -415,6 +439,9 @@ FIELDS = {
         ('stride', 'int64_t', 0),
         ('divisor', 'float', 0),
         ('pil_version', 'int', 0),
+        ('input_format', 'clpad_input_format', 0),
+        ('color_matrix', 'clpad_color_matrix', 0),
+        ('color_range', 'clpad_color_range', 0),
     ],
     'clpad_letterbox_transform': [
         ('scale', 'double', 0),
@@ -512,6 +539,9 @@ ENUMS = {
     'clpad_interp',
     'clpad_fit',
     'clpad_layout',
+    'clpad_input_format',
+    'clpad_color_matrix',
+    'clpad_color_range',
 }
 FUNCTION_POINTERS = {
     'clpad_stream_read_fn',

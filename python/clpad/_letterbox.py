@@ -16,7 +16,8 @@ from . import _args, _context, _interop, _lib, _memory
 from . import _image as _image_mod
 from ._context import DeviceLike
 from ._errors import check, value_error
-from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
+from ._types import (BatchPadModeName, ColorMatrix, ColorRange, Fit, InputFormat, Interp,
+                     Layout, Placement)
 
 MAX_CHANNELS = _lib.constant("CLPAD_LETTERBOX_MAX_CHANNELS")
 
@@ -155,6 +156,10 @@ _Image = _lib.struct("clpad_image", [
     ("row_stride", ctypes.c_int64),
     ("geometry_height", ctypes.c_int64),
     ("geometry_width", ctypes.c_int64),
+    ("planes", ctypes.c_void_p * 2),
+    ("plane_offset", ctypes.c_size_t * 2),
+    ("plane_stride", ctypes.c_int64 * 2),
+    ("separate_planes", ctypes.c_int),
 ], "clpad_image.")
 
 _Options = _lib.struct("clpad_letterbox_options", [
@@ -176,6 +181,9 @@ _Options = _lib.struct("clpad_letterbox_options", [
     ("stride", ctypes.c_int64),
     ("divisor", ctypes.c_float),
     ("pil_version", ctypes.c_int),
+    ("input_format", ctypes.c_int),
+    ("color_matrix", ctypes.c_int),
+    ("color_range", ctypes.c_int),
 ], "clpad_letterbox_options.")
 
 _Transform = _lib.struct("clpad_letterbox_transform", [
@@ -252,6 +260,69 @@ def _image(i: int, x: Any, keep: List[Any]) -> Any:
                   row_stride=a.strides[0])
 
 
+def _plane(i: int, what: str, x: Any, shape: Tuple[int, ...], keep: List[Any]) -> Any:
+    """Plane `what` of frame i: uint8 of `shape`, rows of unit-stride
+    samples (any row stride; other layouts copied)."""
+    a = _interop.as_array(x, "images[%d] %s" % (i, what))
+    if a.dtype != np.uint8:
+        raise value_error("images[%d]: the %s plane has dtype %s; planes are uint8"
+                          % (i, what, a.dtype))
+    if len(shape) == 2 and a.ndim == 3 and a.shape[2] == 2:  # NV12's UV as (H/2, W/2, 2)
+        if not (a.strides[2] == 1 and a.strides[1] == 2):
+            a = np.ascontiguousarray(a)
+        a = np.lib.stride_tricks.as_strided(a, (a.shape[0], a.shape[1] * 2), (a.strides[0], 1))
+    if a.shape != shape:
+        raise value_error("images[%d]: the %s plane has shape %s, not %s"
+                          % (i, what, a.shape, shape))
+    if a.strides[1] != 1 or a.strides[0] < a.shape[1]:
+        a = np.ascontiguousarray(a)
+    keep.append(a)
+    return a
+
+
+def _frame(i: int, x: Any, fmt: int, keep: List[Any]) -> Any:
+    """The clpad_image of YUV frame images[i]: a 2-D uint8 array (H * 3 / 2,
+    W) in the format's one-buffer layout, or a (Y, UV) / (Y, U, V) tuple of
+    planes (in the format's plane order) read in place."""
+    semi = fmt in (_lib.constant("CLPAD_INPUT_NV12"), _lib.constant("CLPAD_INPUT_NV21"))
+    if x is None:
+        raise value_error("images[%d] is None" % i)
+    if isinstance(x, (tuple, list)):
+        want = 2 if semi else 3
+        if len(x) != want:
+            raise value_error("images[%d]: a tuple of %d planes; this format has %d (%s)"
+                              % (i, len(x), want, "Y, UV" if semi else "Y, U, V"))
+        y = _interop.as_array(x[0], "images[%d] Y" % i)
+        if y.ndim != 2:
+            raise value_error("images[%d]: the Y plane has %d axes, not 2" % (i, y.ndim))
+        h, w = y.shape  # (odd or empty sizes: the library's message)
+        y = _plane(i, "Y", y, (h, w), keep)
+        c = [_plane(i, "UV" if semi else ("first chroma", "second chroma")[k - 1], x[k],
+                    (h // 2, w if semi else w // 2), keep) for k in range(1, want)]
+        im = _Image(data=y.ctypes.data, offset=0, height=h, width=w, channels=3,
+                    row_stride=y.strides[0], separate_planes=1)
+        for k, a in enumerate(c):
+            im.planes[k] = a.ctypes.data
+            im.plane_stride[k] = a.strides[0]
+        return im
+    a = _interop.as_array(x, "images[%d]" % i)
+    if a.dtype != np.uint8 or a.ndim != 2:
+        raise value_error("images[%d]: a frame is a 2-D uint8 array (H * 3 / 2, W) or a tuple "
+                          "of planes, not %s of shape %s" % (i, a.dtype, a.shape))
+    rows, w = a.shape
+    if rows % 3:
+        raise value_error("images[%d]: %d rows is not H * 3 / 2 for an even H (shape (H * 3 "
+                          "/ 2, W))" % (i, rows))
+    h = rows // 3 * 2  # (an odd width or an empty frame: the library's message)
+    # NV12 / NV21 rows may have any stride; I420 / YV12's chroma rows are
+    # packed half rows, so the array must be dense
+    if a.strides[1] != 1 or a.strides[0] < w or (not semi and a.strides[0] != w):
+        a = np.ascontiguousarray(a)
+    keep.append(a)
+    return _Image(data=a.ctypes.data, offset=0, height=h, width=w, channels=3,
+                  row_stride=a.strides[0])
+
+
 def _is_pil(x: Any) -> bool:
     """Whether x is a PIL image (without importing PIL)."""
     return any(c.__module__.startswith("PIL.") and c.__name__ == "Image"
@@ -284,6 +355,9 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
              fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
              stride: Optional[int] = None, divisor: Optional[float] = None,
              pil_version: Optional[int] = None,
+             input_format: Optional[InputFormat] = None,
+             color_matrix: Optional[ColorMatrix] = None,
+             color_range: Optional[ColorRange] = None,
              ) -> Tuple[Any, "np.dtype[Any]"]:
     """The clpad_letterbox_options of a call: the defaults, or the preset's,
     with every option given (not None) over them. `channels`: the images'
@@ -312,6 +386,14 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         o.fit = _name_code("clpad_fit_from_name", "fit", fit)
     if stride is not None:
         o.stride = _int64("stride", stride)
+    if input_format is not None:
+        o.input_format = _name_code("clpad_input_format_from_name", "input_format",
+                                    input_format)
+    if color_matrix is not None:
+        o.color_matrix = _name_code("clpad_color_matrix_from_name", "color_matrix",
+                                    color_matrix)
+    if color_range is not None:
+        o.color_range = _name_code("clpad_color_range_from_name", "color_range", color_range)
     if divisor is not None:
         if not isinstance(divisor, (numbers.Real, np.generic)):
             raise TypeError("divisor must be a number, not %r" % (divisor,))
@@ -384,6 +466,9 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
               dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
               stride: Optional[int] = None, divisor: Optional[float] = None,
               pil_version: Optional[int] = None,
+              input_format: Optional[InputFormat] = None,
+              color_matrix: Optional[ColorMatrix] = None,
+              color_range: Optional[ColorRange] = None,
               device: DeviceLike = None,
               out: Optional["np.ndarray[Any, Any]"] = None,
               ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
@@ -438,6 +523,25 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     ``stride`` (None, or s >= 1): Ultralytics' auto (rect) mode, as
     :func:`preprocess` says.
 
+    input_format: None or "packed" (the images above), or "nv12", "nv21",
+        "i420" (also "yuv420p") or "yv12": YUV 4:2:0 video frames, each a
+        2-D uint8 array (H * 3 / 2, W) in the format's one-buffer layout
+        (what cv2.cvtColor takes and PyAV's ``frame.to_ndarray()`` gives
+        for nv12 and yuv420p), or a tuple of its planes read in place:
+        ``(Y, UV)`` for nv12 / nv21 (Y of (H, W), UV of (H / 2, W) or
+        (H / 2, W / 2, 2)), ``(Y, U, V)`` for i420 (``(Y, V, U)`` order for
+        yv12: the planes in memory order), each with any row stride; or a
+        3-D array of N frames of one size. H and W must be even. Each
+        source pixel is converted to RGB (``swap_rb``: BGR) as the resize
+        reads it, in the same launch; the batch has 3 channels and
+        ``value`` is an RGB colour. color_matrix "bt601" (the default),
+        "bt709" or "bt2020" and color_range "limited" (the default) or
+        "full" choose the conversion: bt601 limited is OpenCV's
+        ``cvtColor(COLOR_YUV2RGB_NV12 / _NV21 / _I420 / _YV12)`` byte for
+        byte; the others are within 1 of the exact result
+        (clpad/docs/letterbox.md, "YUV frames", states each rule). interp
+        "bilinear" or "nearest" (the pil-* kinds raise ClpadValueError).
+
     Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW", the
     default) or [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous
     array of that shape and dtype); transforms holds one
@@ -463,7 +567,8 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     return preprocess(images, size, preset=preset, interp=interp, placement=placement,
                       scaleup=scaleup, mode=mode, value=value, swap_rb=swap_rb, scale=scale,
                       mean=mean, std=std, dtype=dtype, layout=layout, stride=stride,
-                      divisor=divisor, pil_version=pil_version, device=device, out=out)
+                      divisor=divisor, pil_version=pil_version, input_format=input_format,
+                      color_matrix=color_matrix, color_range=color_range, device=device, out=out)
 
 
 def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
@@ -477,6 +582,9 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
                mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
                dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
                pil_version: Optional[int] = None,
+               input_format: Optional[InputFormat] = None,
+               color_matrix: Optional[ColorMatrix] = None,
+               color_range: Optional[ColorRange] = None,
                device: DeviceLike = None,
                out: Optional["np.ndarray[Any, Any]"] = None,
                ) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform]]:
@@ -522,16 +630,25 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     pil_version not 12 or 13)
     is a ClpadValueError naming it.
     """
-    seq = _batch(images)
+    fmt = 0
+    if input_format is not None:
+        fmt = _name_code("clpad_input_format_from_name", "input_format", input_format)
+    if fmt and isinstance(images, np.ndarray) and images.ndim == 3:
+        seq = list(images)  # N frames of one size
+    elif fmt and isinstance(images, np.ndarray) and images.ndim == 2:
+        raise value_error("images is one frame of shape %s, not a batch: pass [frame]"
+                          % (images.shape,))
+    else:
+        seq = _batch(images)
     keep: List[Any] = []
     n = len(seq)
     arr = (_Image * max(n, 1))()
     for i, x in enumerate(seq):
-        arr[i] = _image(i, x, keep)
+        arr[i] = _frame(i, x, fmt, keep) if fmt else _image(i, x, keep)
     channels = int(arr[0].channels) if n else 3
     o, dt = _options(size, preset, channels, interp, placement, scaleup, mode, value, swap_rb,
                      scale, mean, std, dtype, layout, fit, resize_shorter, stride, divisor,
-                     pil_version)
+                     pil_version, input_format, color_matrix, color_range)
     lib = _lib.lib()
     shape = (ctypes.c_int64 * 4)()
     check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))

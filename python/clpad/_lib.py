@@ -230,6 +230,9 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_placement_from_name": (_status, [_str, _enum_p]),
     "clpad_layout_from_name": (_status, [_str, _enum_p]),
     "clpad_fit_from_name": (_status, [_str, _enum_p]),
+    "clpad_input_format_from_name": (_status, [_str, _enum_p]),
+    "clpad_color_matrix_from_name": (_status, [_str, _enum_p]),
+    "clpad_color_range_from_name": (_status, [_str, _enum_p]),
     "clpad_letterbox_options_init": (None, [_void_p, ctypes.c_int64, ctypes.c_int64]),
     "clpad_letterbox_plan": (_status, [_void_p, _size_t, _void_p, _i64p, _void_p]),
     "clpad_letterbox": (

@@ -96,3 +96,12 @@ class DeviceArray(Protocol):
 
 
 DeviceArrayT = TypeVar("DeviceArrayT", bound=DeviceArray)
+
+#: Letterbox's pixel formats: packed HWC samples, or YUV 4:2:0 frames.
+InputFormat = Literal["packed", "nv12", "nv21", "i420", "yv12", "yuv420p"]
+
+#: The YCbCr matrix of YUV frames.
+ColorMatrix = Literal["bt601", "bt709", "bt2020"]
+
+#: The sample range of YUV frames: limited (video) or full (JPEG).
+ColorRange = Literal["limited", "full"]

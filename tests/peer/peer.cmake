@@ -81,6 +81,17 @@ if(TARGET clpad_cli)
     SKIP_RETURN_CODE 77
     RESOURCE_LOCK clpad_peer_venv
     TIMEOUT 900)
+  # The letterbox of YUV frames decoded by FFmpeg (PyAV) from H.264 streams of
+  # the same photographs against cv2.cvtColor + the letterbox chain, 0
+  # differing bytes; the other matrices against real math; the CLI on a raw
+  # file: tests/peer/yuv_peer.py (about 5 s).
+  add_test(NAME peer_yuv COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh yuv_peer.py)
+  set_tests_properties(peer_yuv PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    RESOURCE_LOCK clpad_peer_venv
+    TIMEOUT 300)
   # clpad.preprocess against Pillow's Image.resize (pil-bilinear, pil-bicubic,
   # pil-lanczos) and torchvision's ImageNet recipe, byte for byte, on the same
   # photographs: tests/peer/preprocess_peer.py.

@@ -6,6 +6,7 @@
 #include "core/pool.h"
 #include "device/staging.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +73,7 @@ static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entr
  * measurements"). */
 static bool lb_band_pays(const lb_plan *p)
 {
-    if (p->taps) /* letterbox_taps has no band form */
+    if (p->taps || p->yuv) /* letterbox_taps and letterbox_yuv have no band form */
         return false;
     uint64_t rows = 0, passes = 0;
     for (size_t i = 0; i < p->n; i++) {
@@ -96,7 +97,7 @@ static bool lb_band_pays(const lb_plan *p)
 /* The kernel's table buffer: descriptors, rows, columns, value table and
  * (variable taps) the coefficients, in units of 16 bytes (int4). */
 typedef struct lb_tab_layout {
-    size_t rows_at, cols_at, lut_at, coef_at, units;
+    size_t rows_at, cols_at, lut_at, coef_at, chroma_at, units;
 } lb_tab_layout;
 
 static void tab_layout(const lb_plan *p, lb_tab_layout *t)
@@ -105,7 +106,9 @@ static void tab_layout(const lb_plan *p, lb_tab_layout *t)
     t->cols_at = t->rows_at + p->n * (size_t)p->H;
     t->lut_at = t->cols_at + p->n * (size_t)p->W;
     t->coef_at = t->lut_at + ((size_t)p->C * 256 * p->es + 15) / 16;
-    t->units = t->coef_at + (p->n_coefs * sizeof(int32_t) + 15) / 16;
+    t->chroma_at = t->coef_at + (p->n_coefs * sizeof(int32_t) + 15) / 16;
+    t->chroma_at += t->chroma_at & 1; /* long4: 32-byte aligned */
+    t->units = t->chroma_at + (p->yuv ? p->n * 2 : 0); /* lb_chroma: 32 bytes */
 }
 
 /* Launch the kernel of a plan with tables, whose desc offsets count from
@@ -137,6 +140,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
     if (p->n_coefs)
         memcpy(host + t.coef_at * 16, p->coefs, p->n_coefs * sizeof(int32_t));
+    if (p->yuv)
+        memcpy(host + t.chroma_at * 16, p->cdesc, p->n * sizeof *p->cdesc);
     cl_int err;
     cl_mem tab = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
                                 t.units * 16, host, &err);
@@ -173,8 +178,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     char options[CLPAD_OPTIONS_MAX];
     clpad__lb_options(ctx, options, sizeof options);
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "letterbox", options,
-                                          p->taps ? "letterbox_taps" : "letterbox", tab, &kc);
+    clpad_status st = clpad__kernel_begin(
+        ctx, "letterbox", options,
+        p->taps ? "letterbox_taps" : p->yuv ? "letterbox_yuv" : "letterbox", tab, &kc);
     if (st)
         return st;
     clpad_row_geometry g;
@@ -202,7 +208,44 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     cl_long coef_at = (cl_long)t.coef_at;
     if (p->taps)
         clpad__arg(&kc, "coef_at", sizeof coef_at, &coef_at);
+    if (p->yuv) {
+        cl_long chroma_at = (cl_long)t.chroma_at;
+        cl_int8 yk = {{0}};
+        for (int j = 0; j < CLPAD_YUV_K; j++)
+            yk.s[j] = p->yk[j];
+        yk.s[7] = p->yuv == CLPAD_INPUT_NV12 || p->yuv == CLPAD_INPUT_NV21 ? 2 : 1;
+        clpad__arg(&kc, "chroma_at", sizeof chroma_at, &chroma_at);
+        clpad__arg(&kc, "yuv", sizeof yk, &yk);
+    }
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
+}
+
+/* Whether YUV frame i's planes lie inside an input buffer of `size` bytes
+ * (offsets as clpad_enqueue_letterbox reads them). */
+static clpad_status check_yuv_buffer(const clpad_image *im, size_t i, int format, size_t size)
+{
+    bool semi = format == CLPAD_INPUT_NV12 || format == CLPAD_INPUT_NV21;
+    int64_t ys = im->row_stride ? im->row_stride : im->width;
+    int64_t u, us, v, vs;
+    clpad__lb_yuv_chroma(im, format, (int64_t)im->offset, (int64_t)im->plane_offset[0],
+                         (int64_t)im->plane_offset[1], &u, &us, &v, &vs);
+    /* {first byte, stride, rows, bytes of a row} of Y, U, V */
+    int64_t ch = im->height / 2, cb = semi ? im->width - 1 : im->width / 2;
+    const int64_t planes[3][4] = {{(int64_t)im->offset, ys, im->height, im->width},
+                                  {u, us, ch, cb},
+                                  {v, vs, ch, cb}};
+    static const char *const names[3] = {"the Y plane", "the U samples", "the V samples"};
+    for (int k = 0; k < 3; k++) {
+        uint64_t at = (uint64_t)planes[k][0];
+        uint64_t end = (uint64_t)(planes[k][2] - 1) * (uint64_t)planes[k][1] + (uint64_t)planes[k][3];
+        if (planes[k][0] < 0 || at > size || size - at < end)
+            return clpad__fail_at(CLPAD_ERR_BUFFER_TOO_SMALL, "images", (int64_t)i,
+                                  "images[%zu]: %s at byte %lld + %llu bytes lie outside the input "
+                                  "buffer of %zu bytes",
+                                  i, names[k], (long long)planes[k][0], (unsigned long long)end,
+                                  size);
+    }
+    return CLPAD_OK;
 }
 
 clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *images, size_t n,
@@ -233,7 +276,10 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                                "input buffer is not a valid cl_mem: %s (%d)",
                                clpad_cl_error_name(err), (int)err);
-        for (size_t i = 0; i < n; i++) {
+        for (size_t i = 0; i < n && p.yuv; i++)
+            if ((st = check_yuv_buffer(&images[i], i, p.yuv, size)))
+                return st;
+        for (size_t i = 0; i < n && !p.yuv; i++) {
             const clpad_image *im = &images[i];
             uint64_t row = (uint64_t)(im->width * im->channels);
             uint64_t stride = im->row_stride ? (uint64_t)im->row_stride : row;
@@ -258,7 +304,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     size_t in_size = 0;
     if (p.out_bytes > 0)
         clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof in_size, &in_size, NULL);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n && !p.yuv; i++)
         p.desc[i].wide_rows =
             clpad__lb_wide_rows(images[i].offset, images[i].height, p.desc[i].stride,
                                 images[i].width * p.C, p.C, in_size);
@@ -290,13 +336,9 @@ static void cpu_task(void *arg, int i)
  * rows shared out among the pool's threads. */
 static clpad_status run_cpu_parallel(lb_plan *p, const clpad_image *images, void *output)
 {
-    const unsigned char **src = calloc(p->n ? p->n : 1, sizeof *src);
+    const unsigned char **src = clpad__lb_sources(p, images);
     if (!src)
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory");
-    for (size_t i = 0; i < p->n; i++) {
-        src[i] = images[i].data;
-        p->desc[i].offset = 0;
-    }
     int64_t n_rows = (int64_t)p->n * p->H;
     int threads = clpad__pool_threads();
     int64_t tasks = threads > 1 ? (int64_t)threads * 4 : 1;
@@ -324,11 +366,18 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
 {
     const lb_host_call *c = closure;
     lb_desc *desc = c->p->desc;
-    for (size_t i = 0; i < c->p->n; i++)
+    lb_chroma *cd = c->p->cdesc;
+    for (size_t i = 0; i < c->p->n; i++) {
         desc[i].offset += (int64_t)in_off;
+        if (cd)
+            cd[i].u += (int64_t)in_off, cd[i].v += (int64_t)in_off;
+    }
     clpad_status st = enqueue_plan(ctx, c->p, in, out, out_off, q, 0, NULL, event);
-    for (size_t i = 0; i < c->p->n; i++)
+    for (size_t i = 0; i < c->p->n; i++) {
         desc[i].offset -= (int64_t)in_off;
+        if (cd)
+            cd[i].u -= (int64_t)in_off, cd[i].v -= (int64_t)in_off;
+    }
     return st;
 }
 
@@ -336,6 +385,8 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
  * gather copies); map: scratch of at least images[i].height entries. */
 static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, int32_t *map)
 {
+    if (p->yuv) /* the whole frame, its planes dense */
+        return (size_t)(im->height * im->width / 2 * 3);
     memset(map, 0xff, (size_t)im->height * sizeof *map);
     size_t used = 0;
     const lb_entry *rows = p->rows + i * (size_t)p->H;
@@ -369,7 +420,41 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
         return NULL;
     memset(buf + total, 0, LB_SLACK);
     size_t at = 0;
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t i = 0; i < p->n && p->yuv; i++) {
+        /* a YUV frame whole: Y, then U, then V, each dense; the chroma of
+         * NV12 / NV21 as one interleaved plane */
+        const clpad_image *im = &images[i];
+        bool semi = p->yuv == CLPAD_INPUT_NV12 || p->yuv == CLPAD_INPUT_NV21;
+        int64_t h = im->height, w = im->width, ch = h / 2, cw = semi ? w : w / 2;
+        int64_t u, us, v, vs;
+        clpad__lb_yuv_chroma(im, p->yuv, (int64_t)(intptr_t)im->data,
+                             (int64_t)(intptr_t)im->planes[0], (int64_t)(intptr_t)im->planes[1],
+                             &u, &us, &v, &vs);
+        const unsigned char *y = im->data;
+        for (int64_t r = 0; r < h; r++)
+            memcpy(buf + at + (size_t)(r * w), y + r * p->desc[i].stride, (size_t)w);
+        p->desc[i].offset = (int64_t)at;
+        p->desc[i].stride = w;
+        at += (size_t)(h * w);
+        if (semi) {
+            /* the plane starts at the smaller of u, v */
+            const unsigned char *c = (const unsigned char *)(intptr_t)(u < v ? u : v);
+            for (int64_t r = 0; r < ch; r++)
+                memcpy(buf + at + (size_t)(r * cw), c + r * us, (size_t)cw);
+            p->cdesc[i] = (lb_chroma){(int64_t)at + (u > v), cw, (int64_t)at + (v > u), cw};
+            at += (size_t)(ch * cw);
+        } else {
+            const unsigned char *cu = (const unsigned char *)(intptr_t)u,
+                                *cv = (const unsigned char *)(intptr_t)v;
+            for (int64_t r = 0; r < ch; r++)
+                memcpy(buf + at + (size_t)(r * cw), cu + r * us, (size_t)cw);
+            for (int64_t r = 0; r < ch; r++)
+                memcpy(buf + at + (size_t)((ch + r) * cw), cv + r * vs, (size_t)cw);
+            p->cdesc[i] = (lb_chroma){(int64_t)at, cw, (int64_t)(at + (size_t)(ch * cw)), cw};
+            at += (size_t)(2 * ch * cw);
+        }
+    }
+    for (size_t i = 0; i < p->n && !p->yuv; i++) {
         const clpad_image *im = &images[i];
         size_t row_bytes = (size_t)(im->width * p->C);
         const unsigned char *data = im->data;
@@ -416,6 +501,7 @@ static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
     s.desc = p->desc + i0;
     s.rows = p->rows + i0 * (size_t)p->H;
     s.cols = p->cols + i0 * (size_t)p->W;
+    s.cdesc = p->cdesc ? p->cdesc + i0 : NULL;
     return s;
 }
 

@@ -6,6 +6,7 @@
 
 #include "coords.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,68 @@ static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const 
     }
 }
 
+/* One YUV pixel (Y plane row y, chroma rows u, v, pixel x) as an RGB word
+ * (kernels/coords.h, clpad_yuv_rgb). */
+static inline unsigned lb_yuv_px(const int32_t *k, const unsigned char *y,
+                                 const unsigned char *u, const unsigned char *v, int64_t x,
+                                 int64_t step)
+{
+    int64_t c = (x >> 1) * step;
+    return clpad_yuv_rgb(y[x], u[c], v[c], k[0], k[1], k[2], k[3], k[4], k[5], k[6]);
+}
+
+/* One output row of a YUV frame (pl: its Y, U and V row 0; cd: its chroma
+ * strides): each source pixel the resize reads converted to RGB, then
+ * combined as lb_row_es combines a packed image's. */
+static inline void lb_row_yuv_es(const lb_plan *p, const unsigned char *const *pl,
+                                 const lb_desc *d, const lb_chroma *cd, const lb_entry *ry,
+                                 const lb_entry *cols, unsigned char *out, size_t plane,
+                                 size_t px_step, const size_t es)
+{
+    const int C = p->C;
+    const int64_t step = p->yuv == CLPAD_INPUT_NV12 || p->yuv == CLPAD_INPUT_NV21 ? 2 : 1;
+    const unsigned char *y0 = NULL, *y1 = NULL, *u0 = NULL, *u1 = NULL, *v0 = NULL, *v1 = NULL;
+    if (ry->a >= 0) {
+        y0 = pl[0] + (int64_t)ry->a * d->stride;
+        y1 = pl[0] + (int64_t)ry->b * d->stride;
+        u0 = pl[1] + (int64_t)(ry->a >> 1) * cd->u_stride;
+        u1 = pl[1] + (int64_t)(ry->b >> 1) * cd->u_stride;
+        v0 = pl[2] + (int64_t)(ry->a >> 1) * cd->v_stride;
+        v1 = pl[2] + (int64_t)(ry->b >> 1) * cd->v_stride;
+    }
+    for (int64_t x = 0; x < p->W; x++) {
+        const lb_entry *e = &cols[x];
+        unsigned char *o = out + (size_t)x * px_step * es;
+        if (ry->a < 0 || x < (d->x_range & 0x7fffffff) || x >= d->x_range >> 32) {
+            for (int c = 0; c < C; c++)
+                memcpy(o + (size_t)c * plane * es, p->fill + (size_t)c * es, es);
+            continue;
+        }
+        unsigned p00 = lb_yuv_px(p->yk, y0, u0, v0, e->a, step);
+        unsigned p01 = lb_yuv_px(p->yk, y0, u0, v0, e->b, step);
+        unsigned p10 = lb_yuv_px(p->yk, y1, u1, v1, e->a, step);
+        unsigned p11 = lb_yuv_px(p->yk, y1, u1, v1, e->b, step);
+        for (int c = 0; c < C; c++) {
+            int sh = 8 * p->src_chan[c];
+            int h0 = clpad_lb_hpass((int)(p00 >> sh) & 255, (int)(p01 >> sh) & 255, e->w0, e->w1);
+            int h1 = clpad_lb_hpass((int)(p10 >> sh) & 255, (int)(p11 >> sh) & 255, e->w0, e->w1);
+            int val = clpad_lb_vpass(h0, h1, ry->w0, ry->w1);
+            memcpy(o + (size_t)c * plane * es, p->lut + ((size_t)c * 256 + (size_t)val) * es, es);
+        }
+    }
+}
+
+static void lb_row_yuv(const lb_plan *p, const unsigned char *const *pl, const lb_desc *d,
+                       const lb_chroma *cd, const lb_entry *ry, const lb_entry *cols,
+                       unsigned char *out, size_t plane, size_t px_step)
+{
+    switch (p->es) {
+    case 4: lb_row_yuv_es(p, pl, d, cd, ry, cols, out, plane, px_step, 4); break;
+    case 2: lb_row_yuv_es(p, pl, d, cd, ry, cols, out, plane, px_step, 2); break;
+    default: lb_row_yuv_es(p, pl, d, cd, ry, cols, out, plane, px_step, 1); break;
+    }
+}
+
 static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d,
                    const lb_entry *ry, const lb_entry *cols, unsigned char *out, size_t plane,
                    size_t px_step)
@@ -83,6 +146,32 @@ static void lb_row(const lb_plan *p, const unsigned char *base, const lb_desc *d
     case 2: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 2); break;
     default: lb_row_es(p, base, d, ry, cols, out, plane, px_step, 1); break;
     }
+}
+
+const unsigned char **clpad__lb_sources(lb_plan *p, const clpad_image *images)
+{
+    size_t per = p->yuv ? 3 : 1;
+    const unsigned char **src = calloc(p->n ? p->n * per : 1, sizeof *src);
+    if (!src)
+        return NULL;
+    for (size_t i = 0; i < p->n; i++) {
+        const clpad_image *im = &images[i];
+        p->desc[i].offset = 0; /* the caller's pointers, not buffer offsets */
+        if (!p->yuv) {
+            src[i] = im->data;
+            continue;
+        }
+        /* the chroma rows from the addresses of the planes */
+        int64_t u, us, v, vs;
+        clpad__lb_yuv_chroma(im, p->yuv, (int64_t)(intptr_t)im->data,
+                             (int64_t)(intptr_t)im->planes[0], (int64_t)(intptr_t)im->planes[1],
+                             &u, &us, &v, &vs);
+        src[3 * i] = im->data;
+        src[3 * i + 1] = (const unsigned char *)(intptr_t)u;
+        src[3 * i + 2] = (const unsigned char *)(intptr_t)v;
+        p->cdesc[i] = (lb_chroma){0, us, 0, vs};
+    }
+    return src;
 }
 
 void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void *output,
@@ -96,6 +185,11 @@ void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void 
         /* element offset of (i, c = 0, y, x = 0); channel c adds c * plane,
          * pixel x adds x * px_step */
         size_t at = nhwc ? (i * H + y) * W * C : i * C * H * W + y * W;
+        if (p->yuv) {
+            lb_row_yuv(p, src + 3 * i, &p->desc[i], &p->cdesc[i], &p->rows[r], p->cols + i * W,
+                       (unsigned char *)out + at * p->es, nhwc ? 1 : H * W, nhwc ? C : 1);
+            continue;
+        }
         lb_row(p, src[i], &p->desc[i], &p->rows[r], p->cols + i * W, out + at * p->es,
                nhwc ? 1 : H * W, nhwc ? C : 1);
     }
@@ -110,14 +204,10 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
     clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
     if (st)
         return st;
-    const unsigned char **src = calloc(n ? n : 1, sizeof *src);
+    const unsigned char **src = clpad__lb_sources(&p, images);
     if (!src) {
         clpad__lb_free(&p);
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory");
-    }
-    for (size_t i = 0; i < n; i++) {
-        src[i] = images[i].data;
-        p.desc[i].offset = 0; /* the caller's pointers, not buffer offsets */
     }
     clpad__lb_run_rows(&p, src, output, 0, (int64_t)n * p.H);
     free((void *)src);

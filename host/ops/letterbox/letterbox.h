@@ -23,6 +23,8 @@
  * all of a pixel's channels in one load); the gathered rows get as many
  * bytes of slack at their end. */
 #define LB_SLACK 4
+/* Integers of the YUV conversion (lb_plan.yk). */
+#define CLPAD_YUV_K 7
 
 /* One entry of the row or column table: four int32, as the kernel's int4.
  * rows: {sy0, sy1, beta0, beta1}, sy = source row (or staging row), -1 in
@@ -44,6 +46,13 @@ typedef struct lb_desc {
     int64_t offset, stride, x_range, wide_rows;
 } lb_desc;
 #define LB_VFIRST ((int64_t)1 << 31)
+
+/* Where a YUV frame's chroma rows are: U row 0 and stride, V row 0 and
+ * stride (relative to what lb_desc.offset counts from). Four int64, as the
+ * kernel's long4. */
+typedef struct lb_chroma {
+    int64_t u, u_stride, v, v_stride;
+} lb_chroma;
 
 typedef struct lb_plan {
     size_t n;
@@ -72,7 +81,25 @@ typedef struct lb_plan {
     bool taps;
     int32_t *coefs;
     size_t n_coefs;
+    /* YUV frames (docs/letterbox.md, "YUV frames"): yuv is the
+     * clpad_input_format (0: packed samples), yk the conversion's integers
+     * (clpad__lb_yuv_coefs), cdesc (n) each frame's chroma {U row 0, U row
+     * stride, V row 0, V row stride}, relative to what desc.offset is. The
+     * column table then holds pixel indices of the Y plane, not byte
+     * offsets; C is 3. */
+    int yuv;
+    int32_t yk[CLPAD_YUV_K];
+    lb_chroma *cdesc;
 } lb_plan;
+
+/* The YUV conversion's integers for a matrix and range: {cy, y offset,
+ * lowest Y - offset, crv, cgu, cgv, cbu} (kernels/coords.h, clpad_yuv_rgb). */
+void clpad__lb_yuv_coefs(int matrix, int range, int32_t k[CLPAD_YUV_K]);
+/* Where a YUV frame's U and V rows start and their strides, from the Y
+ * plane's start y0 and the separate planes' p1, p2 (addresses or buffer
+ * offsets; p1, p2 unused in the one-buffer layout). */
+void clpad__lb_yuv_chroma(const clpad_image *im, int format, int64_t y0, int64_t p1, int64_t p2,
+                          int64_t *u, int64_t *us, int64_t *v, int64_t *vs);
 
 /* The geometry of one image (docs/letterbox.md, "Size and placement",
  * "Fit") in a slot of H x W (the options' own, or the batch's shrunk slot
@@ -136,9 +163,16 @@ int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t 
 
 /* Rows [r0, r1) of the output (r = image * H + y) on the CPU; src(i) is the
  * address desc[i].offset counts from: images[i].data minus desc[i].offset
- * for the caller's own images, the staging buffer for gathered rows. */
+ * for the caller's own images, the staging buffer for gathered rows. YUV
+ * frames: src holds three addresses per frame, its Y, U and V row 0
+ * (clpad__lb_sources). */
 void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void *output,
                         int64_t r0, int64_t r1);
+
+/* The run_rows sources of the caller's own images (desc offsets set to 0;
+ * YUV frames: cdesc set to their chroma strides); NULL when out of
+ * memory. Free with free(). */
+const unsigned char **clpad__lb_sources(lb_plan *p, const clpad_image *images);
 
 /* Build options of the letterbox program on this context (the program
  * cache's key: warmup and enqueue agree). */

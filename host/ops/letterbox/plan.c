@@ -86,6 +86,21 @@ LB_NAME_FUNCS(fit, clpad_fit, "fit", "contain, cover, stretch", {"contain", CLPA
               {"letterbox", CLPAD_FIT_CONTAIN}, {"crop", CLPAD_FIT_COVER},
               {"fill", CLPAD_FIT_STRETCH})
 
+LB_NAME_FUNCS(input_format, clpad_input_format, "input format", "packed, nv12, nv21, i420, yv12",
+              {"packed", CLPAD_INPUT_PACKED}, {"nv12", CLPAD_INPUT_NV12},
+              {"nv21", CLPAD_INPUT_NV21}, {"i420", CLPAD_INPUT_I420}, {"yv12", CLPAD_INPUT_YV12},
+              {"rgb", CLPAD_INPUT_PACKED}, {"yuv420p", CLPAD_INPUT_I420})
+
+LB_NAME_FUNCS(color_matrix, clpad_color_matrix, "color matrix", "bt601, bt709, bt2020",
+              {"bt601", CLPAD_COLOR_BT601}, {"bt709", CLPAD_COLOR_BT709},
+              {"bt2020", CLPAD_COLOR_BT2020}, {"bt.601", CLPAD_COLOR_BT601},
+              {"bt.709", CLPAD_COLOR_BT709}, {"bt.2020", CLPAD_COLOR_BT2020})
+
+LB_NAME_FUNCS(color_range, clpad_color_range, "color range", "limited, full",
+              {"limited", CLPAD_RANGE_LIMITED}, {"full", CLPAD_RANGE_FULL},
+              {"tv", CLPAD_RANGE_LIMITED}, {"mpeg", CLPAD_RANGE_LIMITED},
+              {"pc", CLPAD_RANGE_FULL}, {"jpeg", CLPAD_RANGE_FULL})
+
 LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOUT_NCHW},
               {"NHWC", CLPAD_LAYOUT_NHWC})
 
@@ -262,8 +277,16 @@ static clpad_status check_options(const clpad_letterbox_options *o)
         (st = lb_check_enum("placement", (int)o->placement, CLPAD_PLACEMENT_COUNT)) ||
         (st = lb_check_enum("layout", (int)o->layout, CLPAD_LAYOUT_COUNT)) ||
         (st = lb_check_enum("fit", (int)o->fit, CLPAD_FIT_COUNT)) ||
-        (st = lb_check_enum("pad_mode", (int)o->pad_mode, CLPAD_PAD_MODE_COUNT)))
+        (st = lb_check_enum("pad_mode", (int)o->pad_mode, CLPAD_PAD_MODE_COUNT)) ||
+        (st = lb_check_enum("input_format", (int)o->input_format, CLPAD_INPUT_FORMAT_COUNT)) ||
+        (st = lb_check_enum("color_matrix", (int)o->color_matrix, CLPAD_COLOR_MATRIX_COUNT)) ||
+        (st = lb_check_enum("color_range", (int)o->color_range, CLPAD_COLOR_RANGE_COUNT)))
         return st;
+    if (o->input_format != CLPAD_INPUT_PACKED && clpad__lb_is_taps(o->interp))
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "letterbox: interp %s with input_format %s: YUV frames are resized "
+                           "with bilinear or nearest",
+                           clpad_interp_name(o->interp), clpad_input_format_name(o->input_format));
     if (o->dtype != CLPAD_U8 && o->dtype != CLPAD_F16 && o->dtype != CLPAD_F32)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox: dtype %s: the output is u8, f16 or f32",
@@ -314,6 +337,138 @@ static clpad_status check_channel_values(const clpad_letterbox_options *o, int C
     return CLPAD_OK;
 }
 
+/* ---- YUV frames ---------------------------------------------------------------------- */
+
+/* The conversion's integers, {cy, crv, cgu, cgv, cbu} (kernels/coords.h,
+ * clpad_yuv_rgb; docs/letterbox.md, "YUV frames"), per matrix and range.
+ * BT.601 limited: OpenCV's (color_yuv.simd.hpp's ITUR_BT_601_*, the
+ * rounded coefficients 1.164, 1.596, -0.391, -0.813, 2.018 times 2^20).
+ * The others: round(c * 2^20) of the coefficients that follow from the
+ * standard's Kr and Kb (Kg = 1 - Kr - Kb): cy = 255/219 (limited) or 1,
+ * crv = 2(1 - Kr) s, cgu = -2 Kb (1 - Kb) / Kg s, cgv = -2 Kr (1 - Kr) / Kg s,
+ * cbu = 2(1 - Kb) s, s = 255/224 (limited) or 1; BT.601 Kr 0.299, Kb 0.114;
+ * BT.709 0.2126, 0.0722; BT.2020 0.2627, 0.0593 (python/tests checks the
+ * table against these formulas). */
+static const int32_t lb_yuv_coefs[CLPAD_COLOR_MATRIX_COUNT][CLPAD_COLOR_RANGE_COUNT][5] = {
+    {{1220542, 1673527, -409993, -852492, 2116026}, {1048576, 1470104, -360853, -748826, 1858077}},
+    {{1220945, 1879825, -223607, -558796, 2215014}, {1048576, 1651297, -196424, -490864, 1945738}},
+    {{1220945, 1760217, -196426, -682019, 2245811}, {1048576, 1546230, -172546, -599107, 1972791}},
+};
+
+void clpad__lb_yuv_coefs(int matrix, int range, int32_t k[CLPAD_YUV_K])
+{
+    const int32_t *c = lb_yuv_coefs[matrix][range];
+    bool limited = range == CLPAD_RANGE_LIMITED;
+    k[0] = c[0];
+    k[1] = limited ? 16 : 0;
+    /* OpenCV's max(0, Y - 16) for BT.601 limited; no clamp elsewhere */
+    k[2] = matrix == CLPAD_COLOR_BT601 && limited ? 0 : -255;
+    for (int j = 1; j < 5; j++)
+        k[2 + j] = c[j];
+}
+
+/* Where image i's chroma lies: U and V as {first byte of row 0, row stride,
+ * step between neighbouring samples}, relative to `y0` (the Y plane's first
+ * byte) for the one-buffer layout, or to `p1` / `p2` (the planes' own) for
+ * separate planes. Pure arithmetic on addresses or buffer offsets alike. */
+void clpad__lb_yuv_chroma(const clpad_image *im, int format, int64_t y0, int64_t p1, int64_t p2,
+                          int64_t *u, int64_t *us, int64_t *v, int64_t *vs)
+{
+    bool semi = format == CLPAD_INPUT_NV12 || format == CLPAD_INPUT_NV21;
+    int64_t ys = im->row_stride ? im->row_stride : im->width;
+    int64_t s1 = im->plane_stride[0] ? im->plane_stride[0] : semi ? ys : ys / 2;
+    int64_t s2 = im->plane_stride[1] ? im->plane_stride[1] : semi ? ys : ys / 2;
+    if (!im->separate_planes) {
+        p1 = y0 + im->height * ys;
+        p2 = p1 + im->height / 2 * s1;
+    }
+    if (semi) {
+        bool uv = format == CLPAD_INPUT_NV12;
+        *u = p1 + (uv ? 0 : 1);
+        *v = p1 + (uv ? 1 : 0);
+        *us = *vs = s1;
+    } else {
+        bool i420 = format == CLPAD_INPUT_I420;
+        *u = i420 ? p1 : p2;
+        *us = i420 ? s1 : s2;
+        *v = i420 ? p2 : p1;
+        *vs = i420 ? s2 : s1;
+    }
+}
+
+/* Check YUV frame i (docs/letterbox.md, "YUV frames"); add its bytes (Y and
+ * chroma samples) to *in_bytes. */
+static clpad_status check_yuv_image(const clpad_image *im, size_t i, int format, bool need_data,
+                                    uint64_t *in_bytes)
+{
+    const char *fmt = clpad_input_format_name(format);
+    bool semi = format == CLPAD_INPUT_NV12 || format == CLPAD_INPUT_NV21;
+    if (im->height < 2 || im->width < 2)
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: a %s frame of %lld x %lld pixels: height and width "
+                              "must be >= 2",
+                              i, fmt, (long long)im->height, (long long)im->width);
+    if (im->height % 2 || im->width % 2)
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: %s frame %s = %lld is odd: 4:2:0 frames have even "
+                              "width and height (one chroma sample per 2 x 2 pixels)",
+                              i, fmt, im->height % 2 ? "height" : "width",
+                              (long long)(im->height % 2 ? im->height : im->width));
+    if (im->channels != 0 && im->channels != 3)
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: channels = %lld: a %s frame gives 3 channels (set 0 "
+                              "or 3)",
+                              i, (long long)im->channels, fmt);
+    if (im->height > INT32_MAX || im->width > INT32_MAX)
+        return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "images", (int64_t)i,
+                              "images[%zu]: %lld x %lld: frames need fewer than 2^31 rows and "
+                              "columns",
+                              i, (long long)im->height, (long long)im->width);
+    if (im->separate_planes != 0 && im->separate_planes != 1)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i,
+                              "images[%zu]: separate_planes = %d: 0 or 1", i, im->separate_planes);
+    int64_t ys = im->row_stride ? im->row_stride : im->width;
+    if (ys < im->width)
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: row_stride %lld is less than the width %lld", i,
+                              (long long)im->row_stride, (long long)im->width);
+    int64_t cw = semi ? im->width : im->width / 2; /* bytes of a chroma row */
+    for (int k = 0; k < (semi ? 1 : 2); k++) {
+        int64_t s = im->plane_stride[k] ? im->plane_stride[k] : semi ? ys : ys / 2;
+        if (!im->plane_stride[k] && !semi && ys % 2)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                                  "images[%zu]: plane_stride[%d] = 0 means half the row_stride "
+                                  "%lld, which is odd: give it",
+                                  i, k, (long long)ys);
+        if (s < cw)
+            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                                  "images[%zu]: plane_stride[%d] = %lld is less than the %s "
+                                  "chroma row of %lld bytes",
+                                  i, k, (long long)s, fmt, (long long)cw);
+        if (s > INT32_MAX || ys > INT32_MAX)
+            return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "images", (int64_t)i,
+                                  "images[%zu]: row strides need to be below 2^31 bytes", i);
+        if (need_data && im->separate_planes && !im->planes[k])
+            return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i,
+                                  "images[%zu]: planes[%d] is NULL (separate_planes = 1)", i, k);
+    }
+    if (need_data && !im->data)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i,
+                              "images[%zu]: data is NULL", i);
+    int64_t span;
+    if (!clpad__mul_i64(im->height, ys, &span) || (uint64_t)span > SIZE_MAX / 2 ||
+        __builtin_add_overflow(*in_bytes, (uint64_t)(im->height * im->width / 2 * 3), in_bytes))
+        return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i,
+                              "images[%zu]: its size overflows", i);
+    if ((im->geometry_height || im->geometry_width) &&
+        (im->geometry_height < 1 || im->geometry_width < 1))
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                              "both >= 1",
+                              i, (long long)im->geometry_height, (long long)im->geometry_width);
+    return CLPAD_OK;
+}
+
 /* The limits of a border mode on one side (as Pad's). */
 static clpad_status check_border(const clpad_letterbox_options *o, size_t i, const char *side,
                                  int64_t pad, int64_t D, const char *dim)
@@ -346,10 +501,16 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
     clpad_status st = check_options(o);
     if (st)
         return st;
-    int64_t C = n > 0 ? images[0].channels : 3;
+    const bool yuv = o->input_format != CLPAD_INPUT_PACKED;
+    int64_t C = n > 0 && !yuv ? images[0].channels : 3;
     uint64_t in_bytes = 0;
     for (size_t i = 0; i < n; i++) {
         const clpad_image *im = &images[i];
+        if (yuv) {
+            if ((st = check_yuv_image(im, i, (int)o->input_format, need_data, &in_bytes)))
+                return st;
+            continue;
+        }
         if (im->height < 1 || im->width < 1)
             return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
                                "images[%zu]: an image of %lld x %lld pixels: height and width "
@@ -437,6 +598,9 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                                                "elements overflows",
                            n, (long long)C, (long long)p->H, (long long)p->W);
     p->in_bytes = in_bytes;
+    p->yuv = (int)o->input_format;
+    if (yuv)
+        clpad__lb_yuv_coefs((int)o->color_matrix, (int)o->color_range, p->yk);
     p->scale = o->scale;
     p->divisor = o->divisor;
     for (int c = 0; c < p->C; c++) {
@@ -549,9 +713,11 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
     p->desc = malloc((n ? n : 1) * sizeof *p->desc);
     p->rows = malloc((n ? n : 1) * (size_t)p->H * sizeof *p->rows);
     p->cols = malloc((n ? n : 1) * (size_t)p->W * sizeof *p->cols);
+    if (p->yuv)
+        p->cdesc = malloc((n ? n : 1) * sizeof *p->cdesc);
     int64_t longest = p->H > p->W ? p->H : p->W;
     lb_entry *axis = malloc((size_t)longest * sizeof *axis);
-    if (!p->desc || !p->rows || !p->cols || !axis) {
+    if (!p->desc || !p->rows || !p->cols || !axis || (p->yuv && !p->cdesc)) {
         free(axis);
         clpad__lb_free(p);
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables "
@@ -565,7 +731,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         const clpad_image *im = &images[i];
         clpad_letterbox_transform t;
         clpad__lb_image_transform(im, o, p->H, p->W, &t);
-        int64_t C = p->C, stride = im->row_stride ? im->row_stride : im->width * C;
+        /* (YUV frames: the columns count pixels of the Y plane) */
+        int64_t C = p->yuv ? 1 : p->C, stride = im->row_stride ? im->row_stride : im->width * C;
         /* rows: the slot's row y shows resized row map(y - pad_top); the
          * resized rows the slot shows are all of them where they fit in
          * the slot (a border may mirror any), else (a crop) the slot's
@@ -625,6 +792,12 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                       (o->pil_version == 12 ? h > w * 100 : 2 * (rw - w) > rh - h);
         p->desc[i] = (lb_desc){(int64_t)im->offset, stride,
                                x_begin | x_end << 32 | (vfirst ? LB_VFIRST : 0), 0};
+        if (p->yuv) {
+            int64_t y0 = (int64_t)im->offset, u, us, v, vs;
+            clpad__lb_yuv_chroma(im, p->yuv, y0, (int64_t)im->plane_offset[0],
+                                 (int64_t)im->plane_offset[1], &u, &us, &v, &vs);
+            p->cdesc[i] = (lb_chroma){u, us, v, vs};
+        }
     }
     free(axis);
     return CLPAD_OK;
@@ -647,6 +820,8 @@ void clpad__lb_free(lb_plan *p)
     free(p->rows);
     free(p->cols);
     free(p->coefs);
+    free(p->cdesc);
+    p->cdesc = NULL;
     p->desc = NULL;
     p->rows = NULL;
     p->cols = NULL;
