@@ -25,6 +25,10 @@ typedef struct clpad_np_call {
     int64_t pads_begin[CLPAD_MAX_RANK], pads_end[CLPAD_MAX_RANK];
     int64_t out_shape[CLPAD_MAX_RANK];
     int64_t stat_begin[CLPAD_MAX_RANK], stat_end[CLPAD_MAX_RANK];
+    /* linear_ramp: the end values before / after each axis (0: numpy's
+     * default), and whether the ramp is computed in float32 (else float64) */
+    double ramp_begin[CLPAD_MAX_RANK], ramp_end[CLPAD_MAX_RANK];
+    bool ramp_f32;
     size_t in_bytes, out_bytes;
 } clpad_np_call;
 
@@ -32,6 +36,11 @@ clpad_status clpad__np_validate(clpad_dtype dtype, int rank, const int64_t *shap
                                 const int64_t *pads_begin, const int64_t *pads_end,
                                 clpad_numpy_mode mode, const int64_t *stat_begin,
                                 const int64_t *stat_end, clpad_np_call *c);
+
+/* A validated linear_ramp call's end values (NULL: 0 on every side) and
+ * computation type (float32: F32 arrays only). */
+clpad_status clpad__np_set_ramp(clpad_np_call *c, const double *end_begin, const double *end_end,
+                                int float32);
 
 /* Whether numpy sums the slabs of axis a pairwise (the row's axis is the
  * innermost axis of extent > 1 of the slab: no later axis has more than one
@@ -48,8 +57,9 @@ void clpad__np_cpu(const clpad_np_call *c, const void *input, void *output);
 clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
                                     size_t out_off, cl_command_queue q, cl_event *event,
                                     const void *closure);
-/* Build options of the pad_numpy program for a dtype and mode (the program
- * cache's key: warmup and enqueue must agree). */
-void clpad__np_options(clpad_dtype dtype, clpad_numpy_mode mode, char *options, size_t size);
+/* Build options of the pad_numpy program for a dtype (every mode: the mode
+ * is a kernel argument; the program cache's key: warmup and enqueue must
+ * agree). */
+void clpad__np_options(clpad_dtype dtype, char *options, size_t size);
 
 #endif /* CLPAD_PAD_NUMPY_H */
