@@ -39,6 +39,10 @@ Where each runs:
 - a callable mode (with its keyword arguments): on the host, by
   ``numpy.pad`` itself, so that the result is numpy's bit for bit.
 
+On a device without doubles (cl_khr_fp64), the calls computed in float64
+(float64 arrays, integer means and medians, float64 ramps) run ``numpy.pad``
+on the host instead.
+
 The input of all of these is read as clpad reads it (NumPy, DLPack,
 ``__array_interface__``); ``out=`` is written; a pyopencl array is refused
 (the statistics run through the host-pointer call, the rest on the host).
@@ -261,7 +265,6 @@ def _numpy_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], mo
     None where numpy.pad is to run (a dtype the kernels lack, a 0-d or empty
     array, a negative pad)."""
     from . import _context, _lib
-    from ._errors import check
     from ._pad import host_output
     rank = x.ndim
     if (x.dtype.kind, x.dtype.itemsize) not in _STAT_DTYPES or rank == 0 or x.size == 0:
@@ -274,12 +277,27 @@ def _numpy_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], mo
     result = host_output(out, out_shape, x.dtype, x)
     c = _args.i64
     mode = _lib.constant("CLPAD_NUMPY_" + mode_name)
-    check(_lib.lib().clpad_pad_numpy(
-        _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
-        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
-        c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
-        result.nbytes, None))
+    if not _device_ran(lambda: _lib.lib().clpad_pad_numpy(
+            _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
+            x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
+            c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
+            result.nbytes, None)):
+        return None
     return result
+
+
+def _device_ran(call: Any) -> bool:
+    """Run a clpad_pad_numpy-family call; False where the device cannot
+    (CLPAD_ERR_UNSUPPORTED: no doubles for a call computed in float64), for
+    numpy.pad to run on the host; other errors raise."""
+    from ._errors import ClpadError, check
+    try:
+        check(call())
+    except ClpadError as e:
+        if e.status_name == "CLPAD_ERR_UNSUPPORTED":
+            return False
+        raise
+    return True
 
 
 def _ramp_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], end_values: Any,
@@ -294,7 +312,6 @@ def _ramp_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], end
     values exact in that type, within an integer dtype's range (64-bit
     integers: values within +-2^53), finite values of float arrays."""
     from . import _context, _lib
-    from ._errors import check
     from ._pad import host_output
     rank = x.ndim
     if (x.dtype.kind, x.dtype.itemsize) not in _STAT_DTYPES or rank == 0 or x.size == 0:
@@ -351,11 +368,12 @@ def _ramp_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], end
     result = host_output(out, out_shape, x.dtype, x)
     c = _args.i64
     dbl = ctypes.c_double * rank
-    check(_lib.lib().clpad_pad_linear_ramp(
-        _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
-        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]),
-        dbl(*[s[0] for s in values]), dbl(*[s[1] for s in values]), int(f32),
-        result.ctypes.data, result.nbytes, None))
+    if not _device_ran(lambda: _lib.lib().clpad_pad_linear_ramp(
+            _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
+            x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]),
+            dbl(*[s[0] for s in values]), dbl(*[s[1] for s in values]), int(f32),
+            result.ctypes.data, result.nbytes, None)):
+        return None
     return result
 
 
