@@ -52,7 +52,10 @@ static void pad_usage(FILE *f)
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
             "      --value V          pad_value for constant mode, parsed exactly in the\n"
-            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n");
+            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0;\n"
+            "                         or one entry per axis, V or BEFORE:AFTER (e.g.\n"
+            "                         0:255,7): numpy.pad's per-side constant_values (a\n"
+            "                         corner takes the value of the last axis padding it)\n");
     cli_run_usage(f, 25);
     fprintf(f,
             "\n"
@@ -363,11 +366,28 @@ int cmd_pad(int argc, char **argv)
     if (value_text && !any_constant)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
-    if (value_text && !cli_value_text_valid(value_text))
+    /* --value: one value, or per axis (comma-separated) V or BEFORE:AFTER */
+    bool per_side = value_text && strpbrk(value_text, ",:");
+    char value_list[512];
+    if (per_side) {
+        if (strlen(value_text) >= sizeof value_list)
+            return cli_error(CLI_USAGE, "--value: the list is too long");
+        strcpy(value_list, value_text);
+        int n = 0;
+        for (char *save = NULL, *tok = strtok_r(value_list, ",:", &save); tok;
+             tok = strtok_r(NULL, ",:", &save), n++)
+            if (!cli_value_text_valid(tok))
+                return cli_error(CLI_USAGE, "--value: '%s' (in '%s') is not a value of any dtype",
+                                 tok, value_text);
+        if (n == 0 || strstr(value_text, ",,") || strstr(value_text, "::") ||
+            strchr(",:", value_text[0]) || strchr(",:", value_text[strlen(value_text) - 1]))
+            return cli_error(CLI_USAGE, "--value: an empty value in '%s'", value_text);
+    } else if (value_text && !cli_value_text_valid(value_text)) {
         return cli_error(CLI_USAGE,
                          "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
                          "inf, true or false)",
                          value_text);
+    }
     if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
@@ -547,7 +567,35 @@ int cmd_pad(int argc, char **argv)
     memcpy(pe, fe, sizeof fe);
     npb = npe = in.rank;
     unsigned char value[8] = {0};
-    if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
+    unsigned char sides[2 * CLPAD_MAX_RANK * 8] = {0};
+    if (per_side) { /* one entry per axis (an image: H,W), each V or B:A */
+        size_t es = clpad_dtype_size(in.dtype);
+        int n = 0;
+        strcpy(value_list, value_text);
+        for (char *save = NULL, *tok = strtok_r(value_list, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save), n++) {
+            char *colon = strchr(tok, ':');
+            if (colon)
+                *colon = '\0';
+            if (n >= in.rank || (colon && strchr(colon + 1, ':'))) {
+                n = -1;
+                break;
+            }
+            if (clpad_scalar_parse(in.dtype, tok, sides + (size_t)2 * n * es) ||
+                clpad_scalar_parse(in.dtype, colon ? colon + 1 : tok,
+                                   sides + (size_t)(2 * n + 1) * es)) {
+                rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
+                goto done;
+            }
+        }
+        if (n != in.rank && !(in.is_image && n == 2)) {
+            rc = cli_error(CLI_FAIL, "--value '%s': give one value, or one entry (V or "
+                           "BEFORE:AFTER) per axis of %s (rank %d)", value_text, in_path,
+                           in.rank);
+            goto done;
+        }
+        popt.side_values = sides;
+    } else if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
         rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
         goto done;
     }

@@ -259,7 +259,14 @@ typedef struct clpad_pad_options {
     clpad_pad_mode modes[CLPAD_MAX_RANK]; /* pad_mode of each axis, outermost first;
                                              the first `rank` entries are read */
     unsigned flags;                       /* CLPAD_PAD_LARGE_NUMPY, or 0 */
-    uint64_t reserved[4];                 /* must be 0 */
+    /* NULL, or one constant per side of each axis (every axis constant):
+     * 2 * rank values of the dtype, [before axis 0, after axis 0, before
+     * axis 1, ...]. numpy.pad's constant_values=((b0, a0), (b1, a1), ...):
+     * an output element in the padding takes the value of the last axis
+     * (the innermost) whose pad holds it, as numpy pads axis after axis;
+     * pad_value is then not read. */
+    const void *side_values;
+    uint64_t reserved[3];                 /* must be 0 */
 } clpad_pad_options;
 
 /** Every axis `mode`, no flags, size set; returns `options`, which must not

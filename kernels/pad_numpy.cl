@@ -358,3 +358,50 @@ kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long out
     for (long i = pb + n; i < N; i++)
         row[i * sa] = right;
 }
+
+/* Pad's per-side constants (clpad_pad_options.side_values; the host side is
+ * clpad__pad_sides_enqueue, host/ops/pad_numpy/cl.c), after Pad's kernel has
+ * written the output: built for the unsigned type of the element's size (a
+ * constant is a bit pattern). A work-item per row of the innermost axis
+ * (OL elements): the outer axes, innermost first in the long8 arguments
+ * (out extent, pads_begin, input extent, the sides' bits), give the row's
+ * owner, the innermost outer axis whose coordinate o - pb is outside the
+ * input; the row's padding [0, lo) and [hi, OL) takes the innermost axis'
+ * values, its data part [lo, hi) the owner's (numpy's order: the last axis
+ * padded wins). */
+kernel void sides(global NP_T *restrict dst, ulong dst_off, long n_rows, int n_outer,
+                  long8 o_dims, long8 o_pb, long8 i_dims, long OL, long lo, long hi,
+                  ulong8 vb, ulong8 va, ulong vlb, ulong vla)
+{
+    long r = get_global_id(1);
+    if (r >= n_rows)
+        return;
+    long d[8] = {o_dims.s0, o_dims.s1, o_dims.s2, o_dims.s3,
+                 o_dims.s4, o_dims.s5, o_dims.s6, o_dims.s7};
+    long p[8] = {o_pb.s0, o_pb.s1, o_pb.s2, o_pb.s3, o_pb.s4, o_pb.s5, o_pb.s6, o_pb.s7};
+    long D[8] = {i_dims.s0, i_dims.s1, i_dims.s2, i_dims.s3,
+                 i_dims.s4, i_dims.s5, i_dims.s6, i_dims.s7};
+    ulong b[8] = {vb.s0, vb.s1, vb.s2, vb.s3, vb.s4, vb.s5, vb.s6, vb.s7};
+    ulong a[8] = {va.s0, va.s1, va.s2, va.s3, va.s4, va.s5, va.s6, va.s7};
+    int owner = -1, side = 0;
+    long rest = r;
+    for (int k = 0; k < n_outer; k++) {
+        long co = rest % d[k] - p[k];
+        rest /= d[k];
+        if (owner < 0 && (co < 0 || co >= D[k])) {
+            owner = k;
+            side = co >= 0;
+        }
+    }
+    global NP_T *row = dst + dst_off + r * OL;
+    NP_T left = (NP_T)vlb, right = (NP_T)vla;
+    for (long i = 0; i < lo; i++)
+        row[i] = left;
+    if (owner >= 0) {
+        NP_T v = (NP_T)(side ? a[owner] : b[owner]);
+        for (long i = lo; i < hi; i++)
+            row[i] = v;
+    }
+    for (long i = hi; i < OL; i++)
+        row[i] = right;
+}

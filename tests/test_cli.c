@@ -259,6 +259,33 @@ static void test_numpy_linear_ramp(void **state)
                                  "ramp.npy o.npy"), 1, "--end-values has 3 values");
 }
 
+/* --value per axis and side (numpy.pad's constant_values ((0, 255), (7, 7))
+ * for the x above, as numpy 2.4 printed them: the corners take the last
+ * axis' value), and the refusals. */
+static void test_per_side_values(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {2, 3};
+    int32_t x[6] = {1, 2, 4, 7, 8, 13};
+    ch_save("ps.npy", CLPAD_I32, 2, shape, x);
+    static const int32_t want[5 * 7] = {7, 7, 7, 0,   0,   0,   7, 7, 7, 7, 1, 2,
+                                        4, 7, 7, 7, 7, 7,   8,   13,  7, 7, 7, 7,
+                                        255, 255, 255, 7, 7, 7, 7, 255, 255, 255, 7};
+    assert_int_equal(ch_run(NULL, "pad -q --value 0:255,7 -b 1,3 -e 2,1 ps.npy o.npy"), 0);
+    tio_tensor t = {0};
+    ch_load("o.npy", &t);
+    assert_true(t.rank == 2 && t.shape[0] == 5 && t.shape[1] == 7);
+    if (memcmp(t.data, want, sizeof want))
+        fail_msg("--value 0:255,7: not numpy.pad's values");
+    tio_free(&t);
+    ch_expect_error(ch_run(NULL, "pad --value 0:255 -b 1,3 -e 2,1 ps.npy o.npy"), 1,
+                    "one entry (V or BEFORE:AFTER) per axis");
+    ch_expect_error(ch_run(NULL, "pad --value 0:x,7 -b 1,3 -e 2,1 ps.npy o.npy"), 2,
+                    "not a value of any dtype");
+    ch_expect_error(ch_run(NULL, "pad --value 0:255,,7 -b 1,3 -e 2,1 ps.npy o.npy"), 2,
+                    "an empty value");
+}
+
 static void test_usage_errors(void **state)
 {
     (void)state;
@@ -700,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_numpy_statistics),
         cmocka_unit_test(test_numpy_odd_reflection),
         cmocka_unit_test(test_numpy_linear_ramp),
+        cmocka_unit_test(test_per_side_values),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),

@@ -117,6 +117,20 @@ static void random_pad(uint64_t *rng, int k, any_call *a)
         }
         clpad_pad_options o;
         tu_pad_options(&c, &o);
+        /* per-side constants: half the all-constant calls, and every fifth
+         * plain or mixed case made constant on every axis (corners of
+         * several padded axes: the last axis' value) */
+        unsigned char sides[2 * CLPAD_MAX_RANK * 8];
+        bool force = kind != 2 && k % 5 == 4, constant = c.rank > 0;
+        for (int i = 0; i < c.rank; i++) {
+            if (force)
+                o.modes[i] = CLPAD_PAD_CONSTANT;
+            constant &= o.modes[i] == CLPAD_PAD_CONSTANT;
+        }
+        if (constant && (force || tu_range(rng, 0, 1))) {
+            tu_fill(sides, sizeof sides, rng);
+            o.side_values = sides;
+        }
         clpad_status st = clpad__pad_validate(c.dtype, c.rank, c.shape, c.pads_begin,
                                               c.pads_end, &o, c.value, &a->u.pad);
         if (!st)
@@ -126,6 +140,9 @@ static void random_pad(uint64_t *rng, int k, any_call *a)
     }
     a->op = clpad__op_find("pad");
     tu_pad_case_str(&c, a->what, sizeof a->what);
+    if (a->u.pad.per_side)
+        strncat(a->what, " side_values (every axis constant)",
+                sizeof a->what - strlen(a->what) - 1);
 }
 
 static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)

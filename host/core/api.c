@@ -103,6 +103,7 @@ static const struct layout layouts[] = {
     F(clpad_pad_options, size)
     F(clpad_pad_options, modes)
     F(clpad_pad_options, flags)
+    F(clpad_pad_options, side_values)
     F(clpad_pad_options, reserved)
     F(clpad_device_info, size)
     F(clpad_device_info, platform_index)

@@ -144,7 +144,8 @@ STRUCTS = {
         'size': (0, 8),
         'modes': (8, 32),
         'flags': (40, 4),
-        'reserved': (48, 32),
+        'side_values': (48, 8),
+        'reserved': (56, 24),
     }),
     'clpad_pad_form': (120, {
         'size': (0, 8),

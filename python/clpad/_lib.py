@@ -113,6 +113,7 @@ PadOptions = struct("clpad_pad_options", [
     ("size", ctypes.c_size_t),
     ("modes", ctypes.c_int * MAX_RANK),
     ("flags", ctypes.c_uint),
+    ("side_values", ctypes.c_void_p),
 ], "clpad_pad_options (filled by clpad_pad_options_init).")
 
 PadForm = struct("clpad_pad_form", [

@@ -374,3 +374,52 @@ def test_pad_numpy_c_errors_name_the_argument():
     st, msg = call()
     assert st == 0, msg
     assert (out[:8] == np.pad(x, 1, "mean")).all()
+
+
+def test_c_api_per_side_constants_equal_numpy():
+    """clpad_pad / clpad_pad_cpu with clpad_pad_options.side_values (one
+    constant per side of each axis) equal numpy.pad's constant_values
+    ((b0, a0), (b1, a1), ...) byte for byte: the corner rule (the last axis
+    padding an element gives its value), six dtypes, ranks 1-3, on the
+    default device and on the host path; a mode other than constant is
+    refused, naming the argument and the axis."""
+    import ctypes
+    from clpad import _args, _context, _lib
+    lib = _lib.lib()
+    c = _args.i64
+    rng = np.random.default_rng(2932)
+    n = 0
+    for dtype in (np.uint8, np.int16, np.int64, np.float16, np.float32, np.float64):
+        for rank in (1, 2, 3):
+            for _ in range(3):
+                shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+                x = rng.integers(0, 100, shape).astype(dtype)
+                pw = [(int(rng.integers(0, 4)), int(rng.integers(0, 4))) for _ in shape]
+                vals = rng.integers(100, 120, (rank, 2)).astype(dtype)
+                want = np.pad(x, pw, constant_values=vals)
+                opts = _lib.PadOptions()
+                lib.clpad_pad_options_init(ctypes.byref(opts), _lib.constant("CLPAD_PAD_CONSTANT"))
+                sides = np.ascontiguousarray(vals).ravel()
+                opts.side_values = sides.ctypes.data
+                for cpu in (False, True):
+                    out = np.full(want.shape, 7, dtype)
+                    # (clpad_pad_cpu has no ctypes prototype: pointers and sizes typed here)
+                    args = [_args.dtype_code(x.dtype), rank, c(shape),
+                            ctypes.c_void_p(x.ctypes.data), c([b for b, _ in pw]),
+                            c([a for _, a in pw]), ctypes.byref(opts), None,
+                            ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(out.nbytes)]
+                    st = (lib.clpad_pad_cpu(*args) if cpu else
+                          lib.clpad_pad(_context.context(None), *args, None))
+                    assert st == 0, lib.clpad_last_error().decode()
+                    assert out.tobytes() == want.tobytes(), (cpu, x.dtype.name, shape, pw, vals)
+                    n += 1
+    assert n == 108
+    opts.modes[1] = _lib.constant("CLPAD_PAD_EDGE")
+    x = np.zeros((2, 2), np.uint8)
+    out = np.zeros((4, 4), np.uint8)
+    st = lib.clpad_pad_cpu(_args.dtype_code(x.dtype), 2, c([2, 2]), ctypes.c_void_p(x.ctypes.data),
+                           c([1, 1]), c([1, 1]), ctypes.byref(opts), None,
+                           ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(out.nbytes))
+    msg = lib.clpad_last_error().decode()
+    assert lib.clpad_status_name(st).decode() == "CLPAD_ERR_INVALID_ARGUMENT", msg
+    assert "side_values" in msg and "axis 1 is edge" in msg, msg

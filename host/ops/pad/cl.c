@@ -110,8 +110,12 @@ clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_
     clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
     if (st)
         return st;
-    return enqueue_plan(ctx, &plan, c->value, c->esize, input, input_offset, output,
-                        output_offset, queue, num_events, wait_list, event);
+    bool sides = c->per_side && plan.out_elems > 0;
+    st = enqueue_plan(ctx, &plan, c->value, c->esize, input, input_offset, output, output_offset,
+                      queue, num_events, wait_list, sides ? NULL : event);
+    if (!st && sides) /* per-side constants over the padding (in-order queue) */
+        st = clpad__pad_sides_enqueue(ctx, c, output, output_offset, queue, event);
+    return st;
 }
 
 clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
