@@ -4,8 +4,11 @@
 Where each runs:
 
 - ``constant_values`` per axis and per side (``((b0, a0), (b1, a1))``,
-  ``(b, a)``, ...): on the device, as a composition of clpad's constant pad
-  launches in numpy's order. numpy pads axis 0, then axis 1 on the result, and
+  ``(b, a)``, ...): on the device, in one call (the C option
+  ``clpad_pad_options.side_values``: Pad's launch, then one that writes each
+  padded element the value of the last axis padding it); for a pyopencl
+  array, as a composition of clpad's constant pad launches in numpy's
+  order. numpy pads axis 0, then axis 1 on the result, and
   so on, so a corner takes the value of the last axis whose pad covers it.
   The sides (axis 0 before, axis 0 after, axis 1 before, ...) with a pad run
   in that order, consecutive sides with the same value in one launch (all the
@@ -429,6 +432,26 @@ def _constant(pad_fn: Any, array: Any, pad_width: Any, value: Any, device: Any, 
     sides = [(i, s, values[i][s]) for i in range(rank) for s in (0, 1) if pairs[i][s] > 0]
     if not sides:
         return pad_fn(x, pads_begin=[0] * rank, pads_end=[0] * rank, out=out, **where)
+    if len(set(v.tobytes() for _, _, v in sides)) > 1 and not _pyopencl.is_device_array(x):
+        # one launch: clpad_pad_options.side_values (the last axis padding an
+        # element gives its value, numpy's order)
+        from . import _context, _lib
+        from ._errors import check
+        from ._pad import host_output
+        lib = _lib.lib()
+        opts = _lib.PadOptions()
+        lib.clpad_pad_options_init(ctypes.byref(opts), _lib.constant("CLPAD_PAD_CONSTANT"))
+        table = ctypes.create_string_buffer(
+            b"".join(values[i][s].tobytes() for i in range(rank) for s in (0, 1)))
+        opts.side_values = ctypes.cast(table, ctypes.c_void_p)
+        out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
+        result = host_output(out, out_shape, dt, x)
+        c = _args.i64
+        check(lib.clpad_pad(_context.context(device), _args.dtype_code(dt), rank,
+                            c(list(x.shape)), x.ctypes.data, c([b for b, _ in pairs]),
+                            c([a for _, a in pairs]), ctypes.byref(opts), None,
+                            result.ctypes.data, result.nbytes, None))
+        return result
     runs: List[List[Tuple[int, int, Any]]] = []
     for side in sides:
         if runs and runs[-1][0][2].tobytes() == side[2].tobytes():

@@ -435,12 +435,12 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             side's value cast to x's dtype as numpy.pad casts it (300 on
             uint8 is 44; 1.7 on int8 is 1; what numpy refuses raises
             ClpadValueError). Runs on the device: one constant-pad launch
-            when every side has the same value, else a composition of
-            launches in numpy's order (axis 0's sides, then axis 1's, ...; a
-            run of consecutive sides with one value in one launch), each
-            padding the previous result, so that a corner takes the value of
-            the last axis whose pad covers it, exactly as numpy.pad. Each
-            launch copies the array: k runs cost about k single pads.
+            when every side has the same value, else one call with a value
+            per side (the C option clpad_pad_options.side_values: the pad,
+            then one launch over the padding), a corner taking the value of
+            the last axis whose pad covers it, exactly as numpy.pad (a
+            pyopencl array: a composition of constant-pad launches in
+            numpy's order, each padding the previous result).
         reflect_type: "even" (numpy's default) or "odd" (``2 * edge -
             mirror`` in the array's dtype, integers wrapping, any pad size:
             numpy.pad's chunk-by-chunk mirroring, by the C function
