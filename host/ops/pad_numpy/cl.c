@@ -310,19 +310,24 @@ clpad_status clpad__pad_sides_enqueue(clpad_context *ctx, const clpad_pad_call *
     static const clpad_dtype by_size[9] = {CLPAD_U8, CLPAD_U8, CLPAD_U16, CLPAD_U8, CLPAD_U32,
                                            CLPAD_U8, CLPAD_U8, CLPAD_U8, CLPAD_U64};
     int r = c->rank, last = r - 1;
+    /* the output's extents from the pads (a piece of a larger output, as
+     * clpad_pad splits one, shifts its pads but keeps c->out_shape) */
+    int64_t O[CLPAD_MAX_RANK];
+    for (int a = 0; a < r; a++)
+        O[a] = c->pads_begin[a] + c->shape[a] + c->pads_end[a];
     cl_long8 o_dims = {{0}}, o_pb = {{0}}, i_dims = {{0}};
     cl_ulong8 vb = {{0}}, va = {{0}};
     cl_long n_rows = 1;
     cl_int n_outer = 0;
     for (int a = last - 1; a >= 0; a--, n_outer++) {
-        o_dims.s[n_outer] = c->out_shape[a];
+        o_dims.s[n_outer] = O[a];
         o_pb.s[n_outer] = c->pads_begin[a];
         i_dims.s[n_outer] = c->shape[a];
         vb.s[n_outer] = side_bits(c->sides[a][0], c->esize);
         va.s[n_outer] = side_bits(c->sides[a][1], c->esize);
-        n_rows *= c->out_shape[a];
+        n_rows *= O[a];
     }
-    cl_long OL = c->out_shape[last], lo = c->pads_begin[last], hi;
+    cl_long OL = O[last], lo = c->pads_begin[last], hi;
     lo = lo < 0 ? 0 : lo > OL ? OL : lo;
     hi = c->pads_begin[last] + c->shape[last];
     hi = hi < lo ? lo : hi > OL ? OL : hi;
