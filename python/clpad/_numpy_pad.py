@@ -322,7 +322,7 @@ def _ramp_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], end
     if any(b < 0 or a < 0 for b, a in pairs):
         return None
     try:
-        from numpy.lib._arraypad_impl import _as_pairs  # numpy 2
+        from numpy.lib._arraypad_impl import _as_pairs  # type: ignore[attr-defined]  # numpy 2
     except ImportError:  # pragma: no cover (numpy 1.x)
         try:
             from numpy.lib.arraypad import _as_pairs  # type: ignore
