@@ -98,7 +98,8 @@ typedef struct clpad_pad_call {
 void clpad__pad_sides_host(const clpad_pad_call *c, const int64_t *pb, const int64_t *pe,
                            void *output);
 /* The same on the device, on the output buffer at byte out_off (after the
- * pad's launch, on the same in-order queue; host/ops/pad_numpy/cl.c). */
+ * pad's launch, on the same in-order queue; host/ops/pad/cl.c, kernel
+ * `sides` of kernels/pad_numpy.cl). */
 clpad_status clpad__pad_sides_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_mem out,
                                       size_t out_off, cl_command_queue q, cl_event *event);
 

@@ -14,6 +14,8 @@
 
 #include "core/core.h"
 
+#include <stdio.h>
+
 /* A validated call (clpad__np_validate). stat_begin / stat_end: the
  * lengths, resolved (1..shape[a], the whole axis for numpy's None). */
 typedef struct clpad_np_call {
@@ -59,7 +61,36 @@ clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off
                                     const void *closure);
 /* Build options of the pad_numpy program for a dtype (every mode: the mode
  * is a kernel argument; the program cache's key: warmup and enqueue must
- * agree). */
-void clpad__np_options(clpad_dtype dtype, char *options, size_t size);
+ * agree). Inline: Pad's per-side constants (host/ops/pad/cl.c) build the
+ * same programs, and Pad is below pad_numpy in the layers
+ * (scripts/check_layers.py). */
+static inline const char *clpad__np_type_name(clpad_dtype t)
+{
+    switch (t) {
+    case CLPAD_I8: return "char";
+    case CLPAD_U8: return "uchar";
+    case CLPAD_I16: return "short";
+    case CLPAD_U16: return "ushort";
+    case CLPAD_I32: return "int";
+    case CLPAD_U32: return "uint";
+    case CLPAD_I64: return "long";
+    case CLPAD_U64: return "ulong";
+    case CLPAD_F32: return "float";
+    default: return "double";
+    }
+}
+
+static inline void clpad__np_options(clpad_dtype dtype, char *options, size_t size)
+{
+    static const char *const unsigned_of[] = {"", "uchar", "ushort", "", "uint", "", "", "", "ulong"};
+    bool fl = dtype == CLPAD_F32 || dtype == CLPAD_F64;
+    bool sgn = dtype == CLPAD_I8 || dtype == CLPAD_I16 || dtype == CLPAD_I32 || dtype == CLPAD_I64;
+    /* Integers and f64 compute means and medians in double; correctly
+     * rounded division for f32: the mean's sum / count as numpy's */
+    snprintf(options, size, "-DNP_T=%s -DNP_UT=%s -DNP_KIND=%d%s%s", clpad__np_type_name(dtype),
+             fl ? clpad__np_type_name(dtype) : unsigned_of[clpad_dtype_size(dtype)],
+             fl ? 2 : sgn ? 0 : 1, dtype != CLPAD_F32 ? " -DNP_DOUBLE" : "",
+             dtype == CLPAD_F32 ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
+}
 
 #endif /* CLPAD_PAD_NUMPY_H */
