@@ -28,6 +28,12 @@ static void pad_usage(FILE *f)
             "                         one per --axes entry); or numpy.pad's statistics\n"
             "                         maximum, minimum, mean, median (with --stat-length;\n"
             "                         pads >= 0, no --axes, --to-multiple, --same-as, --value)\n"
+            "      --mode linear-ramp numpy.pad's linear_ramp (pads >= 0; float64 steps)\n"
+            "      --end-values LIST  its end_values: one V, one per axis, or B0,A0,B1,A1,...\n"
+            "                         (before, after each axis); default 0\n"
+            "      --reflect-type T   even (default) or odd: with --mode reflect or symmetric,\n"
+            "                         numpy.pad's reflect_type (odd: 2 * edge - mirror, in\n"
+            "                         the input's dtype; pads >= 0 of any size)\n"
             "      --stat-length L    the statistic's samples at each side: one L, or one per\n"
             "                         axis (-1: the whole axis, the default), as numpy.pad's\n"
             "                         stat_length\n"
@@ -46,7 +52,10 @@ static void pad_usage(FILE *f)
             "  -b, --pads-begin LIST  elements added (or, if negative, removed) before each axis\n"
             "  -e, --pads-end LIST    elements added or removed after each axis\n"
             "      --value V          pad_value for constant mode, parsed exactly in the\n"
-            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0\n");
+            "                         input's dtype (e.g. 114, -0.0, nan, inf); default 0;\n"
+            "                         or one entry per axis, V or BEFORE:AFTER (e.g.\n"
+            "                         0:255,7): numpy.pad's per-side constant_values (a\n"
+            "                         corner takes the value of the last axis padding it)\n");
     cli_run_usage(f, 25);
     fprintf(f,
             "\n"
@@ -94,18 +103,46 @@ typedef struct np_op {
     const tio_tensor *in;
     const int64_t *pads_begin, *pads_end, *stat;
     clpad_numpy_mode mode;
+    const double *end_begin, *end_end; /* linear_ramp's end values */
 } np_op;
 
 static clpad_status run_np(clpad_context *ctx, const void *op, void *out, size_t out_bytes,
                            clpad_run_info *info)
 {
     const np_op *p = op;
+    if (p->mode == CLPAD_NUMPY_LINEAR_RAMP)
+        return clpad_pad_linear_ramp(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data,
+                                     p->pads_begin, p->pads_end, p->end_begin, p->end_end, 0,
+                                     out, out_bytes, info);
     return clpad_pad_numpy(ctx, p->in->dtype, p->in->rank, p->in->shape, p->in->data,
                            p->pads_begin, p->pads_end, p->mode, p->stat, p->stat, out, out_bytes,
                            info);
 }
 
-static const char *const k_np_modes[] = {"maximum", "minimum", "mean", "median"};
+/* clpad_numpy_mode's names (the first four are --mode's statistics) */
+static const char *const k_np_modes[] = {"maximum", "minimum", "mean", "median",
+                                         "reflect (reflect-type odd)",
+                                         "symmetric (reflect-type odd)", "linear-ramp"};
+#define NP_STATS 4
+
+/* --end-values: numbers separated by commas (strtod's forms), up to cap. */
+static int parse_f64_list(const char *text, double *out, int cap, int *count)
+{
+    *count = 0;
+    const char *p = text;
+    for (;;) {
+        char *end;
+        if (*count == cap)
+            return cli_error(CLI_USAGE, "--end-values: more than %d values", cap);
+        out[*count] = strtod(p, &end);
+        if (end == p || (*end && *end != ','))
+            return cli_error(CLI_USAGE, "--end-values: '%s' is not a list of numbers", text);
+        (*count)++;
+        if (!*end)
+            return CLI_OK;
+        p = end + 1;
+    }
+}
 
 /* --mode's list: each name through the library's parser (clpad's names and
  * the frameworks'), the flags of those frameworks' meanings together. */
@@ -144,6 +181,8 @@ int cmd_pad(int argc, char **argv)
         {"axes", required_argument, NULL, 'A'},   {"to-multiple", required_argument, NULL, 'T'},
         {"placement", required_argument, NULL, 'P'},
         {"large-pads", required_argument, NULL, 'G'}, {"stat-length", required_argument, NULL, 'K'},
+        {"reflect-type", required_argument, NULL, 'R'},
+        {"end-values", required_argument, NULL, 'E'},
         CLI_WINDOW_OPTIONS,
         {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
@@ -153,6 +192,9 @@ int cmd_pad(int argc, char **argv)
     int np_mode = -1; /* a numpy.pad statistic (clpad_numpy_mode), or -1 */
     int64_t stat[CLPAD_MAX_RANK];
     int nstat = -1;
+    bool odd = false; /* --reflect-type odd */
+    double ends[2 * CLPAD_MAX_RANK];
+    int nends = -1;
     int64_t axes[CLPAD_MAX_RANK], multiples[CLPAD_MAX_RANK];
     int nax = -1, nmult = -1;
     clpad_placement placement = CLPAD_PLACE_END;
@@ -179,9 +221,11 @@ int cmd_pad(int argc, char **argv)
         switch (c) {
         case 'm': {
             np_mode = -1;
-            for (int k = 0; k < CLPAD_NUMPY_MODE_COUNT; k++)
+            for (int k = 0; k < NP_STATS; k++)
                 if (!strcasecmp(optarg, k_np_modes[k]))
                     np_mode = k;
+            if (!strcasecmp(optarg, "linear-ramp") || !strcasecmp(optarg, "linear_ramp"))
+                np_mode = CLPAD_NUMPY_LINEAR_RAMP;
             if (np_mode >= 0)
                 break;
             int rc = parse_modes(optarg, modes, &nmodes, &mode_flags);
@@ -213,6 +257,17 @@ int cmd_pad(int argc, char **argv)
             if (clpad_pad_large_pads_parse(optarg, &large_flags))
                 return cli_error(CLI_USAGE, "--large-pads: %s", clpad_last_error());
             large = true;
+            break;
+        case 'E': {
+            int rc = parse_f64_list(optarg, ends, 2 * CLPAD_MAX_RANK, &nends);
+            if (rc != CLI_OK)
+                return rc;
+            break;
+        }
+        case 'R':
+            if (strcasecmp(optarg, "odd") && strcasecmp(optarg, "even"))
+                return cli_error(CLI_USAGE, "--reflect-type: '%s': expected even or odd", optarg);
+            odd = !strcasecmp(optarg, "odd");
             break;
         case 'K':
             if (!cli_parse_i64_list(optarg, "--stat-length", stat, CLPAD_MAX_RANK, &nstat))
@@ -261,12 +316,24 @@ int cmd_pad(int argc, char **argv)
     if (nstat >= 0 && np_mode < 0)
         return cli_error(CLI_USAGE, "--stat-length applies to --mode maximum, minimum, mean and "
                                     "median");
+    if (nends >= 0 && np_mode != CLPAD_NUMPY_LINEAR_RAMP)
+        return cli_error(CLI_USAGE, "--end-values applies to --mode linear-ramp");
+    if (odd) { /* numpy's odd reflection: clpad_pad_numpy */
+        if (np_mode >= 0 || nmodes != 1 ||
+            (modes[0] != CLPAD_PAD_REFLECT && modes[0] != CLPAD_PAD_SYMMETRIC))
+            return cli_error(CLI_USAGE, "--reflect-type odd applies to one --mode, reflect or "
+                                        "symmetric (or their np: names)");
+        np_mode = modes[0] == CLPAD_PAD_REFLECT ? CLPAD_NUMPY_REFLECT_ODD
+                                                : CLPAD_NUMPY_SYMMETRIC_ODD;
+        nmodes = 0;         /* (the mode is np_mode's) */
+    }
     if (np_mode >= 0 && (nax >= 0 || nmult >= 0 || same_as || large || have_placement ||
                          value_text || nmodes > 0))
-        return cli_error(CLI_USAGE, "--mode %s: takes --pads-begin/--pads-end (>= 0) and "
-                                    "--stat-length; --axes, --to-multiple, --placement, "
-                                    "--same-as, --large-pads, --value and a mode list do not "
-                                    "apply", k_np_modes[np_mode < 0 ? 0 : np_mode]);
+        return cli_error(CLI_USAGE, "--mode %s: takes --pads-begin/--pads-end (>= 0)%s; --axes, "
+                                    "--to-multiple, --placement, --same-as, --large-pads, "
+                                    "--value and a mode list do not apply",
+                         k_np_modes[np_mode < 0 ? 0 : np_mode],
+                         np_mode < NP_STATS ? " and --stat-length" : "");
     bool any_constant = nmodes == 0;
     for (int k = 0; k < nmodes; k++)
         any_constant |= modes[k] == CLPAD_PAD_CONSTANT;
@@ -299,11 +366,28 @@ int cmd_pad(int argc, char **argv)
     if (value_text && !any_constant)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
-    if (value_text && !cli_value_text_valid(value_text))
+    /* --value: one value, or per axis (comma-separated) V or BEFORE:AFTER */
+    bool per_side = value_text && strpbrk(value_text, ",:");
+    char value_list[512];
+    if (per_side) {
+        if (strlen(value_text) >= sizeof value_list)
+            return cli_error(CLI_USAGE, "--value: the list is too long");
+        strcpy(value_list, value_text);
+        int n = 0;
+        for (char *save = NULL, *tok = strtok_r(value_list, ",:", &save); tok;
+             tok = strtok_r(NULL, ",:", &save), n++)
+            if (!cli_value_text_valid(tok))
+                return cli_error(CLI_USAGE, "--value: '%s' (in '%s') is not a value of any dtype",
+                                 tok, value_text);
+        if (n == 0 || strstr(value_text, ",,") || strstr(value_text, "::") ||
+            strchr(",:", value_text[0]) || strchr(",:", value_text[strlen(value_text) - 1]))
+            return cli_error(CLI_USAGE, "--value: an empty value in '%s'", value_text);
+    } else if (value_text && !cli_value_text_valid(value_text)) {
         return cli_error(CLI_USAGE,
                          "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
                          "inf, true or false)",
                          value_text);
+    }
     if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
@@ -341,6 +425,19 @@ int cmd_pad(int argc, char **argv)
         int64_t sl[CLPAD_MAX_RANK];
         for (int k = 0; k < in.rank; k++)
             sl[k] = nstat <= 0 ? -1 : stat[nstat == 1 ? 0 : k];
+        /* --end-values: one value, one per axis, or before,after per axis */
+        double eb[CLPAD_MAX_RANK] = {0}, ee[CLPAD_MAX_RANK] = {0};
+        if (nends > 1 && nends != in.rank && nends != 2 * in.rank) {
+            rc = cli_error(CLI_FAIL, "--end-values has %d values but %s has rank %d (give one, "
+                           "one per axis, or before,after for each axis)", nends, in_path,
+                           in.rank);
+            goto done;
+        }
+        for (int k = 0; k < in.rank && nends > 0; k++) {
+            bool pairs = nends == 2 * in.rank && nends != in.rank;
+            eb[k] = ends[nends == 1 ? 0 : pairs ? 2 * k : k];
+            ee[k] = ends[nends == 1 ? 0 : pairs ? 2 * k + 1 : k];
+        }
         out.dtype = in.dtype;
         out.rank = in.rank;
         int64_t n = 1;
@@ -354,7 +451,7 @@ int cmd_pad(int argc, char **argv)
             cli_error(CLI_FAIL, "out of memory for a %zu-byte output", out.nbytes);
             goto done;
         }
-        np_op op = {&in, pb, pe, sl, (clpad_numpy_mode)np_mode};
+        np_op op = {&in, pb, pe, sl, (clpad_numpy_mode)np_mode, eb, ee};
         if (cli_run_op(&run, run_np, &op, out.data, out.nbytes))
             goto done; /* (the library's message names the argument: pads, stat length) */
         if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err) ||
@@ -470,7 +567,35 @@ int cmd_pad(int argc, char **argv)
     memcpy(pe, fe, sizeof fe);
     npb = npe = in.rank;
     unsigned char value[8] = {0};
-    if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
+    unsigned char sides[2 * CLPAD_MAX_RANK * 8] = {0};
+    if (per_side) { /* one entry per axis (an image: H,W), each V or B:A */
+        size_t es = clpad_dtype_size(in.dtype);
+        int n = 0;
+        strcpy(value_list, value_text);
+        for (char *save = NULL, *tok = strtok_r(value_list, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save), n++) {
+            char *colon = strchr(tok, ':');
+            if (colon)
+                *colon = '\0';
+            if (n >= in.rank || (colon && strchr(colon + 1, ':'))) {
+                n = -1;
+                break;
+            }
+            if (clpad_scalar_parse(in.dtype, tok, sides + (size_t)2 * n * es) ||
+                clpad_scalar_parse(in.dtype, colon ? colon + 1 : tok,
+                                   sides + (size_t)(2 * n + 1) * es)) {
+                rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
+                goto done;
+            }
+        }
+        if (n != in.rank && !(in.is_image && n == 2)) {
+            rc = cli_error(CLI_FAIL, "--value '%s': give one value, or one entry (V or "
+                           "BEFORE:AFTER) per axis of %s (rank %d)", value_text, in_path,
+                           in.rank);
+            goto done;
+        }
+        popt.side_values = sides;
+    } else if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
         rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
         goto done;
     }

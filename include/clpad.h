@@ -259,7 +259,14 @@ typedef struct clpad_pad_options {
     clpad_pad_mode modes[CLPAD_MAX_RANK]; /* pad_mode of each axis, outermost first;
                                              the first `rank` entries are read */
     unsigned flags;                       /* CLPAD_PAD_LARGE_NUMPY, or 0 */
-    uint64_t reserved[4];                 /* must be 0 */
+    /* NULL, or one constant per side of each axis (every axis constant):
+     * 2 * rank values of the dtype, [before axis 0, after axis 0, before
+     * axis 1, ...]. numpy.pad's constant_values=((b0, a0), (b1, a1), ...):
+     * an output element in the padding takes the value of the last axis
+     * (the innermost) whose pad holds it, as numpy pads axis after axis;
+     * pad_value is then not read. */
+    const void *side_values;
+    uint64_t reserved[3];                 /* must be 0 */
 } clpad_pad_options;
 
 /** Every axis `mode`, no flags, size set; returns `options`, which must not
@@ -826,13 +833,18 @@ CLPAD_API clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank
                                  const clpad_pad_options *options, const void *pad_value,
                                  void *output, size_t output_bytes, clpad_run_info *info);
 
-/** The edge statistics of clpad_pad_numpy: numpy.pad's modes "maximum",
- *  "minimum", "mean" and "median". */
+/** The modes of clpad_pad_numpy: numpy.pad's edge statistics "maximum",
+ *  "minimum", "mean" and "median", its "reflect" and "symmetric" with
+ *  reflect_type="odd", and "linear_ramp". */
 typedef enum clpad_numpy_mode {
     CLPAD_NUMPY_MAXIMUM = 0,
     CLPAD_NUMPY_MINIMUM,
     CLPAD_NUMPY_MEAN,
     CLPAD_NUMPY_MEDIAN,
+    CLPAD_NUMPY_REFLECT_ODD,   /* numpy.pad(x, w, "reflect", reflect_type="odd") */
+    CLPAD_NUMPY_SYMMETRIC_ODD, /* numpy.pad(x, w, "symmetric", reflect_type="odd") */
+    CLPAD_NUMPY_LINEAR_RAMP,   /* numpy.pad(x, w, "linear_ramp"): end values 0
+                                  (clpad_pad_linear_ramp takes others) */
     CLPAD_NUMPY_MODE_COUNT
 } clpad_numpy_mode;
 
@@ -864,6 +876,18 @@ typedef enum clpad_numpy_mode {
  * type). Device kernels compute in the same order, with float64 for the
  * integer types' means and medians (the device must support doubles).
  *
+ * CLPAD_NUMPY_REFLECT_ODD / CLPAD_NUMPY_SYMMETRIC_ODD: numpy.pad(x,
+ * pad_width, "reflect" / "symmetric", reflect_type="odd"), pads of any
+ * size, on the same rows: numpy's loop of chunks (before, then after; each
+ * at most the data's period long) mirrored about the current outermost
+ * element e as 2 * e - v in the dtype (integers wrap modulo 2^bits, as
+ * numpy's arithmetic; floats in their own precision); an axis of one
+ * element repeats it (docs/spec.md states the loop). stat_begin / stat_end
+ * are not read.
+ *
+ * CLPAD_NUMPY_LINEAR_RAMP: numpy.pad(x, pad_width, "linear_ramp") with
+ * end_values 0; clpad_pad_linear_ramp states the arithmetic.
+ *
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL context, arrays, buffers; a
  * stat length of 0; mode out of range), CLPAD_ERR_INVALID_SHAPE,
  * CLPAD_ERR_INVALID_PADS (negative pads; pads on an axis of 0 elements,
@@ -877,6 +901,44 @@ CLPAD_API clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, in
                                        clpad_numpy_mode mode, const int64_t *stat_begin,
                                        const int64_t *stat_end, void *output,
                                        size_t output_bytes, clpad_run_info *info);
+
+/**
+ * numpy.pad(x, pad_width, "linear_ramp", end_values=...) (the semantics are
+ * numpy.pad's and np.linspace's): clpad_pad_numpy's mode
+ * CLPAD_NUMPY_LINEAR_RAMP with end values end_begin[a] / end_end[a] before
+ * / after axis a (`rank` entries each; NULL: 0 on every side, numpy's
+ * default). Axis by axis, on clpad_pad_numpy's rows, each side of width w
+ * is np.linspace(end, edge, w, endpoint=False), from the outer end to the
+ * element next to the data, where edge is the row's outermost data element:
+ * in the computation type R (float64; float32 when `float32` is nonzero,
+ * for F32 arrays only: numpy's type for a float32 array whose end values
+ * are Python numbers given per axis), step i is R(i) * ((edge - end) / w),
+ * or (R(i) / w) * (edge - end) on a side where that step is 0 on any row of
+ * the axis (numpy's rule for denormal steps); plus end (all in R, end and
+ * edge converted to R first). Then the dtype: floats rounded to nearest
+ * even; integers floor()ed, then converted saturating (NaN: 0), which is
+ * numpy's result wherever numpy's own conversion is defined (end values
+ * within the dtype's range; 64-bit integers within +-2^53).
+ * Errors: those of clpad_pad_numpy; CLPAD_ERR_INVALID_ARGUMENT for float32
+ * with a dtype other than F32; CLPAD_ERR_UNSUPPORTED for a float64 ramp on
+ * a device without doubles.
+ */
+CLPAD_API clpad_status clpad_pad_linear_ramp(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                             const int64_t *shape, const void *input,
+                                             const int64_t *pads_begin, const int64_t *pads_end,
+                                             const double *end_begin, const double *end_end,
+                                             int float32, void *output, size_t output_bytes,
+                                             clpad_run_info *info);
+
+/** clpad_pad_linear_ramp on the host, in the calling thread (the plain
+ *  reference). Errors: those of clpad_pad_linear_ramp but the device's. */
+CLPAD_API clpad_status clpad_pad_linear_ramp_cpu(clpad_dtype dtype, int rank,
+                                                 const int64_t *shape, const void *input,
+                                                 const int64_t *pads_begin,
+                                                 const int64_t *pads_end,
+                                                 const double *end_begin, const double *end_end,
+                                                 int float32, void *output,
+                                                 size_t output_bytes);
 
 /**
  * clpad_pad_numpy on the host, in the calling thread (the library's plain

@@ -1,12 +1,15 @@
-/* numpy.pad's statistic modes (include/clpad.h, clpad_pad_numpy; the host
- * side is host/ops/pad_numpy/cl.c): the fill of one axis. The host has
- * placed the input in the middle of the output (Pad's constant kernel) and
- * launches `fill` once per padded axis, in order, as numpy.pad pads.
+/* numpy.pad's modes of clpad_pad_numpy (include/clpad.h; the host side is
+ * host/ops/pad_numpy/cl.c): the fill of one axis. The host has placed the
+ * input in the middle of the output (Pad's constant kernel) and launches
+ * `fill` once per padded axis, in order, as numpy.pad pads.
  *
- * Built with -DNP_T=<element type> -DNP_KIND=0 (signed), 1 (unsigned) or
- * 2 (float), -DNP_MODE=0..3 (clpad_numpy_mode: maximum, minimum, mean,
- * median) and, for the types whose statistic is computed in double (f64,
- * and the integers' mean and median), -DNP_DOUBLE.
+ * Built once per element type: -DNP_T=<element type>, -DNP_UT=<the
+ * unsigned type of its size> (integers' wrapping arithmetic), -DNP_KIND=0
+ * (signed), 1 (unsigned) or 2 (float) and, for the types whose statistic
+ * is computed in double (f64 and the integers), -DNP_DOUBLE. The mode
+ * (clpad_numpy_mode) is an argument: one program serves every mode of a
+ * type (it is the same for all of a launch's work-items, so the branch on
+ * it costs nothing measurable next to a row's reads).
  *
  * A work-item takes one row along the axis (dimension 1 of the NDRange,
  * rounded up: it checks its bound first): its offset is the outer index
@@ -17,8 +20,13 @@
  * it), and writes them to [0, pb) and [pb + n, N). Median: the k-th
  * smallest by counting (L^2 comparisons per row, no scratch memory). */
 
-#ifdef NP_DOUBLE
+#ifdef cl_khr_fp64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#define NP_HAVE_F64
+#elif defined(NP_DOUBLE)
+/* no doubles on this device: the host refuses the calls that need them
+ * (integer means and medians, f64, float64 ramps); the rest builds */
+#undef NP_DOUBLE
 #endif
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -134,56 +142,137 @@ static NP_T kth(global const NP_T *p, long n, long s, long k)
 #define NP_FROM_ACC(v) NP_CAT(convert_, NP_T, _sat_rte)(v)
 #endif
 
-static NP_T statistic(global const NP_T *p, long n, long s, int pw)
+/* clpad_numpy_mode's values (include/clpad.h) */
+#define NP_MAXIMUM 0
+#define NP_MINIMUM 1
+#define NP_MEAN 2
+#define NP_MEDIAN 3
+#define NP_REFLECT_ODD 4
+#define NP_SYMMETRIC_ODD 5
+#define NP_LINEAR_RAMP 6
+
+static NP_T statistic(global const NP_T *p, long n, long s, int pw, int mode)
 {
 #if NP_KIND == 2
     for (long i = 0; i < n; i++)
         if (isnan(p[i * s]))
-#if NP_MODE <= 1
-            return p[i * s];
-#else
-            return NP_QNAN;
+            return mode <= NP_MINIMUM ? p[i * s] : NP_QNAN;
 #endif
-#endif
-#if NP_MODE <= 1
-    NP_T best = p[0];
-    for (long i = 1; i < n; i++) {
-        NP_T v = p[i * s];
-#if NP_MODE == 0
-        if (best < v)
-#else
-        if (v < best)
-#endif
-            best = v;
+    if (mode <= NP_MINIMUM) {
+        NP_T best = p[0];
+        for (long i = 1; i < n; i++) {
+            NP_T v = p[i * s];
+            if (mode == NP_MAXIMUM ? best < v : v < best)
+                best = v;
+        }
+        return best;
     }
-    return best;
-#elif NP_MODE == 2
-    acc_t sum = 0;
+    if (mode == NP_MEAN) {
+        acc_t sum = 0;
     if (pw) {
         sum += pairwise(p, n, s);
     } else {
         for (long i = 0; i < n; i++)
             sum += (acc_t)p[i * s];
     }
-    acc_t m = sum / (acc_t)n;
-    return NP_FROM_ACC(m);
-#else
+        acc_t m = sum / (acc_t)n;
+        return NP_FROM_ACC(m);
+    }
     acc_t sum = 0;
     sum += (acc_t)kth(p, n, s, (n - 1) / 2);
     if (n % 2 == 0)
         sum += (acc_t)kth(p, n, s, n / 2);
     acc_t m = sum / (acc_t)(n % 2 ? 1 : 2);
     return NP_FROM_ACC(m);
+}
+
+/* 2 * edge - v in the element type, as numpy computes it (integers wrap:
+ * the arithmetic runs in the unsigned type of the same size). */
+static NP_T odd(NP_T edge, NP_T v)
+{
+#if NP_KIND == 2
+    return (NP_T)2 * edge - v;
+#else
+    return (NP_T)((NP_UT)((NP_UT)2 * (NP_UT)edge) - (NP_UT)v);
 #endif
 }
 
-kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long outer_stride,
-                 int n_inner, long8 i_dims, long8 i_offs, long8 i_strides, long sa, long pb,
-                 long n, long N, long Lb, long Le, int pw)
+/* numpy.pad's reflect (sym 0) or symmetric (sym 1) with reflect_type
+ * "odd" along one row: its loop, chunk by chunk, each chunk at most the
+ * period long and mirrored about the current outermost element, before,
+ * then after (a row of one element repeats it, numpy's legacy rule). */
+static void odd_row(global NP_T *row, long sa, long pb, long n, long N, int sym)
 {
-    long r = get_global_id(1);
-    if (r >= n_rows)
+    long left = pb, right = N - pb - n;
+    if (n == 1) {
+        NP_T v = row[pb * sa];
+        for (long i = 0; i < pb; i++)
+            row[i * sa] = v;
+        for (long i = pb + 1; i < N; i++)
+            row[i * sa] = v;
         return;
+    }
+    long eo = sym ? 1 : 0;
+    while (left > 0 || right > 0) {
+        long old = N - right - left;
+        old = sym ? old / n * n : (old - 1) / (n - 1) * (n - 1);
+        if (left > 0) {
+            long c = min(old, left);
+            NP_T edge = row[left * sa];
+            for (long j = 0; j < c; j++)
+                row[(left - c + j) * sa] = odd(edge, row[(left - eo + c - j) * sa]);
+            left -= c;
+        }
+        if (right > 0) {
+            long c = min(old, right), at = N - right;
+            NP_T edge = row[(at - 1) * sa];
+            for (long j = 0; j < c; j++)
+                row[(at + j) * sa] = odd(edge, row[(at + eo - 2 - j) * sa]);
+            right -= c;
+        }
+    }
+}
+
+/* numpy.pad's linear_ramp: np.linspace(start, edge, num, endpoint=False)
+ * in the computation type R (float64, or float32), then the element type:
+ * floats rounded to nearest even, integers floor()ed and converted
+ * (saturating; NaN gives 0, where numpy's conversion is undefined). Step
+ * i: i * ((edge - start) / num), or, where that step is 0 on any row of the
+ * axis' side (`zero`: numpy's denormal rule), (i / num) * (edge - start);
+ * then + start. Written from the outer end (dir 1 from 0, or -1 from N-1). */
+#if NP_KIND == 2
+#define NP_RAMP_STORE(y) ((NP_T)(y))
+#else
+#define NP_RAMP_STORE(y) NP_CAT(convert_, NP_T, _sat_rtz)(floor(y))
+#endif
+#define NP_RAMP_SIDE(R, name)                                                                  \
+    static void name(global NP_T *row, long sa, long first, long dir, long num, R start,     \
+                     NP_T edge, int zero)                                                     \
+    {                                                                                         \
+        R delta = (R)edge - start, div = (R)num, step = delta / div;                          \
+        for (long i = 0; i < num; i++) {                                                      \
+            R y = zero ? ((R)i / div) * delta : (R)i * step;                                  \
+            y = y + start;                                                                    \
+            row[(first + dir * i) * sa] = NP_RAMP_STORE(y);                                   \
+        }                                                                                     \
+    }                                                                                         \
+    static int name##_zero(long num, R start, NP_T edge)                                      \
+    {                                                                                         \
+        R delta = (R)edge - start;                                                            \
+        return num > 0 && delta / (R)num == (R)0;                                             \
+    }
+NP_RAMP_SIDE(float, ramp_f)
+#ifdef NP_HAVE_F64
+NP_RAMP_SIDE(double, ramp_d)
+#endif
+
+/* The offset of row r (the fill's and the ramp pre-pass' rows). */
+/* (The long8s by pointer: a vector argument of a plain function changes the
+ * ABI on some CPUs, which compilers warn about.) */
+static long row_offset(long r, long outer_stride, int n_inner, const long8 *dims,
+                       const long8 *offs, const long8 *strides)
+{
+    long8 i_dims = *dims, i_offs = *offs, i_strides = *strides;
     long d[8] = {i_dims.s0, i_dims.s1, i_dims.s2, i_dims.s3,
                  i_dims.s4, i_dims.s5, i_dims.s6, i_dims.s7};
     long o[8] = {i_offs.s0, i_offs.s1, i_offs.s2, i_offs.s3,
@@ -195,13 +284,124 @@ kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long out
         off += (rest % d[t] + o[t]) * st[t];
         rest /= d[t];
     }
-    off += rest * outer_stride;
-    global NP_T *row = dst + dst_off + off;
-    NP_T left = statistic(row + pb * sa, Lb, sa, pw);
+    return off + rest * outer_stride;
+}
+
+/* linear_ramp's pre-pass over an axis' rows: zero[0] / zero[1] set where
+ * some row's step before / after is 0 (zero starts at 0). start_*: the end
+ * values in float64 (their bits) and in float32; rf32: compute in float32. */
+kernel void ramp_zero(global const NP_T *restrict dst, ulong dst_off, long n_rows,
+                      long outer_stride, int n_inner, long8 i_dims, long8 i_offs,
+                      long8 i_strides, long sa, long pb, long n, long N,
+                      global int *restrict zero, ulong sb_bits, ulong se_bits, float sbf,
+                      float sef, int rf32)
+{
+    long r = get_global_id(1);
+    if (r >= n_rows)
+        return;
+    global const NP_T *row =
+        dst + dst_off + row_offset(r, outer_stride, n_inner, &i_dims, &i_offs, &i_strides);
+    NP_T el = row[pb * sa], er = row[(pb + n - 1) * sa];
+    long pe = N - pb - n;
+    int zb, ze;
+    if (rf32) {
+        zb = ramp_f_zero(pb, sbf, el);
+        ze = ramp_f_zero(pe, sef, er);
+    } else {
+#ifdef NP_HAVE_F64
+        zb = ramp_d_zero(pb, as_double(sb_bits), el);
+        ze = ramp_d_zero(pe, as_double(se_bits), er);
+#else
+        zb = ze = 0;
+#endif
+    }
+    if (zb)
+        atomic_or(zero, 1);
+    if (ze)
+        atomic_or(zero + 1, 1);
+}
+
+kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long outer_stride,
+                 int n_inner, long8 i_dims, long8 i_offs, long8 i_strides, long sa, long pb,
+                 long n, long N, long Lb, long Le, int pw, int mode,
+                 global const int *restrict zero, ulong sb_bits, ulong se_bits, float sbf,
+                 float sef, int rf32)
+{
+    long r = get_global_id(1);
+    if (r >= n_rows)
+        return;
+    global NP_T *row =
+        dst + dst_off + row_offset(r, outer_stride, n_inner, &i_dims, &i_offs, &i_strides);
+    if (mode == NP_LINEAR_RAMP) { /* both edges are data: read before any write */
+        NP_T el = row[pb * sa], er = row[(pb + n - 1) * sa];
+        if (rf32) {
+            ramp_f(row, sa, 0, 1, pb, sbf, el, zero[0]);
+            ramp_f(row, sa, N - 1, -1, N - pb - n, sef, er, zero[1]);
+        } else {
+#ifdef NP_HAVE_F64
+            ramp_d(row, sa, 0, 1, pb, as_double(sb_bits), el, zero[0]);
+            ramp_d(row, sa, N - 1, -1, N - pb - n, as_double(se_bits), er, zero[1]);
+#endif
+        }
+        return;
+    }
+    if (mode >= NP_REFLECT_ODD) {
+        odd_row(row, sa, pb, n, N, mode == NP_SYMMETRIC_ODD);
+        return;
+    }
+    NP_T left = statistic(row + pb * sa, Lb, sa, pw, mode);
     /* both sides over the whole axis: one slab, one statistic (as numpy) */
-    NP_T right = Lb == n && Le == n ? left : statistic(row + (pb + n - Le) * sa, Le, sa, pw);
+    NP_T right = Lb == n && Le == n ? left
+                                    : statistic(row + (pb + n - Le) * sa, Le, sa, pw, mode);
     for (long i = 0; i < pb; i++)
         row[i * sa] = left;
     for (long i = pb + n; i < N; i++)
         row[i * sa] = right;
+}
+
+/* Pad's per-side constants (clpad_pad_options.side_values; the host side is
+ * clpad__pad_sides_enqueue, host/ops/pad_numpy/cl.c), after Pad's kernel has
+ * written the output: built for the unsigned type of the element's size (a
+ * constant is a bit pattern). A work-item per row of the innermost axis
+ * (OL elements): the outer axes, innermost first in the long8 arguments
+ * (out extent, pads_begin, input extent, the sides' bits), give the row's
+ * owner, the innermost outer axis whose coordinate o - pb is outside the
+ * input; the row's padding [0, lo) and [hi, OL) takes the innermost axis'
+ * values, its data part [lo, hi) the owner's (numpy's order: the last axis
+ * padded wins). */
+kernel void sides(global NP_T *restrict dst, ulong dst_off, long n_rows, int n_outer,
+                  long8 o_dims, long8 o_pb, long8 i_dims, long OL, long lo, long hi,
+                  ulong8 vb, ulong8 va, ulong vlb, ulong vla)
+{
+    long r = get_global_id(1);
+    if (r >= n_rows)
+        return;
+    long d[8] = {o_dims.s0, o_dims.s1, o_dims.s2, o_dims.s3,
+                 o_dims.s4, o_dims.s5, o_dims.s6, o_dims.s7};
+    long p[8] = {o_pb.s0, o_pb.s1, o_pb.s2, o_pb.s3, o_pb.s4, o_pb.s5, o_pb.s6, o_pb.s7};
+    long D[8] = {i_dims.s0, i_dims.s1, i_dims.s2, i_dims.s3,
+                 i_dims.s4, i_dims.s5, i_dims.s6, i_dims.s7};
+    ulong b[8] = {vb.s0, vb.s1, vb.s2, vb.s3, vb.s4, vb.s5, vb.s6, vb.s7};
+    ulong a[8] = {va.s0, va.s1, va.s2, va.s3, va.s4, va.s5, va.s6, va.s7};
+    int owner = -1, side = 0;
+    long rest = r;
+    for (int k = 0; k < n_outer; k++) {
+        long co = rest % d[k] - p[k];
+        rest /= d[k];
+        if (owner < 0 && (co < 0 || co >= D[k])) {
+            owner = k;
+            side = co >= 0;
+        }
+    }
+    global NP_T *row = dst + dst_off + r * OL;
+    NP_T left = (NP_T)vlb, right = (NP_T)vla;
+    for (long i = 0; i < lo; i++)
+        row[i] = left;
+    if (owner >= 0) {
+        NP_T v = (NP_T)(side ? a[owner] : b[owner]);
+        for (long i = lo; i < hi; i++)
+            row[i] = v;
+    }
+    for (long i = hi; i < OL; i++)
+        row[i] = right;
 }

@@ -194,6 +194,98 @@ static void test_numpy_statistics(void **state)
                     2, "--stat-length applies");
 }
 
+/* numpy.pad's reflect_type="odd" (--reflect-type odd): the values of
+ * numpy.pad(x, ((1, 2), (4, 1)), mode, reflect_type="odd") for the x above,
+ * as numpy 2.4 printed them (pads past the axis: numpy's chunk loop), and
+ * the refusals. */
+static void test_numpy_odd_reflection(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {2, 3};
+    int32_t x[6] = {1, 2, 4, 7, 8, 13};
+    ch_save("odd.npy", CLPAD_I32, 2, shape, x);
+    static const struct {
+        const char *mode;
+        int32_t want[5 * 8];
+    } cases[] = {
+        {"reflect", {-5, -4, -5, -6, -5, -4, -5, -6, -5, -4, -2, 0, 1, 2, 4, 6, -5, -4, 1, 6,
+                     7, 8, 13, 18, -5, -4, 4, 12, 13, 14, 22, 30, -5, -4, 7, 18, 19, 20, 31, 42}},
+        {"np:symmetric", {-2, -2, 0, 1, 1, 2, 4, 4, -2, -2, 0, 1, 1, 2, 4, 4, 1, 1, 6, 7,
+                          7, 8, 13, 13, 1, 1, 6, 7, 7, 8, 13, 13, 4, 4, 12, 13, 13, 14, 22, 22}},
+    };
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(ch_run(NULL, "pad -q --mode %s --reflect-type odd -b 1,4 -e 2,1 odd.npy "
+                                      "o.npy", cases[k].mode), 0);
+        tio_tensor t = {0};
+        ch_load("o.npy", &t);
+        assert_true(t.rank == 2 && t.shape[0] == 5 && t.shape[1] == 8);
+        if (memcmp(t.data, cases[k].want, sizeof cases[k].want))
+            fail_msg("--mode %s --reflect-type odd: not numpy.pad's values", cases[k].mode);
+        tio_free(&t);
+    }
+    ch_expect_error(ch_run(NULL, "pad --mode edge --reflect-type odd -b 1,1 -e 1,1 odd.npy o.npy"),
+                    2, "--reflect-type odd applies");
+    ch_expect_error(ch_run(NULL, "pad --mode reflect --reflect-type weird -b 1,1 -e 1,1 odd.npy "
+                                 "o.npy"), 2, "expected even or odd");
+    ch_expect_error(ch_run(NULL, "pad --mode reflect --reflect-type odd -b 1,-1 -e 1,1 odd.npy "
+                                 "o.npy"), 1, "pads_begin[1] = -1");
+}
+
+/* numpy.pad's linear_ramp (--mode linear-ramp --end-values): the values of
+ * numpy.pad(x, ((1, 2), (3, 1)), "linear_ramp", end_values=((5, -2), (9,
+ * 100))) for the x above, as numpy 2.4 printed them, and the refusals. */
+static void test_numpy_linear_ramp(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {2, 3};
+    int32_t x[6] = {1, 2, 4, 7, 8, 13};
+    ch_save("ramp.npy", CLPAD_I32, 2, shape, x);
+    static const int32_t want[5 * 7] = {9, 7, 6, 5, 5,  5,  100, 9, 6, 3,  1,  2,
+                                        4, 100, 9, 8, 7, 7, 8, 13, 100, 9, 6, 4,
+                                        2, 3, 5, 100, 9, 5, 1, -2, -2, -2, 100};
+    assert_int_equal(ch_run(NULL, "pad -q --mode linear-ramp --end-values 5,-2,9,100 -b 1,3 "
+                                  "-e 2,1 ramp.npy o.npy"), 0);
+    tio_tensor t = {0};
+    ch_load("o.npy", &t);
+    assert_true(t.rank == 2 && t.shape[0] == 5 && t.shape[1] == 7);
+    if (memcmp(t.data, want, sizeof want))
+        fail_msg("--mode linear-ramp: not numpy.pad's values");
+    tio_free(&t);
+    ch_expect_error(ch_run(NULL, "pad --mode edge --end-values 1 -b 1,1 -e 1,1 ramp.npy o.npy"),
+                    2, "--end-values applies");
+    ch_expect_error(ch_run(NULL, "pad --mode linear-ramp --end-values 1,x -b 1,1 -e 1,1 "
+                                 "ramp.npy o.npy"), 2, "not a list of numbers");
+    ch_expect_error(ch_run(NULL, "pad --mode linear-ramp --end-values 1,2,3 -b 1,1 -e 1,1 "
+                                 "ramp.npy o.npy"), 1, "--end-values has 3 values");
+}
+
+/* --value per axis and side (numpy.pad's constant_values ((0, 255), (7, 7))
+ * for the x above, as numpy 2.4 printed them: the corners take the last
+ * axis' value), and the refusals. */
+static void test_per_side_values(void **state)
+{
+    (void)state;
+    int64_t shape[2] = {2, 3};
+    int32_t x[6] = {1, 2, 4, 7, 8, 13};
+    ch_save("ps.npy", CLPAD_I32, 2, shape, x);
+    static const int32_t want[5 * 7] = {7, 7, 7, 0,   0,   0,   7, 7, 7, 7, 1, 2,
+                                        4, 7, 7, 7, 7, 7,   8,   13,  7, 7, 7, 7,
+                                        255, 255, 255, 7, 7, 7, 7, 255, 255, 255, 7};
+    assert_int_equal(ch_run(NULL, "pad -q --value 0:255,7 -b 1,3 -e 2,1 ps.npy o.npy"), 0);
+    tio_tensor t = {0};
+    ch_load("o.npy", &t);
+    assert_true(t.rank == 2 && t.shape[0] == 5 && t.shape[1] == 7);
+    if (memcmp(t.data, want, sizeof want))
+        fail_msg("--value 0:255,7: not numpy.pad's values");
+    tio_free(&t);
+    ch_expect_error(ch_run(NULL, "pad --value 0:255 -b 1,3 -e 2,1 ps.npy o.npy"), 1,
+                    "one entry (V or BEFORE:AFTER) per axis");
+    ch_expect_error(ch_run(NULL, "pad --value 0:x,7 -b 1,3 -e 2,1 ps.npy o.npy"), 2,
+                    "not a value of any dtype");
+    ch_expect_error(ch_run(NULL, "pad --value 0:255,,7 -b 1,3 -e 2,1 ps.npy o.npy"), 2,
+                    "an empty value");
+}
+
 static void test_usage_errors(void **state)
 {
     (void)state;
@@ -641,6 +733,9 @@ int main(void)
         cmocka_unit_test(test_image_round_trip),
         cmocka_unit_test(test_exact_value),
         cmocka_unit_test(test_numpy_statistics),
+        cmocka_unit_test(test_numpy_odd_reflection),
+        cmocka_unit_test(test_numpy_linear_ramp),
+        cmocka_unit_test(test_per_side_values),
         cmocka_unit_test(test_usage_errors),
         cmocka_unit_test(test_output_untouched_on_error),
         cmocka_unit_test(test_no_device_fallback),

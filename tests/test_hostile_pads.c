@@ -189,6 +189,26 @@ static void test_outputs_beyond_max_alloc(void **state)
     assert_memory_equal(got, want, nout);
     free(want);
     free(got);
+    /* Per-side constants (clpad_pad_options.side_values) in pieces: each
+     * piece's padding from its own shifted pads, as the host path writes it. */
+    int64_t ps_shape[3] = {3, 20, 30}, ps_pb[3] = {2, 3, 4}, ps_pe[3] = {1, 5, 2};
+    uint16_t ps_sides[6] = {11, 12, 13, 14, 15, 16};
+    clpad_pad_options ps_o;
+    clpad_pad_options_init(&ps_o, CLPAD_PAD_CONSTANT);
+    ps_o.side_values = ps_sides;
+    size_t ps_in = 3 * 20 * 30 * 2, ps_out = 6 * 28 * 36 * 2;
+    unsigned char *ps_x = malloc(ps_in), *ps_want = malloc(ps_out), *ps_got = malloc(ps_out + 1);
+    tu_fill(ps_x, ps_in, &rng);
+    ps_got[ps_out] = 0xA5;
+    TU_ASSERT_OK(clpad_pad_cpu(CLPAD_U16, 3, ps_shape, ps_x, ps_pb, ps_pe, &ps_o, NULL, ps_want,
+                               ps_out));
+    TU_ASSERT_OK(clpad_pad(small, CLPAD_U16, 3, ps_shape, ps_x, ps_pb, ps_pe, &ps_o, NULL, ps_got,
+                           ps_out, NULL));
+    assert_memory_equal(ps_got, ps_want, ps_out);
+    assert_int_equal(ps_got[ps_out], 0xA5);
+    free(ps_x);
+    free(ps_want);
+    free(ps_got);
     /* An input beyond the limit, and space/batch beyond it: refused, named. */
     int64_t big[2] = {64, 128}, zero[2] = {0, 0}, one[2] = {1, 1};
     unsigned char *a = calloc(64 * 128 * 4, 1), *b = calloc(65 * 130 * 4, 1);

@@ -117,6 +117,20 @@ static void random_pad(uint64_t *rng, int k, any_call *a)
         }
         clpad_pad_options o;
         tu_pad_options(&c, &o);
+        /* per-side constants: half the all-constant calls, and every fifth
+         * plain or mixed case made constant on every axis (corners of
+         * several padded axes: the last axis' value) */
+        unsigned char sides[2 * CLPAD_MAX_RANK * 8];
+        bool force = kind != 2 && k % 5 == 4, constant = c.rank > 0;
+        for (int i = 0; i < c.rank; i++) {
+            if (force)
+                o.modes[i] = CLPAD_PAD_CONSTANT;
+            constant &= o.modes[i] == CLPAD_PAD_CONSTANT;
+        }
+        if (constant && (force || tu_range(rng, 0, 1))) {
+            tu_fill(sides, sizeof sides, rng);
+            o.side_values = sides;
+        }
         clpad_status st = clpad__pad_validate(c.dtype, c.rank, c.shape, c.pads_begin,
                                               c.pads_end, &o, c.value, &a->u.pad);
         if (!st)
@@ -126,6 +140,9 @@ static void random_pad(uint64_t *rng, int k, any_call *a)
     }
     a->op = clpad__op_find("pad");
     tu_pad_case_str(&c, a->what, sizeof a->what);
+    if (a->u.pad.per_side)
+        strncat(a->what, " side_values (every axis constant)",
+                sizeof a->what - strlen(a->what) - 1);
 }
 
 static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)
@@ -183,14 +200,19 @@ static void random_sb(uint64_t *rng, enum sb_op op, any_call *a)
     }
 }
 
-/* numpy.pad's statistic modes: ranks 1-3, every dtype they take, pads 0-4,
+/* clpad_pad_numpy's modes (the statistics, odd reflect and symmetric):
+ * ranks 1-3, every dtype they take, pads 0-4 (past the period of short
+ * axes: numpy's chunk-by-chunk mirroring),
  * stat lengths whole (-1) or 1..shape+1 (beyond the axis: the whole axis);
  * one call in four has a long innermost axis (pairwise sums past 128). */
 static void random_np(uint64_t *rng, any_call *a)
 {
     static const clpad_dtype dts[] = {CLPAD_I8,  CLPAD_U8,  CLPAD_I16, CLPAD_U16, CLPAD_I32,
                                       CLPAD_U32, CLPAD_I64, CLPAD_U64, CLPAD_F32, CLPAD_F64};
-    static const char *modes[] = {"maximum", "minimum", "mean", "median"};
+    static const char *modes[] = {"maximum", "minimum", "mean", "median", "reflect-odd",
+                                  "symmetric-odd", "linear-ramp"};
+    _Static_assert(sizeof modes / sizeof *modes == CLPAD_NUMPY_MODE_COUNT,
+                   "a name for every clpad_numpy_mode");
     for (;;) {
         int rank = (int)tu_range(rng, 1, 3);
         int64_t shape[3], pb[3], pe[3], sb[3], se[3];
@@ -206,6 +228,17 @@ static void random_np(uint64_t *rng, any_call *a)
         clpad_numpy_mode mode = (clpad_numpy_mode)tu_range(rng, 0, CLPAD_NUMPY_MODE_COUNT - 1);
         if (clpad__np_validate(dt, rank, shape, pb, pe, mode, sb, se, &a->u.np))
             fail_msg("a generated pad_numpy case is invalid: %s", clpad_last_error());
+        /* linear_ramp: end values 0 (numpy's default) or small halves, in
+         * float32 for some f32 calls */
+        double eb[3] = {0}, ee[3] = {0};
+        bool f32 = dt == CLPAD_F32 && tu_range(rng, 0, 1);
+        if (mode == CLPAD_NUMPY_LINEAR_RAMP && tu_range(rng, 0, 1))
+            for (int i = 0; i < rank; i++) {
+                eb[i] = (double)tu_range(rng, 0, 200) / 2 - 50;
+                ee[i] = (double)tu_range(rng, 0, 200) / 2 - 50;
+            }
+        if (mode == CLPAD_NUMPY_LINEAR_RAMP && clpad__np_set_ramp(&a->u.np, eb, ee, f32))
+            fail_msg("a generated linear_ramp case is invalid: %s", clpad_last_error());
         a->op = clpad__op_find("pad_numpy");
         char s[64], b[64], e[64], l[64], r[64];
         snprintf(a->what, sizeof a->what,

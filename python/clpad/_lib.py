@@ -173,6 +173,16 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status,
         [_int, _int, _i64p, _void_p, _i64p, _i64p, _int, _i64p, _i64p, _void_p, _size_t],
     ),
+    "clpad_pad_linear_ramp": (
+        _status,
+        [_ctx, _int, _int, _i64p, _void_p, _i64p, _i64p, ctypes.POINTER(ctypes.c_double),
+         ctypes.POINTER(ctypes.c_double), _int, _void_p, _size_t, _run_p],
+    ),
+    "clpad_pad_linear_ramp_cpu": (
+        _status,
+        [_int, _int, _i64p, _void_p, _i64p, _i64p, ctypes.POINTER(ctypes.c_double),
+         ctypes.POINTER(ctypes.c_double), _int, _void_p, _size_t],
+    ),
     "clpad_enqueue_pad_numpy": (
         _status,
         [_ctx, _int, _int, _i64p, _cl, _size_t, _i64p, _i64p, _int, _i64p, _i64p, _cl, _size_t,

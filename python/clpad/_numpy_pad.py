@@ -4,8 +4,11 @@
 Where each runs:
 
 - ``constant_values`` per axis and per side (``((b0, a0), (b1, a1))``,
-  ``(b, a)``, ...): on the device, as a composition of clpad's constant pad
-  launches in numpy's order. numpy pads axis 0, then axis 1 on the result, and
+  ``(b, a)``, ...): on the device, in one call (the C option
+  ``clpad_pad_options.side_values``: Pad's launch, then one that writes each
+  padded element the value of the last axis padding it); for a pyopencl
+  array, as a composition of clpad's constant pad launches in numpy's
+  order. numpy pads axis 0, then axis 1 on the result, and
   so on, so a corner takes the value of the last axis whose pad covers it.
   The sides (axis 0 before, axis 0 after, axis 1 before, ...) with a pad run
   in that order, consecutive sides with the same value in one launch (all the
@@ -23,9 +26,25 @@ Where each runs:
   stat_length of 0 and empty arrays go to ``numpy.pad`` on the host.
 - ``empty``: on the device, as a constant pad of 0 (numpy leaves the pads
   uninitialised; zeros are one such result).
-- ``reflect_type="odd"``, ``linear_ramp`` (``end_values``) and a callable
-  mode (with its keyword arguments): on the host, by ``numpy.pad`` itself,
-  so that the result is numpy's bit for bit.
+- ``reflect_type="odd"`` (reflect and symmetric): on the device (the C
+  function ``clpad_pad_numpy``, modes ``CLPAD_NUMPY_REFLECT_ODD`` and
+  ``CLPAD_NUMPY_SYMMETRIC_ODD``), numpy's chunk-by-chunk mirroring, each
+  value ``2 * edge - mirror`` in the array's dtype (integers wrap, as
+  numpy's); bool, float16, bfloat16 and empty arrays: ``numpy.pad``.
+- ``linear_ramp`` (``end_values``): on the device (the C function
+  ``clpad_pad_linear_ramp``), numpy's ``np.linspace`` arithmetic bit for
+  bit, in numpy's computation type (float64, or float32 for a float32 array
+  with a per-axis table of Python numbers), including its rule for a zero
+  step; end values outside an integer dtype's range (or not exact in the
+  computation type), 64-bit integers beyond +-2^53, non-finite floats and
+  bool/float16/bfloat16 arrays go to ``numpy.pad`` (numpy's own conversion
+  is platform-defined there).
+- a callable mode (with its keyword arguments): on the host, by
+  ``numpy.pad`` itself, so that the result is numpy's bit for bit.
+
+On a device without doubles (cl_khr_fp64), the calls computed in float64
+(float64 arrays, integer means and medians, float64 ramps) run ``numpy.pad``
+on the host instead.
 
 The input of all of these is read as clpad reads it (NumPy, DLPack,
 ``__array_interface__``); ``out=`` is written; a pyopencl array is refused
@@ -34,6 +53,7 @@ The input of all of these is read as clpad reads it (NumPy, DLPack,
 
 from __future__ import annotations
 
+import ctypes
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -180,6 +200,14 @@ def run(pad_fn: Any, array: Any, pad_width: Any, args: Tuple[Any, ...], mode: An
         got = _stat_on_device(x, pairs, name, stat_length, device, out)
         if got is not None:
             return got
+    if name == "linear_ramp" and queue is None and not kwargs:
+        got = _ramp_on_device(x, pairs, end_values, device, out)
+        if got is not None:
+            return got
+    if name in _MIRRORS and reflect_type == "odd" and queue is None and not kwargs:
+        got = _numpy_on_device(x, pairs, name.upper() + "_ODD", None, device, out)
+        if got is not None:
+            return got
     try:
         np_pad: Any = np.pad  # (numpy's stubs type one mode per call)
         got = np_pad(x, pairs, mode if callable(mode) else name, **kw)
@@ -228,24 +256,127 @@ def _stat_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], nam
     """numpy.pad's statistic mode `name` by clpad_pad_numpy (on the device),
     or None where numpy.pad is to run (a dtype the kernels lack, a 0-d or
     empty array, a stat_length numpy refuses or that selects nothing)."""
+    lengths = _stat_lengths(stat_length, x.ndim)
+    if lengths is None:
+        return None
+    return _numpy_on_device(x, pairs, name.upper(), lengths, device, out)
+
+
+def _numpy_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], mode_name: str,
+                     lengths: Optional[List[Tuple[int, int]]], device: Any, out: Any) -> Any:
+    """clpad_pad_numpy's mode CLPAD_NUMPY_<mode_name> (on the device), or
+    None where numpy.pad is to run (a dtype the kernels lack, a 0-d or empty
+    array, a negative pad)."""
     from . import _context, _lib
-    from ._errors import check
     from ._pad import host_output
     rank = x.ndim
     if (x.dtype.kind, x.dtype.itemsize) not in _STAT_DTYPES or rank == 0 or x.size == 0:
         return None
-    lengths = _stat_lengths(stat_length, rank)
-    if lengths is None or any(b < 0 or a < 0 for b, a in pairs):
+    if any(b < 0 or a < 0 for b, a in pairs):
         return None
+    if lengths is None:
+        lengths = [(-1, -1)] * rank
     out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
     result = host_output(out, out_shape, x.dtype, x)
     c = _args.i64
-    mode = _lib.constant("CLPAD_NUMPY_" + name.upper())
-    check(_lib.lib().clpad_pad_numpy(
-        _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
-        x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
-        c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
-        result.nbytes, None))
+    mode = _lib.constant("CLPAD_NUMPY_" + mode_name)
+    if not _device_ran(lambda: _lib.lib().clpad_pad_numpy(
+            _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
+            x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]), mode,
+            c([b for b, _ in lengths]), c([a for _, a in lengths]), result.ctypes.data,
+            result.nbytes, None)):
+        return None
+    return result
+
+
+def _device_ran(call: Any) -> bool:
+    """Run a clpad_pad_numpy-family call; False where the device cannot
+    (CLPAD_ERR_UNSUPPORTED: no doubles for a call computed in float64), for
+    numpy.pad to run on the host; other errors raise."""
+    from ._errors import ClpadError, check
+    try:
+        check(call())
+    except ClpadError as e:
+        if e.status_name == "CLPAD_ERR_UNSUPPORTED":
+            return False
+        raise
+    return True
+
+
+def _ramp_on_device(x: "np.ndarray[Any, Any]", pairs: List[Tuple[int, int]], end_values: Any,
+                    device: Any, out: Any) -> Any:
+    """numpy.pad's linear_ramp by clpad_pad_linear_ramp (on the device), or
+    None where numpy.pad is to run. The end values are numpy.pad's own
+    (_as_pairs in numpy's lib/_arraypad_impl.py broadcasts them: one or two
+    values stay NumPy scalars, a per-axis table becomes Python numbers), and
+    so is the computation type: np.linspace's, read from np.linspace itself
+    on a one-element edge (float64; float32 for a float32 array with Python
+    numbers). The device takes the calls whose result numpy defines: end
+    values exact in that type, within an integer dtype's range (64-bit
+    integers: values within +-2^53), finite values of float arrays."""
+    from . import _context, _lib
+    from ._pad import host_output
+    rank = x.ndim
+    if (x.dtype.kind, x.dtype.itemsize) not in _STAT_DTYPES or rank == 0 or x.size == 0:
+        return None
+    if any(b < 0 or a < 0 for b, a in pairs):
+        return None
+    try:
+        from numpy.lib._arraypad_impl import _as_pairs  # type: ignore[attr-defined]  # numpy 2
+    except ImportError:  # pragma: no cover (numpy 1.x)
+        try:
+            from numpy.lib.arraypad import _as_pairs  # type: ignore
+        except ImportError:
+            return None
+    try:
+        ev = _as_pairs(0 if end_values is None else end_values, rank)
+    except (ValueError, TypeError):
+        return None  # (numpy.pad says what is wrong)
+    edge = np.zeros((1,), x.dtype)
+    types, values = set(), []
+    for b, a in ev:
+        side = []
+        for v in (b, a):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    dt = np.linspace(v, edge, 1, endpoint=False, axis=0).dtype
+                    sv = np.array(v).astype(dt)
+            except (ValueError, TypeError, OverflowError):
+                return None
+            if dt not in (np.dtype(np.float64), np.dtype(np.float32)) or np.array(v).ndim:
+                return None
+            f = float(sv)
+            if not np.isfinite(f) or f != v:
+                return None  # (numpy's rounding of the value itself: left to numpy)
+            types.add(dt)
+            side.append(f)
+        values.append(side)
+    if len(types) != 1:
+        return None
+    f32 = types.pop() == np.dtype(np.float32)
+    if x.dtype.kind == "f":
+        if not np.isfinite(x).all():
+            return None
+    else:
+        info = np.iinfo(x.dtype)
+        lo, hi = float(info.min), float(info.max)
+        if x.dtype.itemsize == 8:
+            lo, hi = max(lo, -2.0**53), min(hi, 2.0**53)
+            if int(x.min()) < lo or int(x.max()) > hi:
+                return None
+        if any(not lo <= v <= hi for side in values for v in side):
+            return None
+    out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
+    result = host_output(out, out_shape, x.dtype, x)
+    c = _args.i64
+    dbl = ctypes.c_double * rank
+    if not _device_ran(lambda: _lib.lib().clpad_pad_linear_ramp(
+            _context.context(device), _args.dtype_code(x.dtype), rank, c(list(x.shape)),
+            x.ctypes.data, c([b for b, _ in pairs]), c([a for _, a in pairs]),
+            dbl(*[s[0] for s in values]), dbl(*[s[1] for s in values]), int(f32),
+            result.ctypes.data, result.nbytes, None)):
+        return None
     return result
 
 
@@ -301,6 +432,26 @@ def _constant(pad_fn: Any, array: Any, pad_width: Any, value: Any, device: Any, 
     sides = [(i, s, values[i][s]) for i in range(rank) for s in (0, 1) if pairs[i][s] > 0]
     if not sides:
         return pad_fn(x, pads_begin=[0] * rank, pads_end=[0] * rank, out=out, **where)
+    if len(set(v.tobytes() for _, _, v in sides)) > 1 and not _pyopencl.is_device_array(x):
+        # one launch: clpad_pad_options.side_values (the last axis padding an
+        # element gives its value, numpy's order)
+        from . import _context, _lib
+        from ._errors import check
+        from ._pad import host_output
+        lib = _lib.lib()
+        opts = _lib.PadOptions()
+        lib.clpad_pad_options_init(ctypes.byref(opts), _lib.constant("CLPAD_PAD_CONSTANT"))
+        table = ctypes.create_string_buffer(
+            b"".join(values[i][s].tobytes() for i in range(rank) for s in (0, 1)))
+        opts.side_values = ctypes.cast(table, ctypes.c_void_p)
+        out_shape = tuple(d + b + a for d, (b, a) in zip(x.shape, pairs))
+        result = host_output(out, out_shape, dt, x)
+        c = _args.i64
+        check(lib.clpad_pad(_context.context(device), _args.dtype_code(dt), rank,
+                            c(list(x.shape)), x.ctypes.data, c([b for b, _ in pairs]),
+                            c([a for _, a in pairs]), ctypes.byref(opts), None,
+                            result.ctypes.data, result.nbytes, None))
+        return result
     runs: List[List[Tuple[int, int, Any]]] = []
     for side in sides:
         if runs and runs[-1][0][2].tobytes() == side[2].tobytes():

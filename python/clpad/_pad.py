@@ -435,15 +435,16 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
             side's value cast to x's dtype as numpy.pad casts it (300 on
             uint8 is 44; 1.7 on int8 is 1; what numpy refuses raises
             ClpadValueError). Runs on the device: one constant-pad launch
-            when every side has the same value, else a composition of
-            launches in numpy's order (axis 0's sides, then axis 1's, ...; a
-            run of consecutive sides with one value in one launch), each
-            padding the previous result, so that a corner takes the value of
-            the last axis whose pad covers it, exactly as numpy.pad. Each
-            launch copies the array: k runs cost about k single pads.
-        reflect_type: "even" (numpy's default; on the device) or "odd"
-            (``2 * edge - mirror``, any pad size: computed by numpy.pad on
-            the host).
+            when every side has the same value, else one call with a value
+            per side (the C option clpad_pad_options.side_values: the pad,
+            then one launch over the padding), a corner taking the value of
+            the last axis whose pad covers it, exactly as numpy.pad (a
+            pyopencl array: a composition of constant-pad launches in
+            numpy's order, each padding the previous result).
+        reflect_type: "even" (numpy's default) or "odd" (``2 * edge -
+            mirror`` in the array's dtype, integers wrapping, any pad size:
+            numpy.pad's chunk-by-chunk mirroring, by the C function
+            clpad_pad_numpy); both on the device.
         stat_length (modes "maximum", "minimum", "mean", "median") and
             end_values (mode "linear_ramp"): numpy.pad's.
 
@@ -457,14 +458,19 @@ def pad(array: Any, pad_width: Any = None, *args: Any, mode: Any = None,
         type's quiet NaN; bool, float16 and bfloat16 arrays, a stat_length
         of 0 and empty arrays are left to numpy.pad on the host. "empty"
         pads with zeros on the device (numpy leaves the pads uninitialised).
-        "linear_ramp" and a callable mode with its keyword arguments
-        (``pad(x, 2, func, padder=100)``) run numpy.pad itself on the host,
+        reflect_type="odd" and "linear_ramp" (end_values; numpy's
+        np.linspace arithmetic in numpy's float64 or float32, its zero-step
+        rule included: the C function clpad_pad_linear_ramp) run on the
+        device too; bool, float16, bfloat16 and empty arrays, and ramps
+        whose numpy result is platform-defined (end values outside an
+        integer dtype's range, non-finite floats) run numpy.pad on the
+        host. A callable mode with its keyword arguments
+        (``pad(x, 2, func, padder=100)``) runs numpy.pad itself on the host,
         so the result is numpy's bit for bit. These modes take NumPy,
         DLPack and array-interface inputs and ``out=``, not a pyopencl array
         (ClpadValueError). Where each part runs: constant, edge, reflect,
-        symmetric, wrap (reflect_type "even"), the statistics and empty on
-        the device; linear_ramp, reflect_type "odd" and callables on the
-        host.
+        symmetric (both reflect types), wrap, linear_ramp, the statistics
+        and empty on the device; callables on the host.
 
     OpenVINO's form, ``pad(array, *, pads_begin, pads_end, mode, value)``:
         pads_begin, pads_end: one int per axis, or one int for every axis

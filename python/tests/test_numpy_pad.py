@@ -243,6 +243,93 @@ def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
     assert len(cases) >= 300
 
 
+def test_odd_reflection_runs_on_the_device_and_equals_numpy(monkeypatch):
+    """reflect and symmetric with reflect_type="odd" through clpad_pad_numpy,
+    never numpy.pad, equal to numpy.pad byte for byte: ten dtypes, ranks
+    1-3, pads up to three times the axis (numpy's chunk-by-chunk loop),
+    axes of one element (its legacy rule), integers at their range's ends
+    (numpy's wrapping 2 * edge - v), floats with inf and NaN."""
+    rng = np.random.default_rng(2930)
+    cases = []
+    for mode in ("reflect", "symmetric"):
+        for dtype in STAT_DTYPES:
+            for rank in (1, 2, 3):
+                for k in range(3):
+                    shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+                    if np.dtype(dtype).kind == "f":
+                        x = (rng.standard_normal(shape) * 1e3).astype(dtype)
+                        if k == 2:
+                            x.flat[0], x.flat[-1] = np.inf, np.nan
+                    else:
+                        info = np.iinfo(dtype)
+                        lo, hi = (info.min, info.max) if k == 2 else (-1000, 1000)
+                        x = rng.integers(max(info.min, lo), min(info.max, hi), shape,
+                                         dtype=dtype, endpoint=True)
+                    pw = [(int(rng.integers(0, 3 * d + 2)), int(rng.integers(0, 3 * d + 2)))
+                          for d in shape]
+                    cases.append((x, pw, mode))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wants = [np.pad(x, pw, m, reflect_type="odd") for x, pw, m in cases]
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, m), want in zip(cases, wants):
+        for device in (None, "reference"):
+            got = clpad.pad(x, pw, m, reflect_type="odd", device=device)
+            assert same(got, want), (device, m, x.dtype.name, x.shape, pw)
+    assert len(cases) >= 180
+
+
+def test_linear_ramp_runs_on_the_device_and_equals_numpy(monkeypatch):
+    """linear_ramp through clpad_pad_linear_ramp, never numpy.pad, equal to
+    numpy.pad byte for byte: ten dtypes, ranks 1-3, end_values absent, one
+    number, a pair (NumPy scalars: float64 ramps) and per axis (Python
+    numbers: float32 ramps on float32 arrays), edges equal to the end value
+    on some rows (numpy's (i / num) * delta form for the whole side), a
+    float64 step that underflows to 0."""
+    rng = np.random.default_rng(2931)
+    cases = []
+    for dtype in STAT_DTYPES:
+        for rank in (1, 2, 3):
+            for k in range(4):
+                shape = [int(rng.integers(1, 6)) for _ in range(rank)]
+                if np.dtype(dtype).kind == "f":
+                    x = (rng.standard_normal(shape) * 1e3).astype(dtype)
+                else:
+                    x = rng.integers(0, 120, shape, dtype=dtype, endpoint=True)
+                if k == 3:
+                    x.flat[0] = 0  # (an edge equal to the end value 0)
+                pw = [(int(rng.integers(0, 6)), int(rng.integers(0, 6))) for _ in shape]
+                ev = (None, int(rng.integers(0, 100)),
+                      (float(rng.integers(0, 200)) / 2, int(rng.integers(0, 100))),
+                      [(int(rng.integers(0, 100)), float(rng.integers(0, 80)) / 4)
+                       for _ in shape])[k]
+                cases.append((x, pw, {} if ev is None else {"end_values": ev}))
+    cases.append((np.array([5e-324, 1.0]), [(3, 2)], {}))
+    wants = [np.pad(x, pw, "linear_ramp", **kw) for x, pw, kw in cases]
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, kw), want in zip(cases, wants):
+        for device in (None, "reference"):
+            got = clpad.pad(x, pw, "linear_ramp", device=device, **kw)
+            assert same(got, want), (device, x.dtype.name, x.shape, pw, kw, got, want)
+    assert len(cases) >= 120
+
+
+def test_linear_ramp_left_to_numpy_where_its_result_is_platform_defined():
+    """End values past an integer dtype's range, non-finite values, a
+    callable's keywords: numpy.pad's own result (on the host)."""
+    x = np.array([[1, 200], [3, 4]], np.uint8)
+    for kw in ({"end_values": 300}, {"end_values": -1}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert same(clpad.pad(x, 2, "linear_ramp", **kw), np.pad(x, 2, "linear_ramp", **kw))
+    y = np.array([1.0, np.inf, np.nan], np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = np.pad(y, 3, "linear_ramp", end_values=2)
+        got = clpad.pad(y, 3, "linear_ramp", end_values=2)
+    assert got.tobytes() == want.tobytes()
+
+
 def test_statistic_modes_nan_and_empty_on_the_device(monkeypatch):
     x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]], np.float32)
     wants = {m: np.pad(x, 2, m) for m in ("maximum", "minimum", "mean", "median")}
@@ -279,7 +366,7 @@ def test_pad_numpy_c_errors_name_the_argument():
             ({"pb": (-1,)}, "CLPAD_ERR_INVALID_PADS", "pads_begin[0] = -1"),
             ({"shape": (0,)}, "CLPAD_ERR_INVALID_PADS", "can't extend empty axis"),
             ({"dtype": np.float16}, "CLPAD_ERR_UNSUPPORTED", "f32 and f64"),
-            ({"mode": 4}, "CLPAD_ERR_INVALID_ARGUMENT", "mode 4"),
+            ({"mode": 7}, "CLPAD_ERR_INVALID_ARGUMENT", "mode 7"),
             ({"nbytes": 4}, "CLPAD_ERR_BUFFER_TOO_SMALL", "output_bytes = 4")]:
         st, msg = call(**kw)
         assert lib.clpad_status_name(st).decode() == status and words in msg, (kw, st, msg)
@@ -287,3 +374,52 @@ def test_pad_numpy_c_errors_name_the_argument():
     st, msg = call()
     assert st == 0, msg
     assert (out[:8] == np.pad(x, 1, "mean")).all()
+
+
+def test_c_api_per_side_constants_equal_numpy():
+    """clpad_pad / clpad_pad_cpu with clpad_pad_options.side_values (one
+    constant per side of each axis) equal numpy.pad's constant_values
+    ((b0, a0), (b1, a1), ...) byte for byte: the corner rule (the last axis
+    padding an element gives its value), six dtypes, ranks 1-3, on the
+    default device and on the host path; a mode other than constant is
+    refused, naming the argument and the axis."""
+    import ctypes
+    from clpad import _args, _context, _lib
+    lib = _lib.lib()
+    c = _args.i64
+    rng = np.random.default_rng(2932)
+    n = 0
+    for dtype in (np.uint8, np.int16, np.int64, np.float16, np.float32, np.float64):
+        for rank in (1, 2, 3):
+            for _ in range(3):
+                shape = [int(rng.integers(1, 5)) for _ in range(rank)]
+                x = rng.integers(0, 100, shape).astype(dtype)
+                pw = [(int(rng.integers(0, 4)), int(rng.integers(0, 4))) for _ in shape]
+                vals = rng.integers(100, 120, (rank, 2)).astype(dtype)
+                want = np.pad(x, pw, constant_values=vals)
+                opts = _lib.PadOptions()
+                lib.clpad_pad_options_init(ctypes.byref(opts), _lib.constant("CLPAD_PAD_CONSTANT"))
+                sides = np.ascontiguousarray(vals).ravel()
+                opts.side_values = sides.ctypes.data
+                for cpu in (False, True):
+                    out = np.full(want.shape, 7, dtype)
+                    # (clpad_pad_cpu has no ctypes prototype: pointers and sizes typed here)
+                    args = [_args.dtype_code(x.dtype), rank, c(shape),
+                            ctypes.c_void_p(x.ctypes.data), c([b for b, _ in pw]),
+                            c([a for _, a in pw]), ctypes.byref(opts), None,
+                            ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(out.nbytes)]
+                    st = (lib.clpad_pad_cpu(*args) if cpu else
+                          lib.clpad_pad(_context.context(None), *args, None))
+                    assert st == 0, lib.clpad_last_error().decode()
+                    assert out.tobytes() == want.tobytes(), (cpu, x.dtype.name, shape, pw, vals)
+                    n += 1
+    assert n == 108
+    opts.modes[1] = _lib.constant("CLPAD_PAD_EDGE")
+    x = np.zeros((2, 2), np.uint8)
+    out = np.zeros((4, 4), np.uint8)
+    st = lib.clpad_pad_cpu(_args.dtype_code(x.dtype), 2, c([2, 2]), ctypes.c_void_p(x.ctypes.data),
+                           c([1, 1]), c([1, 1]), ctypes.byref(opts), None,
+                           ctypes.c_void_p(out.ctypes.data), ctypes.c_size_t(out.nbytes))
+    msg = lib.clpad_last_error().decode()
+    assert lib.clpad_status_name(st).decode() == "CLPAD_ERR_INVALID_ARGUMENT", msg
+    assert "side_values" in msg and "axis 1 is edge" in msg, msg

@@ -1,6 +1,7 @@
 /* Pad on OpenCL (docs/spec.md, "Pad"): the enqueue and host-pointer paths. */
 #include "device/launch.h"
 #include "ops/pad/pad.h"
+#include "ops/pad_numpy/pad_numpy.h" /* (its inline program options) */
 
 #include "coords.h"
 
@@ -110,8 +111,78 @@ clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_
     clpad_status st = plan.out_elems > 0 ? clpad__pad_plan_check(&plan) : CLPAD_OK;
     if (st)
         return st;
-    return enqueue_plan(ctx, &plan, c->value, c->esize, input, input_offset, output,
-                        output_offset, queue, num_events, wait_list, event);
+    bool sides = c->per_side && plan.out_elems > 0;
+    st = enqueue_plan(ctx, &plan, c->value, c->esize, input, input_offset, output, output_offset,
+                      queue, num_events, wait_list, sides ? NULL : event);
+    if (!st && sides) /* per-side constants over the padding (in-order queue) */
+        st = clpad__pad_sides_enqueue(ctx, c, output, output_offset, queue, event);
+    return st;
+}
+
+/* ulong bits of a value of esize bytes (little-endian: its low bytes). */
+static cl_ulong side_bits(const unsigned char *v, size_t esize)
+{
+    cl_ulong x = 0;
+    for (size_t i = 0; i < esize; i++)
+        x |= (cl_ulong)v[i] << (8 * i);
+    return x;
+}
+
+clpad_status clpad__pad_sides_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_mem out,
+                                      size_t out_off, cl_command_queue q, cl_event *event)
+{
+    static const clpad_dtype by_size[9] = {CLPAD_U8, CLPAD_U8, CLPAD_U16, CLPAD_U8, CLPAD_U32,
+                                           CLPAD_U8, CLPAD_U8, CLPAD_U8, CLPAD_U64};
+    int r = c->rank, last = r - 1;
+    /* the output's extents from the pads (a piece of a larger output, as
+     * clpad_pad splits one, shifts its pads but keeps c->out_shape) */
+    int64_t O[CLPAD_MAX_RANK];
+    for (int a = 0; a < r; a++)
+        O[a] = c->pads_begin[a] + c->shape[a] + c->pads_end[a];
+    cl_long8 o_dims = {{0}}, o_pb = {{0}}, i_dims = {{0}};
+    cl_ulong8 vb = {{0}}, va = {{0}};
+    cl_long n_rows = 1;
+    cl_int n_outer = 0;
+    for (int a = last - 1; a >= 0; a--, n_outer++) {
+        o_dims.s[n_outer] = O[a];
+        o_pb.s[n_outer] = c->pads_begin[a];
+        i_dims.s[n_outer] = c->shape[a];
+        vb.s[n_outer] = side_bits(c->sides[a][0], c->esize);
+        va.s[n_outer] = side_bits(c->sides[a][1], c->esize);
+        n_rows *= O[a];
+    }
+    cl_long OL = O[last], lo = c->pads_begin[last], hi;
+    lo = lo < 0 ? 0 : lo > OL ? OL : lo;
+    hi = c->pads_begin[last] + c->shape[last];
+    hi = hi < lo ? lo : hi > OL ? OL : hi;
+    cl_ulong vlb = side_bits(c->sides[last][0], c->esize),
+             vla = side_bits(c->sides[last][1], c->esize), dst_off = out_off / c->esize;
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__np_options(by_size[c->esize], options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "pad_numpy", options, "sides", NULL, &kc);
+    if (st)
+        return st;
+    clpad__arg_mem(&kc, "dst", out);
+    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
+    clpad__arg(&kc, "n_outer", sizeof n_outer, &n_outer);
+    clpad__arg(&kc, "o_dims", sizeof o_dims, &o_dims);
+    clpad__arg(&kc, "o_pb", sizeof o_pb, &o_pb);
+    clpad__arg(&kc, "i_dims", sizeof i_dims, &i_dims);
+    clpad__arg(&kc, "OL", sizeof OL, &OL);
+    clpad__arg(&kc, "lo", sizeof lo, &lo);
+    clpad__arg(&kc, "hi", sizeof hi, &hi);
+    clpad__arg(&kc, "vb", sizeof vb, &vb);
+    clpad__arg(&kc, "va", sizeof va, &va);
+    clpad__arg(&kc, "vlb", sizeof vlb, &vlb);
+    clpad__arg(&kc, "vla", sizeof vla, &vla);
+    size_t local = 64;
+    clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
+                              .local = {1, local},
+                              .items = 1,
+                              .rows_per_item = 1};
+    return clpad__kernel_launch(&kc, q, &geo, 0, NULL, event);
 }
 
 clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,

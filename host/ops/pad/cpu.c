@@ -368,6 +368,7 @@ static void pad_with(const clpad_pad_call *c, const int64_t *pads_begin, const i
 void clpad__pad_cpu(const clpad_pad_call *c, const void *input, void *output)
 {
     pad_with(c, c->pads_begin, c->pads_end, input, output);
+    clpad__pad_sides_host(c, c->pads_begin, c->pads_end, output);
 }
 
 clpad_status clpad_pad_cpu(clpad_dtype dtype, int rank, const int64_t *shape, const void *input,
@@ -423,8 +424,10 @@ static void run_piece(void *arg, int i)
     pb[P->axis] -= lo;
     pe[P->axis] -= O - hi;
     off += (size_t)lo * P->block[P->axis];
-    if (hi > lo)
+    if (hi > lo) {
         pad_with(c, pb, pe, P->in, P->out + off);
+        clpad__pad_sides_host(c, pb, pe, P->out + off);
+    }
 }
 
 void clpad__pad_cpu_threads(const clpad_pad_call *c, const void *input, void *output)

@@ -83,8 +83,25 @@ typedef struct clpad_pad_call {
     int64_t out_shape[CLPAD_MAX_RANK];
     int8_t rules[CLPAD_MAX_RANK];  /* each axis's coordinate rule (kernels/coords.h) */
     unsigned char value[8];        /* the pad value (zero bytes when NULL was given) */
+    /* options->side_values: one value per side of each axis, [axis][0
+     * before, 1 after] (per_side false: value everywhere) */
+    bool per_side;
+    unsigned char sides[CLPAD_MAX_RANK][2][8];
     size_t in_bytes, out_bytes;
 } clpad_pad_call;
+
+/* The per-side constants of a call (c->per_side) written over the padding of
+ * an output at `output` whose axes have pads pb / pe (a piece of the call's
+ * output: its pads shifted; host/ops/pad/ref.c): an element whose coordinate
+ * o - pb[a] is outside [0, shape[a]) on some axis takes the side value of
+ * the last such axis. */
+void clpad__pad_sides_host(const clpad_pad_call *c, const int64_t *pb, const int64_t *pe,
+                           void *output);
+/* The same on the device, on the output buffer at byte out_off (after the
+ * pad's launch, on the same in-order queue; host/ops/pad/cl.c, kernel
+ * `sides` of kernels/pad_numpy.cl). */
+clpad_status clpad__pad_sides_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_mem out,
+                                      size_t out_off, cl_command_queue q, cl_event *event);
 
 /* Validate a Pad (every rule of clpad_pad_output_shape, the dtype) and
  * fill *c. The host buffers are checked by the host-pointer entry points. */

@@ -86,7 +86,7 @@ static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad
                                "pad: options has a non-zero byte at offset %zu, past the "
                                "fields this library version knows (%zu bytes)",
                                k, sizeof *o);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 3; k++)
         if (out->reserved[k])
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                                "pad: options->reserved[%d] must be 0", k);
@@ -242,6 +242,23 @@ clpad_status clpad__pad_validate(clpad_dtype dtype, int rank, const int64_t *sha
     memset(c->value, 0, sizeof c->value);
     if (pad_value)
         memcpy(c->value, pad_value, c->esize);
+    c->per_side = false;
+    memset(c->sides, 0, sizeof c->sides);
+    /* (options is not NULL here: clpad__pad_check refuses NULL) */
+    if (options->size >= offsetof(clpad_pad_options, side_values) + sizeof options->side_values &&
+        options->side_values) {
+        for (int a = 0; a < rank; a++)
+            if (c->rules[a] != CLPAD_COORD_CONSTANT)
+                return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "options->side_values", a,
+                                      "pad: options->side_values needs mode constant on every "
+                                      "axis (axis %d is %s)", a,
+                                      clpad_pad_mode_name(options->modes[a]));
+        const unsigned char *v = options->side_values;
+        c->per_side = rank > 0;
+        for (int a = 0; a < rank; a++)
+            for (int s = 0; s < 2; s++)
+                memcpy(c->sides[a][s], v + (size_t)(2 * a + s) * c->esize, c->esize);
+    }
     return CLPAD_OK;
 }
 

@@ -7,36 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *type_name(clpad_dtype t)
+/* Whether the device computes in double (cl_khr_fp64). */
+static bool has_doubles(const clpad_context *ctx)
 {
-    switch (t) {
-    case CLPAD_I8: return "char";
-    case CLPAD_U8: return "uchar";
-    case CLPAD_I16: return "short";
-    case CLPAD_U16: return "ushort";
-    case CLPAD_I32: return "int";
-    case CLPAD_U32: return "uint";
-    case CLPAD_I64: return "long";
-    case CLPAD_U64: return "ulong";
-    case CLPAD_F32: return "float";
-    default: return "double";
-    }
+    cl_device_fp_config cfg = 0;
+    return clGetDeviceInfo(ctx->device, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof cfg, &cfg, NULL) ==
+               CL_SUCCESS &&
+           cfg != 0;
 }
 
-void clpad__np_options(clpad_dtype dtype, clpad_numpy_mode mode, char *options, size_t size)
-{
-    bool fl = dtype == CLPAD_F32 || dtype == CLPAD_F64;
-    bool sgn = dtype == CLPAD_I8 || dtype == CLPAD_I16 || dtype == CLPAD_I32 || dtype == CLPAD_I64;
-    bool dbl = dtype == CLPAD_F64 || (!fl && mode >= CLPAD_NUMPY_MEAN);
-    /* correctly rounded division: the mean's sum / count as numpy's */
-    snprintf(options, size, "-DNP_T=%s -DNP_KIND=%d -DNP_MODE=%d%s%s", type_name(dtype),
-             fl ? 2 : sgn ? 0 : 1, (int)mode, dbl ? " -DNP_DOUBLE" : "",
-             dtype == CLPAD_F32 ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
-}
-
-/* One axis' fill launch (the axis has pads and rows). */
-static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax, cl_mem out,
-                              size_t out_off, cl_command_queue q, cl_event *event)
+/* One axis' launches, the flags of linear_ramp's pre-pass (*zero) created
+ * here. */
+static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int ax, cl_mem out,
+                                size_t out_off, cl_command_queue q, cl_event *event, cl_mem *zero)
 {
     int rank = c->rank;
     int64_t stride[CLPAD_MAX_RANK + 1]; /* stride[a + 1]: elements of a step of axis a */
@@ -61,12 +44,54 @@ static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax
             Le = c->stat_end[ax];
     /* an axis' outer index steps over the whole axis: stride[ax] elements */
     cl_ulong dst_off = out_off / c->esize;
-    cl_int pw = clpad__np_pairwise(c, ax);
+    cl_int pw = clpad__np_pairwise(c, ax), mode = (cl_int)c->mode, rf32 = c->ramp_f32;
+    double sb = c->ramp_begin[ax], se = c->ramp_end[ax];
+    cl_ulong sb_bits, se_bits;
+    memcpy(&sb_bits, &sb, 8);
+    memcpy(&se_bits, &se, 8);
+    cl_float sbf = (float)sb, sef = (float)se;
     char options[CLPAD_OPTIONS_MAX];
-    clpad__np_options(c->dtype, c->mode, options, sizeof options);
+    clpad__np_options(c->dtype, options, sizeof options);
+    size_t local = 64;
+    clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
+                              .local = {1, local},
+                              .items = 1,
+                              .rows_per_item = 1};
     clpad_kernel_call kc;
-    clpad_status st = clpad__kernel_begin(ctx, "pad_numpy", options, "fill", NULL, &kc);
-    if (st)
+    clpad_status st;
+    if (c->mode == CLPAD_NUMPY_LINEAR_RAMP) {
+        cl_int err, nothing = 0;
+        *zero = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL, &err);
+        if (!*zero)
+            return clpad__fail_cl(err, "clCreateBuffer (pad_numpy's ramp flags)");
+        err = clEnqueueFillBuffer(q, *zero, &nothing, sizeof nothing, 0, 2 * sizeof(cl_int), 0,
+                                  NULL, NULL);
+        if (err != CL_SUCCESS)
+            return clpad__fail_cl(err, "clEnqueueFillBuffer (pad_numpy's ramp flags)");
+        if ((st = clpad__kernel_begin(ctx, "pad_numpy", options, "ramp_zero", NULL, &kc)))
+            return st;
+        clpad__arg_mem(&kc, "dst", out);
+        clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+        clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
+        clpad__arg(&kc, "outer_stride", sizeof outer_stride, &outer_stride);
+        clpad__arg(&kc, "n_inner", sizeof n_inner, &n_inner);
+        clpad__arg(&kc, "i_dims", sizeof dims, &dims);
+        clpad__arg(&kc, "i_offs", sizeof offs, &offs);
+        clpad__arg(&kc, "i_strides", sizeof strides, &strides);
+        clpad__arg(&kc, "sa", sizeof sa, &sa);
+        clpad__arg(&kc, "pb", sizeof pb, &pb);
+        clpad__arg(&kc, "n", sizeof n, &n);
+        clpad__arg(&kc, "N", sizeof N, &N);
+        clpad__arg_mem(&kc, "zero", *zero);
+        clpad__arg(&kc, "sb_bits", sizeof sb_bits, &sb_bits);
+        clpad__arg(&kc, "se_bits", sizeof se_bits, &se_bits);
+        clpad__arg(&kc, "sbf", sizeof sbf, &sbf);
+        clpad__arg(&kc, "sef", sizeof sef, &sef);
+        clpad__arg(&kc, "rf32", sizeof rf32, &rf32);
+        if ((st = clpad__kernel_launch(&kc, q, &geo, 0, NULL, NULL)))
+            return st;
+    }
+    if ((st = clpad__kernel_begin(ctx, "pad_numpy", options, "fill", NULL, &kc)))
         return st;
     clpad__arg_mem(&kc, "dst", out);
     clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
@@ -83,12 +108,26 @@ static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax
     clpad__arg(&kc, "Lb", sizeof Lb, &Lb);
     clpad__arg(&kc, "Le", sizeof Le, &Le);
     clpad__arg(&kc, "pw", sizeof pw, &pw);
-    size_t local = 64;
-    clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
-                              .local = {1, local},
-                              .items = 1,
-                              .rows_per_item = 1};
+    clpad__arg(&kc, "mode", sizeof mode, &mode);
+    clpad__arg_mem(&kc, "zero", *zero);
+    clpad__arg(&kc, "sb_bits", sizeof sb_bits, &sb_bits);
+    clpad__arg(&kc, "se_bits", sizeof se_bits, &se_bits);
+    clpad__arg(&kc, "sbf", sizeof sbf, &sbf);
+    clpad__arg(&kc, "sef", sizeof sef, &sef);
+    clpad__arg(&kc, "rf32", sizeof rf32, &rf32);
     return clpad__kernel_launch(&kc, q, &geo, 0, NULL, event);
+}
+
+/* One axis' launches (the axis has pads and rows): for linear_ramp, its
+ * two flags cleared and its pre-pass; then the fill. */
+static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax, cl_mem out,
+                              size_t out_off, cl_command_queue q, cl_event *event)
+{
+    cl_mem zero = NULL;
+    clpad_status st = launch_axis(ctx, c, ax, out, out_off, q, event, &zero);
+    if (zero) /* (the enqueued launches keep it until they complete) */
+        clReleaseMemObject(zero);
+    return st;
 }
 
 /* The device run of a validated call, after the wait list. */
@@ -98,6 +137,15 @@ static clpad_status np_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_me
 {
     if (c->out_bytes == 0)
         return clpad__enqueue_marker(q, num_events, wait_list, event);
+    bool integer = c->dtype != CLPAD_F32 && c->dtype != CLPAD_F64;
+    if ((c->dtype == CLPAD_F64 ||
+         (integer && (c->mode == CLPAD_NUMPY_MEAN || c->mode == CLPAD_NUMPY_MEDIAN)) ||
+         (c->mode == CLPAD_NUMPY_LINEAR_RAMP && !c->ramp_f32)) &&
+        !has_doubles(ctx))
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "pad_numpy: %s has no doubles (cl_khr_fp64), which this call computes "
+                           "in (f64 arrays, integer means and medians, float64 ramps); run it "
+                           "on the host (the _cpu function)", ctx->device_name);
     /* the input in the middle (and zeros around it, overwritten below) */
     clpad_pad_options o;
     clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
@@ -157,21 +205,14 @@ clpad_status clpad_enqueue_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int 
                       queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
-clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
-                             const int64_t *shape, const void *input, const int64_t *pads_begin,
-                             const int64_t *pads_end, clpad_numpy_mode mode,
-                             const int64_t *stat_begin, const int64_t *stat_end, void *output,
-                             size_t output_bytes, clpad_run_info *info)
+/* The host-pointer run of a validated call. */
+static clpad_status np_run(clpad_context *ctx, const clpad_np_call *cp, const void *input,
+                           void *output, size_t output_bytes, clpad_run_info *info, uint64_t t0)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_numpy: context is NULL");
-    uint64_t t0 = clpad__now_ns();
-    clpad_np_call c;
-    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode,
-                                         stat_begin, stat_end, &c);
-    if (st || (st = clpad__check_host_buffers("pad_numpy", input, c.in_bytes, output,
-                                              c.out_bytes, output_bytes)))
+    const clpad_np_call c = *cp;
+    clpad_status st = clpad__check_host_buffers("pad_numpy", input, c.in_bytes, output,
+                                                c.out_bytes, output_bytes);
+    if (st)
         return st;
     if (c.out_bytes == 0 || ctx->fallback) {
         if (c.out_bytes > 0)
@@ -188,4 +229,38 @@ clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
                            c.out_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
     return clpad__run_host(ctx, input, c.in_bytes, output, c.out_bytes, c.in_bytes + c.out_bytes,
                            clpad__np_host_enqueue, &c, info);
+}
+
+clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
+                             const int64_t *shape, const void *input, const int64_t *pads_begin,
+                             const int64_t *pads_end, clpad_numpy_mode mode,
+                             const int64_t *stat_begin, const int64_t *stat_end, void *output,
+                             size_t output_bytes, clpad_run_info *info)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_numpy: context is NULL");
+    uint64_t t0 = clpad__now_ns();
+    clpad_np_call c;
+    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode,
+                                         stat_begin, stat_end, &c);
+    return st ? st : np_run(ctx, &c, input, output, output_bytes, info, t0);
+}
+
+clpad_status clpad_pad_linear_ramp(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                   const int64_t *shape, const void *input,
+                                   const int64_t *pads_begin, const int64_t *pads_end,
+                                   const double *end_begin, const double *end_end, int float32,
+                                   void *output, size_t output_bytes, clpad_run_info *info)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_linear_ramp: context is NULL");
+    uint64_t t0 = clpad__now_ns();
+    clpad_np_call c;
+    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end,
+                                         CLPAD_NUMPY_LINEAR_RAMP, NULL, NULL, &c);
+    if (!st)
+        st = clpad__np_set_ramp(&c, end_begin, end_end, float32);
+    return st ? st : np_run(ctx, &c, input, output, output_bytes, info, t0);
 }

@@ -25,3 +25,22 @@ clpad_status clpad_pad_numpy_cpu(clpad_dtype dtype, int rank, const int64_t *sha
         clpad__np_cpu(&c, input, output);
     return CLPAD_OK;
 }
+
+clpad_status clpad_pad_linear_ramp_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
+                                       const void *input, const int64_t *pads_begin,
+                                       const int64_t *pads_end, const double *end_begin,
+                                       const double *end_end, int float32, void *output,
+                                       size_t output_bytes)
+{
+    clpad__clear_error();
+    clpad_np_call c;
+    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end,
+                                         CLPAD_NUMPY_LINEAR_RAMP, NULL, NULL, &c);
+    if (st || (st = clpad__np_set_ramp(&c, end_begin, end_end, float32)) ||
+        (st = clpad__check_host_buffers("pad_linear_ramp", input, c.in_bytes, output,
+                                        c.out_bytes, output_bytes)))
+        return st;
+    if (c.out_bytes > 0)
+        clpad__np_cpu(&c, input, output);
+    return CLPAD_OK;
+}

@@ -42,6 +42,10 @@ clpad_status clpad__np_validate(clpad_dtype dtype, int rank, const int64_t *shap
             !clpad__add_i64(c->out_shape[a], pads_end[a], &c->out_shape[a]))
             return clpad__fail_at(CLPAD_ERR_OVERFLOW, "pads_end", a,
                                   "pad_numpy: axis %d: shape + pads overflows", a);
+        if (mode >= CLPAD_NUMPY_REFLECT_ODD) { /* no statistic: stat lengths unused */
+            c->stat_begin[a] = c->stat_end[a] = shape[a];
+            continue;
+        }
         const int64_t *given[2] = {stat_begin, stat_end};
         int64_t *res[2] = {c->stat_begin, c->stat_end};
         for (int s = 0; s < 2; s++) {
@@ -58,6 +62,21 @@ clpad_status clpad__np_validate(clpad_dtype dtype, int rank, const int64_t *shap
     if (!clpad__count(rank, c->shape, c->esize, &n, &c->in_bytes) ||
         !clpad__count(rank, c->out_shape, c->esize, &n, &c->out_bytes))
         return clpad__fail(CLPAD_ERR_OVERFLOW, "pad_numpy: the output's size overflows");
+    return CLPAD_OK;
+}
+
+clpad_status clpad__np_set_ramp(clpad_np_call *c, const double *end_begin, const double *end_end,
+                                int float32)
+{
+    if (float32 && c->dtype != CLPAD_F32)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "pad_linear_ramp: float32 = %d: a float32 ramp is for f32 arrays (numpy "
+                           "computes the others in float64)", float32);
+    c->ramp_f32 = float32 != 0;
+    for (int a = 0; a < c->rank; a++) {
+        c->ramp_begin[a] = end_begin ? end_begin[a] : 0.;
+        c->ramp_end[a] = end_end ? end_end[a] : 0.;
+    }
     return CLPAD_OK;
 }
 

@@ -260,6 +260,134 @@ static void statistic(const clpad_np_call *c, const unsigned char *p, int64_t n,
     }
 }
 
+/* An integer element's bits (of any signedness), zero-extended. */
+static uint64_t ld_bits(clpad_dtype t, const unsigned char *p)
+{
+    switch (clpad_dtype_size(t)) {
+    case 1: return p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+/* 2 * edge - v in dtype t, as numpy computes it (integers wrap). */
+static void odd_value(clpad_dtype t, const unsigned char *edge, const unsigned char *v,
+                      unsigned char *out)
+{
+    if (t == CLPAD_F32) {
+        float e = ld_f(edge), x = ld_f(v), r = 2.f * e;
+        r = r - x;
+        memcpy(out, &r, 4);
+    } else if (t == CLPAD_F64) {
+        double e = ld_d(t, edge), x = ld_d(t, v), r = 2. * e;
+        r = r - x;
+        memcpy(out, &r, 8);
+    } else {
+        /* modulo 2^64, then the type's low bits: two's complement wrapping */
+        uint64_t r = 2u * ld_bits(t, edge) - ld_bits(t, v);
+        switch (clpad_dtype_size(t)) {
+        case 1: { uint8_t y = (uint8_t)r; memcpy(out, &y, 1); break; }
+        case 2: { uint16_t y = (uint16_t)r; memcpy(out, &y, 2); break; }
+        case 4: { uint32_t y = (uint32_t)r; memcpy(out, &y, 4); break; }
+        default: memcpy(out, &r, 8);
+        }
+    }
+}
+
+/* numpy.pad's reflect / symmetric with reflect_type "odd" along one row of
+ * N elements, `sa` bytes apart, data at [pb, pb + n): numpy's loop
+ * (_set_reflect_both): while pads remain, a chunk before then a chunk
+ * after, each at most the period long (reflect: the data's length less
+ * one, counted in whole periods; symmetric: in whole lengths), mirrored
+ * about the current outermost element e as 2 * e - v; a row of one element
+ * repeats it (numpy's legacy rule for a singleton axis). */
+static void odd_row(clpad_dtype t, size_t es, unsigned char *row, int64_t sa, int64_t pb,
+                    int64_t n, int64_t N, bool sym)
+{
+    int64_t left = pb, right = N - pb - n;
+    if (n == 1) {
+        for (int64_t i = 0; i < N; i++)
+            if (i != pb)
+                memcpy(row + i * sa, row + pb * sa, es);
+        return;
+    }
+    int64_t eo = sym ? 1 : 0;
+    while (left > 0 || right > 0) {
+        int64_t old = N - right - left;
+        old = sym ? old / n * n : (old - 1) / (n - 1) * (n - 1);
+        if (left > 0) {
+            int64_t k = old < left ? old : left;
+            unsigned char edge[8];
+            memcpy(edge, row + left * sa, es);
+            for (int64_t j = 0; j < k; j++)
+                odd_value(t, edge, row + (left - eo + k - j) * sa, row + (left - k + j) * sa);
+            left -= k;
+        }
+        if (right > 0) {
+            int64_t k = old < right ? old : right, at = N - right;
+            unsigned char edge[8];
+            memcpy(edge, row + (at - 1) * sa, es);
+            for (int64_t j = 0; j < k; j++)
+                odd_value(t, edge, row + (at + eo - 2 - j) * sa, row + (at + j) * sa);
+            right -= k;
+        }
+    }
+}
+
+/* A linear_ramp value y stored in dtype t: floats rounded to nearest even,
+ * integers floor()ed and converted saturating (NaN: 0), as the kernel's
+ * convert_<type>_sat_rtz. */
+static void st_ramp(clpad_dtype t, double y, unsigned char *out)
+{
+    if (t == CLPAD_F32) {
+        float f = (float)y;
+        memcpy(out, &f, 4);
+    } else if (t == CLPAD_F64) {
+        memcpy(out, &y, 8);
+    } else {
+        st_int(t, isnan(y) ? 0. : floor(y), out);
+    }
+}
+
+/* One side of a linear_ramp row: numpy's np.linspace(start, edge, num,
+ * endpoint=False) (numpy's function_base.py), in float64 or, for f32
+ * arrays that ask for it, float32: i * ((edge - start) / num), or, where
+ * that step is 0 on any row of this axis' side (`zero`), (i / num) *
+ * (edge - start); plus start. Step i is written at first + dir * i. */
+static void ramp_side(const clpad_np_call *c, unsigned char *row, int64_t sa, int64_t first,
+                      int64_t dir, int64_t num, double start, const unsigned char *edge,
+                      bool zero)
+{
+    clpad_dtype t = c->dtype;
+    for (int64_t i = 0; i < num; i++) {
+        unsigned char *o = row + (first + dir * i) * sa;
+        if (c->ramp_f32) {
+            float s = (float)start, delta = ld_f(edge) - s, div = (float)num;
+            float y = zero ? ((float)i / div) * delta : (float)i * (delta / div);
+            y = y + s;
+            memcpy(o, &y, 4);
+        } else {
+            double delta = ld_d(t, edge) - start, div = (double)num;
+            double y = zero ? ((double)i / div) * delta : (double)i * (delta / div);
+            st_ramp(t, y + start, o);
+        }
+    }
+}
+
+/* Whether a ramp side's step is 0 (numpy's any(step == 0) over the side). */
+static bool ramp_zero(const clpad_np_call *c, int64_t num, double start,
+                      const unsigned char *edge)
+{
+    if (num <= 0)
+        return false;
+    if (c->ramp_f32) {
+        float s = (float)start, delta = ld_f(edge) - s;
+        return delta / (float)num == 0.f;
+    }
+    return (ld_d(c->dtype, edge) - start) / (double)num == 0.;
+}
+
 void clpad__np_ref(const clpad_np_call *c, const void *input, void *output)
 {
     const unsigned char *in = input;
@@ -295,14 +423,38 @@ void clpad__np_ref(const clpad_np_call *c, const void *input, void *output)
         }
         if (empty)
             continue;
-        memcpy(idx, lo, sizeof lo);
         int64_t n = c->shape[ax], pb = c->pads_begin[ax], sa = stride[ax] * (int64_t)es;
+        int64_t pe = c->pads_end[ax], N = c->out_shape[ax];
+        bool ramp = c->mode == CLPAD_NUMPY_LINEAR_RAMP, zero[2] = {false, false};
+        /* linear_ramp: a first pass over the rows finds the sides whose step
+         * is 0 on some row, then the second writes */
+        for (int pass = ramp ? 0 : 1; pass < 2; pass++) {
+        memcpy(idx, lo, sizeof lo);
         for (;;) {
             int64_t o = 0;
             for (int a = 0; a < rank; a++)
                 o += (a == ax ? 0 : idx[a]) * stride[a];
             unsigned char *row = out + (size_t)o * es;
             unsigned char left[8], right[8];
+            if (ramp) {
+                const unsigned char *el = row + pb * sa, *er = row + (pb + n - 1) * sa;
+                if (pass == 0) {
+                    zero[0] |= ramp_zero(c, pb, c->ramp_begin[ax], el);
+                    zero[1] |= ramp_zero(c, pe, c->ramp_end[ax], er);
+                } else {
+                    unsigned char eb[8], ee[8]; /* (the edges, before the writes) */
+                    memcpy(eb, el, es);
+                    memcpy(ee, er, es);
+                    ramp_side(c, row, sa, 0, 1, pb, c->ramp_begin[ax], eb, zero[0]);
+                    ramp_side(c, row, sa, N - 1, -1, pe, c->ramp_end[ax], ee, zero[1]);
+                }
+                goto next;
+            }
+            if (c->mode >= CLPAD_NUMPY_REFLECT_ODD) {
+                odd_row(c->dtype, es, row, sa, pb, n, c->out_shape[ax],
+                        c->mode == CLPAD_NUMPY_SYMMETRIC_ODD);
+                goto next;
+            }
             statistic(c, row + pb * sa, c->stat_begin[ax], sa, pairwise, left);
             statistic(c, row + (pb + n - c->stat_end[ax]) * sa, c->stat_end[ax], sa, pairwise,
                       right);
@@ -310,11 +462,13 @@ void clpad__np_ref(const clpad_np_call *c, const void *input, void *output)
                 memcpy(row + i * sa, left, es);
             for (int64_t i = pb + n; i < c->out_shape[ax]; i++)
                 memcpy(row + i * sa, right, es);
+        next:;
             int a = rank - 1;
             for (; a >= 0 && ++idx[a] == hi[a]; a--)
                 idx[a] = lo[a];
             if (a < 0)
                 break;
+        }
         }
     }
 }
