@@ -316,34 +316,41 @@ def test_cli_preprocess_is_the_same_call(tmp_path):
 
 
 def test_pil_kinds_are_pillows_resize():
-    """interp "pil-*" is Pillow's resize byte for byte: its horizontal pass,
-    then its vertical pass (each a one-axis Image.resize), which is
-    Image.resize itself up to Pillow 12 (Pillow 13 runs the vertical pass
-    first for some size pairs: docs/letterbox.md); sizes up and down, RGB
-    and grey. Preset "imagenet" is torchvision's recipe as Pillow and NumPy
-    state it."""
+    """interp "pil-*" is Pillow's resize byte for byte: two one-axis
+    Image.resize calls, horizontal first, or with pil_version 13 (the
+    default) vertical first where the height is reduced and 2 (W - w) >
+    H - h (clpad/docs/letterbox.md); the installed Pillow's Image.resize
+    itself with its release's pil_version; sizes up and down, RGB and grey.
+    Preset "imagenet" is torchvision's recipe as Pillow and NumPy state it."""
     PIL = pytest.importorskip("PIL")
     Image = pytest.importorskip("PIL.Image")
-    one_call = int(PIL.__version__.split(".")[0]) < 13
+    installed = min(max(int(PIL.__version__.split(".")[0]), 12), 13)
     rng = np.random.default_rng(11)
     y, x = np.mgrid[0:97, 0:131]
     smooth = ((np.sin(x / 7.0) + np.cos(y / 5.0)) * 60 + 128).astype(np.uint8)
     noise = rng.integers(0, 256, (97, 131, 3), dtype=np.uint8)
     kinds = {"pil-bilinear": Image.BILINEAR, "pil-bicubic": Image.BICUBIC,
              "pil-lanczos": Image.LANCZOS}
+    vfirst_seen = 0
     for a in (smooth, noise, np.dstack([smooth, noise[:, :, 1], smooth[::-1]])):
+        h, w = a.shape[:2]
         for kind, flt in kinds.items():
-            for size in ((1, 1), (13, 200), (97, 131), (300, 41), (8, 9)):
+            for size in ((1, 1), (13, 200), (97, 131), (300, 41), (8, 9), (40, 125)):
+                H, W = size
                 im = Image.fromarray(a)
-                want = np.asarray(im.resize((size[1], a.shape[0]), flt)
-                                  .resize(size[::-1], flt))
-                if one_call:
-                    assert np.array_equal(want, np.asarray(im.resize(size[::-1], flt)))
+                hfirst = np.asarray(im.resize((W, h), flt).resize((W, H), flt))
+                vfirst = np.asarray(im.resize((w, H), flt).resize((W, H), flt))
+                want = {12: hfirst, 13: vfirst if H < h and 2 * (W - w) > H - h else hfirst}
+                vfirst_seen += want[13] is vfirst and not np.array_equal(vfirst, hfirst)
+                assert np.array_equal(want[installed], np.asarray(im.resize((W, H), flt)))
                 for device in (None, clpad.REFERENCE):
-                    got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind,
-                                              dtype=np.uint8, layout="NHWC", device=device)
-                    assert got[0].reshape(want.shape).tobytes() == want.tobytes(), \
-                        (kind, a.shape, size, device)
+                    for v in (12, 13):
+                        got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind,
+                                                  dtype=np.uint8, layout="NHWC", device=device,
+                                                  pil_version=v)
+                        assert got[0].reshape(want[v].shape).tobytes() == want[v].tobytes(), \
+                            (kind, a.shape, size, device, v)
+    assert vfirst_seen  # the two orders differ somewhere in these cases
     pil = Image.fromarray(noise)
     r = pil.resize((int(256 * 131 / 97), 97), Image.BILINEAR).resize(
         (int(256 * 131 / 97), 256), Image.BILINEAR)
