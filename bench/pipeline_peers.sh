@@ -16,7 +16,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/pip" install -q --upgrade pip
   "$venv/bin/pip" install -q numpy
 fi
-"$venv/bin/python" -c "import cv2" 2>/dev/null || "$venv/bin/pip" install -q opencv-python-headless
+# OpenCV 4.x: blobFromImagesWithParams' layout constants (DNN_LAYOUT_NCHW)
+# are not in OpenCV 5's Python module
+"$venv/bin/python" -c "import cv2, sys; sys.exit(int(cv2.__version__.split('.')[0]) >= 5)" \
+  2>/dev/null || "$venv/bin/pip" install -q "opencv-python-headless<5"
 "$venv/bin/python" -c "import PIL" 2>/dev/null || "$venv/bin/pip" install -q pillow
 [ -f "$build/libclpad.so" ] && [ -x "$build/clpad" ] || bash scripts/build.sh
 "$venv/bin/python" tests/peer/fetch_photos.py "$build/peer-data"
