@@ -882,8 +882,10 @@ typedef enum clpad_numpy_mode {
  * at most the data's period long) mirrored about the current outermost
  * element e as 2 * e - v in the dtype (integers wrap modulo 2^bits, as
  * numpy's arithmetic; floats in their own precision); an axis of one
- * element repeats it (docs/spec.md states the loop). stat_begin / stat_end
- * are not read.
+ * element repeats it (docs/spec.md states the loop). A NaN result has
+ * x86-64's bits on every device (NVIDIA's GPUs would give 0x7fffffff): the
+ * first NaN operand with its quiet bit set, else (inf - inf) the default
+ * NaN, sign set. stat_begin / stat_end are not read.
  *
  * CLPAD_NUMPY_LINEAR_RAMP: numpy.pad(x, pad_width, "linear_ramp") with
  * end_values 0; clpad_pad_linear_ramp states the arithmetic.
@@ -916,7 +918,9 @@ CLPAD_API clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, in
  * or (R(i) / w) * (edge - end) on a side where that step is 0 on any row of
  * the axis (numpy's rule for denormal steps); plus end (all in R, end and
  * edge converted to R first). Then the dtype: floats rounded to nearest
- * even; integers floor()ed, then converted saturating (NaN: 0), which is
+ * even (a NaN: edge's, else end's, quiet bit set, else the default NaN,
+ * sign set, as x86-64 computes them, on every device); integers floor()ed,
+ * then converted saturating (NaN: 0), which is
  * numpy's result wherever numpy's own conversion is defined (end values
  * within the dtype's range; 64-bit integers within +-2^53).
  * Errors: those of clpad_pad_numpy; CLPAD_ERR_INVALID_ARGUMENT for float32

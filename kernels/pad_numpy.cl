@@ -186,12 +186,64 @@ static NP_T statistic(global const NP_T *p, long n, long s, int pw, int mode)
     return NP_FROM_ACC(m);
 }
 
+#if NP_KIND == 2
+/* NaN results as x86-64 computes them (SSE, where numpy runs in the tests;
+ * the reference, ref.c, states the same rule): the first NaN operand,
+ * quieted, or, from an invalid operation on numbers (inf - inf, 0 * inf),
+ * the default NaN, sign set. Stated here because devices differ: NVIDIA's
+ * GPUs return 0x7fffffff for every NaN result. np_nan: from the element
+ * type; np_nan_f / np_nan_d: a float / double operand, stored in it. */
+#if defined(NP_DOUBLE)
+#define NP_BITS(v) as_ulong(v)
+#define NP_FROM_BITS(b) as_double(b)
+#define NP_QUIET 0x0008000000000000UL
+#define NP_DEFAULT_NAN 0xfff8000000000000UL
+#else
+#define NP_BITS(v) as_uint(v)
+#define NP_FROM_BITS(b) as_float(b)
+#define NP_QUIET 0x00400000U
+#define NP_DEFAULT_NAN 0xffc00000U
+#endif
+static NP_T np_nan(NP_T a, NP_T b)
+{
+    if (isnan(a))
+        return NP_FROM_BITS(NP_BITS(a) | NP_QUIET);
+    if (isnan(b))
+        return NP_FROM_BITS(NP_BITS(b) | NP_QUIET);
+    return NP_FROM_BITS(NP_DEFAULT_NAN);
+}
+/* a float NaN converted to the element type (cvtss2sd: the payload moves up) */
+static NP_T np_nan_f(float v)
+{
+#if defined(NP_DOUBLE)
+    ulong b = as_uint(v);
+    return as_double((b >> 31) << 63 | 0x7ff8000000000000UL | (b & 0x7fffffUL) << 29);
+#else
+    return as_float(as_uint(v) | 0x00400000U);
+#endif
+}
+#ifdef NP_HAVE_F64
+/* a double NaN converted to the element type (cvtsd2ss: its top bits) */
+static NP_T np_nan_d(double v)
+{
+#if defined(NP_DOUBLE)
+    return as_double(as_ulong(v) | 0x0008000000000000UL);
+#else
+    ulong b = as_ulong(v);
+    return as_float((uint)(b >> 63) << 31 | 0x7fc00000U | (uint)((b >> 29) & 0x7fffffUL));
+#endif
+}
+#endif
+#endif
+
 /* 2 * edge - v in the element type, as numpy computes it (integers wrap:
- * the arithmetic runs in the unsigned type of the same size). */
+ * the arithmetic runs in the unsigned type of the same size; a NaN result
+ * by np_nan's rule). */
 static NP_T odd(NP_T edge, NP_T v)
 {
 #if NP_KIND == 2
-    return (NP_T)2 * edge - v;
+    NP_T r = (NP_T)2 * edge - v;
+    return isnan(r) ? np_nan(edge, v) : r;
 #else
     return (NP_T)((NP_UT)((NP_UT)2 * (NP_UT)edge) - (NP_UT)v);
 #endif
@@ -241,11 +293,16 @@ static void odd_row(global NP_T *row, long sa, long pb, long n, long N, int sym)
  * axis' side (`zero`: numpy's denormal rule), (i / num) * (edge - start);
  * then + start. Written from the outer end (dir 1 from 0, or -1 from N-1). */
 #if NP_KIND == 2
-#define NP_RAMP_STORE(y) ((NP_T)(y))
+/* a NaN step: edge's, else start's, else the default NaN (np_nan's rule:
+ * each operation takes its first NaN operand, and edge comes first) */
+#define NP_RAMP_STORE(y, edge, start, nan_of)                                                  \
+    (isnan(y) ? (isnan(edge) ? np_nan(edge, edge) : isnan(start) ? nan_of(start)             \
+                                                                 : np_nan(0, 0))             \
+              : (NP_T)(y))
 #else
-#define NP_RAMP_STORE(y) NP_CAT(convert_, NP_T, _sat_rtz)(floor(y))
+#define NP_RAMP_STORE(y, edge, start, nan_of) NP_CAT(convert_, NP_T, _sat_rtz)(floor(y))
 #endif
-#define NP_RAMP_SIDE(R, name)                                                                  \
+#define NP_RAMP_SIDE(R, name, nan_of)                                                          \
     static void name(global NP_T *row, long sa, long first, long dir, long num, R start,     \
                      NP_T edge, int zero)                                                     \
     {                                                                                         \
@@ -253,7 +310,7 @@ static void odd_row(global NP_T *row, long sa, long pb, long n, long N, int sym)
         for (long i = 0; i < num; i++) {                                                      \
             R y = zero ? ((R)i / div) * delta : (R)i * step;                                  \
             y = y + start;                                                                    \
-            row[(first + dir * i) * sa] = NP_RAMP_STORE(y);                                   \
+            row[(first + dir * i) * sa] = NP_RAMP_STORE(y, edge, start, nan_of);              \
         }                                                                                     \
     }                                                                                         \
     static int name##_zero(long num, R start, NP_T edge)                                      \
@@ -261,9 +318,9 @@ static void odd_row(global NP_T *row, long sa, long pb, long n, long N, int sym)
         R delta = (R)edge - start;                                                            \
         return num > 0 && delta / (R)num == (R)0;                                             \
     }
-NP_RAMP_SIDE(float, ramp_f)
+NP_RAMP_SIDE(float, ramp_f, np_nan_f)
 #ifdef NP_HAVE_F64
-NP_RAMP_SIDE(double, ramp_d)
+NP_RAMP_SIDE(double, ramp_d, np_nan_d)
 #endif
 
 /* The offset of row r (the fill's and the ramp pre-pass' rows). */

@@ -4,6 +4,7 @@ and random cases of every mode and option, six dtypes, ranks 1-3, compared
 with numpy.pad byte for byte."""
 
 import doctest
+import platform
 import warnings
 
 import numpy as np
@@ -277,6 +278,39 @@ def test_odd_reflection_runs_on_the_device_and_equals_numpy(monkeypatch):
             got = clpad.pad(x, pw, m, reflect_type="odd", device=device)
             assert same(got, want), (device, m, x.dtype.name, x.shape, pw)
     assert len(cases) >= 180
+
+
+@pytest.mark.skipif(platform.machine() not in ("x86_64", "AMD64"),
+                    reason="numpy's NaN bits are x86-64's there, which clpad states; "
+                           "this host's arithmetic gives its own")
+def test_odd_reflection_nan_bits_are_numpys(monkeypatch):
+    """A NaN result of 2 * edge - v has x86-64's bits on every device (NVIDIA's
+    GPUs compute 0x7fffffff for every NaN): the first NaN operand quieted,
+    payload and sign kept (signalling NaNs among them), or the default NaN,
+    sign set, from inf - inf (an edge of inf or one that doubles past the
+    largest float)."""
+    f32 = np.array([0x7F800001, 0x3F800000, 0xFFC12345, 0x7F800000, 0x7F7FFFFF,
+                    0x7FA00005, 0xFF800000, 0x40000000], np.uint32).view(np.float32)
+    f64 = np.array([0x7FF0000000000001, 0x3FF0000000000000, 0xFFF0000000012345,
+                    0x7FF0000000000000, 0x7FEFFFFFFFFFFFFF, 0xFFF8000000000007,
+                    0xFFF0000000000000, 0x4000000000000000], np.uint64).view(np.float64)
+    cases = []
+    for x in (f32, f64):
+        for mode in ("reflect", "symmetric"):
+            cases += [(x, [(7, 7)], mode), (x[[3, 3, 4, 3]], [(3, 3)], mode),
+                      (x.reshape(2, 4), [(1, 2), (3, 4)], mode),
+                      (x.reshape(4, 2), [(4, 4), (0, 3)], mode)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wants = [np.pad(x, pw, m, reflect_type="odd") for x, pw, m in cases]
+    assert any(np.isnan(w).any() for w in wants)
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, m), want in zip(cases, wants):
+        for device in (None, "reference"):
+            got = clpad.pad(x, pw, m, reflect_type="odd", device=device)
+            assert got.tobytes() == want.tobytes(), (device, m, x.dtype.name, pw,
+                                                     got.view(f"u{x.itemsize}"),
+                                                     want.view(f"u{x.itemsize}"))
 
 
 def test_linear_ramp_runs_on_the_device_and_equals_numpy(monkeypatch):

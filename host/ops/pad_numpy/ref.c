@@ -271,18 +271,69 @@ static uint64_t ld_bits(clpad_dtype t, const unsigned char *p)
     }
 }
 
-/* 2 * edge - v in dtype t, as numpy computes it (integers wrap). */
+/* NaN results as x86-64 computes them (SSE, where numpy runs in the tests),
+ * stated bit by bit so that the reference is the same on every host and the
+ * kernel (kernels/pad_numpy.cl, np_nan) can follow it on every device
+ * (NVIDIA's GPUs return 0x7fffffff for every NaN result): an operation
+ * returns its first NaN operand, quieted (the quiet bit set, the payload
+ * kept; a float converted to double moves its payload up 29 bits, a double
+ * converted to float keeps its top 23), or, from an invalid operation on
+ * numbers (inf - inf, 0 * inf), the default NaN, sign set. The operands are
+ * bit patterns of dtype t (F32 or F64); nan_store writes the result. */
+static const uint64_t f32_quiet = 0x00400000u, f32_default = 0xffc00000u;
+static const uint64_t f64_quiet = 0x0008000000000000ull, f64_default = 0xfff8000000000000ull;
+
+static void nan_store(clpad_dtype t, uint64_t bits, unsigned char *out)
+{
+    if (t == CLPAD_F32) {
+        uint32_t b = (uint32_t)bits;
+        memcpy(out, &b, 4);
+    } else {
+        memcpy(out, &bits, 8);
+    }
+}
+
+/* the NaN of a op b, a and b in dtype t (F32 or F64): a's if a is a NaN,
+ * else b's, quieted, else the default */
+static uint64_t nan_of(clpad_dtype t, const unsigned char *a, const unsigned char *b)
+{
+    for (int k = 0; k < 2; k++) {
+        const unsigned char *p = k ? b : a;
+        if (isnan(ld_d(t, p)))
+            return ld_bits(t, p) | (t == CLPAD_F32 ? f32_quiet : f64_quiet);
+    }
+    return t == CLPAD_F32 ? f32_default : f64_default;
+}
+
+/* a double NaN's bits converted to dtype t */
+static uint64_t nan_from_double(clpad_dtype t, double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    if (t == CLPAD_F64)
+        return b | f64_quiet;
+    return (b >> 63) << 31 | 0x7f800000u | f32_quiet | ((b >> 29) & 0x7fffffu);
+}
+
+/* 2 * edge - v in dtype t, as numpy computes it (integers wrap; a NaN result
+ * by the rule above). */
 static void odd_value(clpad_dtype t, const unsigned char *edge, const unsigned char *v,
                       unsigned char *out)
 {
     if (t == CLPAD_F32) {
         float e = ld_f(edge), x = ld_f(v), r = 2.f * e;
         r = r - x;
-        memcpy(out, &r, 4);
+        if (isnan(r))
+            nan_store(t, nan_of(t, edge, v), out);
+        else
+            memcpy(out, &r, 4);
     } else if (t == CLPAD_F64) {
         double e = ld_d(t, edge), x = ld_d(t, v), r = 2. * e;
         r = r - x;
-        memcpy(out, &r, 8);
+        if (isnan(r))
+            nan_store(t, nan_of(t, edge, v), out);
+        else
+            memcpy(out, &r, 8);
     } else {
         /* modulo 2^64, then the type's low bits: two's complement wrapping */
         uint64_t r = 2u * ld_bits(t, edge) - ld_bits(t, v);
@@ -366,11 +417,25 @@ static void ramp_side(const clpad_np_call *c, unsigned char *row, int64_t sa, in
             float s = (float)start, delta = ld_f(edge) - s, div = (float)num;
             float y = zero ? ((float)i / div) * delta : (float)i * (delta / div);
             y = y + s;
-            memcpy(o, &y, 4);
+            unsigned char sb[8] = {0}; /* start as an f32 operand */
+            memcpy(sb, &s, 4);
+            if (isnan(y)) /* edge's NaN, else start's, else the default */
+                nan_store(t, nan_of(t, edge, sb), o);
+            else
+                memcpy(o, &y, 4);
         } else {
             double delta = ld_d(t, edge) - start, div = (double)num;
             double y = zero ? ((double)i / div) * delta : (double)i * (delta / div);
-            st_ramp(t, y + start, o);
+            y = y + start;
+            if (isnan(y) && (t == CLPAD_F32 || t == CLPAD_F64)) {
+                uint64_t b = isnan(ld_d(t, edge)) ? nan_of(t, edge, edge)
+                             : isnan(start)       ? nan_from_double(t, start)
+                             : t == CLPAD_F32     ? f32_default
+                                                  : f64_default;
+                nan_store(t, b, o);
+            } else {
+                st_ramp(t, y, o);
+            }
         }
     }
 }
