@@ -151,6 +151,11 @@ void clpad__program_cache_free(clpad_context *ctx);
  * *owned is set when the caller must free the returned text. */
 clpad_status clpad__kernel_source(const char *kernel_dir, const char *family,
                                   const char **source, size_t *length, char **owned);
+/* A build log whose "<kernel>:N:" positions (a driver that ignores #line:
+ * NVIDIA's numbers the lines of the whole source) name each file and its own
+ * line, from the #line markers of source; NULL when there is none to name
+ * (or no memory). The caller frees it. */
+char *clpad__build_log_lines(const char *source, const char *log);
 
 /* On-disk cache of program binaries (disk_cache.c): a program built from the
  * cached binary, or NULL; and storing a freshly built one. Silent on failure. */

@@ -101,7 +101,60 @@ clpad_status clpad__kernel_source(const char *kernel_dir, const char *family,
     return CLPAD_OK;
 }
 
-static void keep_build_log(clpad_context *ctx, cl_program prog, const char *options)
+char *clpad__build_log_lines(const char *source, const char *log)
+{
+    static const char tag[] = "<kernel>:";
+    size_t count = 0;
+    for (const char *p = strstr(log, tag); p; p = strstr(p + 1, tag))
+        count++;
+    if (!count)
+        return NULL;
+    /* a tag's replacement: a name of < 64 bytes, ':' and a line number */
+    size_t cap = strlen(log) + count * 96 + 1, at = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (const char *p = log;;) {
+        const char *hit = strstr(p, tag);
+        size_t lit = hit ? (size_t)(hit - p) : strlen(p);
+        memcpy(out + at, p, lit);
+        at += lit;
+        if (!hit)
+            break;
+        p = hit + sizeof tag - 1;
+        char *end;
+        long line = strtol(p, &end, 10);
+        /* the last `#line 1 "name"` before that line (lines from 1) */
+        char name[64] = "";
+        long marker = 0, l = 1;
+        for (const char *q = source; *q && l < line; l++) {
+            if (!strncmp(q, "#line 1 \"", 9)) {
+                size_t k = strcspn(q + 9, "\"\n");
+                if (k < sizeof name) {
+                    memcpy(name, q + 9, k);
+                    name[k] = '\0';
+                    marker = l;
+                }
+            }
+            const char *nl = strchr(q, '\n');
+            if (!nl)
+                break;
+            q = nl + 1;
+        }
+        if (end == p || *end != ':' || !name[0]) { /* left as it was */
+            memcpy(out + at, tag, sizeof tag - 1);
+            at += sizeof tag - 1;
+            continue;
+        }
+        at += (size_t)snprintf(out + at, cap - at, "%s:%ld", name, line - marker);
+        p = end;
+    }
+    out[at] = '\0';
+    return out;
+}
+
+static void keep_build_log(clpad_context *ctx, cl_program prog, const char *options,
+                           const char *source)
 {
     size_t n = 0;
     clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &n);
@@ -115,6 +168,13 @@ static void keep_build_log(clpad_context *ctx, cl_program prog, const char *opti
     if (n > 0 && clGetProgramBuildInfo(prog, ctx->device, CL_PROGRAM_BUILD_LOG, n, log + used,
                                        NULL) == CL_SUCCESS)
         log[used + n] = '\0';
+    /* A driver that ignores #line (NVIDIA's names the source "<kernel>" and
+     * counts the concatenation's lines): each file's own name and line. */
+    char *named = clpad__build_log_lines(source, log);
+    if (named) {
+        free(log);
+        log = named;
+    }
     free(ctx->build_log);
     ctx->build_log = log;
 }
@@ -199,8 +259,8 @@ static clpad_status build_program(clpad_context *ctx, const char *family, const 
         }
         err = clBuildProgram(prog, 1, &ctx->device, full, NULL, NULL);
         if (err != CL_SUCCESS) {
+            keep_build_log(ctx, prog, full, src);
             free(owned);
-            keep_build_log(ctx, prog, full);
             clReleaseProgram(prog);
             return clpad__fail(clpad_status_from_cl(err),
                                "building kernels/%s.cl with '%s' on %s failed: %s (%d); see "
