@@ -297,75 +297,6 @@ CLPAD_INLINE void lb_fill(const int C, bool nhwc, int ob, __global uchar *restri
     }
 }
 
-/* Pixels [x0, x1) of a row, none of them border. */
-CLPAD_INLINE void lb_pixels(const int C, bool nhwc, int ob, bool wide,
-                            __global const uchar *restrict r0, __global const uchar *restrict r1,
-                            int b0, int b1, __global const int *restrict cs, long cw,
-                            __global const uchar *restrict lut, const int *chan, float2 scale,
-                            const float *mean, const float *std_, __global uchar *restrict d,
-                            long plane, long x0, long x1)
-{
-    int t[4][CLPAD_LB_CHUNK];
-    for (long x = x0; x < x1; x += CLPAD_LB_CHUNK) {
-        long n = min(x1 - x, (long)CLPAD_LB_CHUNK);
-        lb_samples(C, wide, r0, r1, b0, b1, cs, cw, x, n, t);
-        for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
-            __global uchar *restrict o = d + LB_AT(c, x);
-            __global const uchar *restrict l = lut + c * 256 * ob;
-            if (nhwc)
-                lb_write(ob, C, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
-            else
-                lb_write(ob, 1, o, t[chan[c]], n, l, scale, mean[c], std_[c]);
-        }
-    }
-}
-
-/* One work-item: its stretches of output row `row` of the batch. */
-CLPAD_INLINE void lb_item(const int C, bool nhwc, int ob, __global const uchar *restrict src,
-                          __global const int4 *restrict tab, long rows_at, long cols_at,
-                          long lut_at, __global uchar *restrict dst, long H, long W, int4 chan4,
-                          uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
-                          long items)
-{
-    long n = row / H, y = row - n * H;
-    long4 desc = ((__global const long4 *)tab)[n];
-    int4 ry = tab[rows_at + row];
-    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
-    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
-    __global uchar *restrict d =
-        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
-    long plane = H * W;
-    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
-    bool wide = max(ry.x, ry.y) < desc.w;
-    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
-    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
-    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
-          std_[4] = {std4.x, std4.y, std4.z, std4.w};
-    /* (a border row reads nothing: its row numbers are -1) */
-    __global const uchar *r0 = src + desc.x + (long)max(ry.x, 0) * desc.y;
-    __global const uchar *r1 = src + desc.x + (long)max(ry.y, 0) * desc.y;
-    long lx = get_local_size(0), lid = get_local_id(0);
-    long first = get_group_id(0) * lx * items;
-    /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
-     * vectors strided by the local size. */
-    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
-    for (long k = 0; k < n_str; k++) {
-        long x0 = (lx == 1 ? first : first + k * lx + lid) * LB_VEC;
-        long x1 = min(x0 + len, W);
-        if (x0 >= x1)
-            break;
-        if (ry.x < 0) {
-            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
-            continue;
-        }
-        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
-        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
-        lb_pixels(C, nhwc, ob, wide, r0, r1, ry.z, ry.w, cs, W, lut, chan, scale, mean, std_,
-                  d, plane, a, b);
-        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
-    }
-}
-
 #if CLPAD_LB_BAND_CHUNK > 0
 /* One work-item of the CPU style's band form: output rows [row0, row1) of
  * the batch, whole rows, in chunks of CLPAD_LB_BAND_CHUNK pixels. Neighbouring output rows
@@ -437,40 +368,6 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
 }
 #endif
 
-__kernel void letterbox(__global const uchar *restrict src, __global const int4 *restrict tab,
-                        long rows_at, long cols_at, long lut_at, __global uchar *restrict dst,
-                        ulong dst_off, int out_bytes, long H, long W, int C, int nhwc,
-                        int4 chan, uint4 fill, float2 scale, float4 mean, float4 std_,
-                        long n_rows, long items, long rows_per_item)
-{
-    long row = get_global_id(1) * rows_per_item;
-    if (row >= n_rows)
-        return;
-    __global uchar *restrict d = dst + dst_off; /* bytes, a multiple of out_bytes */
-#define LB_ITEM(c)                                                                            \
-    lb_item(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan, fill,  \
-            scale, mean, std_, row, items)
-#if CLPAD_LB_BAND_CHUNK > 0
-    long row1 = min(row + rows_per_item, n_rows);
-#define LB_CASE(c)                                                                            \
-    if (rows_per_item > 1)                                                                    \
-        lb_band(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan,    \
-                fill, scale, mean, std_, row, row1);                                          \
-    else                                                                                      \
-        LB_ITEM(c)
-#else
-#define LB_CASE(c) LB_ITEM(c)
-#endif
-    switch (C) {
-    case 1: LB_CASE(1); break;
-    case 3: LB_CASE(3); break;
-    case 4: LB_CASE(4); break;
-    default: break;
-    }
-#undef LB_CASE
-#undef LB_ITEM
-}
-
 /* ---- Variable taps: Pillow's resample ------------------------------------------ */
 
 /* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
@@ -540,88 +437,6 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
     }
 }
 
-/* One work-item of a variable-tap batch: its stretches of output row `row`
- * (as lb_item; rows[row] = {first source row, taps, coefficient index}). */
-CLPAD_INLINE void lb_item_taps(const int C, bool nhwc, int ob, __global const uchar *restrict src,
-                               __global const int4 *restrict tab, long rows_at, long cols_at,
-                               long lut_at, __global const int *restrict coef,
-                               __global uchar *restrict dst, long H, long W, int4 chan4,
-                               uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
-                               long items)
-{
-    long n = row / H, y = row - n * H;
-    long4 desc = ((__global const long4 *)tab)[n];
-    int4 ry = tab[rows_at + row];
-    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
-    __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
-    __global uchar *restrict d =
-        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
-    long plane = H * W;
-    long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
-    bool vfirst = (desc.z & 0x80000000L) != 0; /* LB_VFIRST */
-    int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
-    uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
-    float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
-          std_[4] = {std4.x, std4.y, std4.z, std4.w};
-    __global const uchar *rows = src + desc.x + (long)max(ry.x, 0) * desc.y;
-    __global const int *restrict ky = coef + max(ry.z, 0);
-    long lx = get_local_size(0), lid = get_local_id(0);
-    long first = get_group_id(0) * lx * items;
-    long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
-    int t[4][CLPAD_LB_CHUNK];
-    for (long k = 0; k < n_str; k++) {
-        long x0 = (lx == 1 ? first : first + k * lx + lid) * LB_VEC;
-        long x1 = min(x0 + len, W);
-        if (x0 >= x1)
-            break;
-        if (ry.x < 0) {
-            lb_fill(C, nhwc, ob, d, plane, x0, x1, fill);
-            continue;
-        }
-        long a = clamp(x_begin, x0, x1), b = clamp(x_end, a, x1);
-        lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
-        for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
-            long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            lb_taps_samples(C, rows, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
-            for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
-                __global uchar *restrict o = d + LB_AT(c, x);
-                __global const uchar *restrict l = lut + c * 256 * ob;
-                if (nhwc)
-                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
-                else
-                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
-            }
-        }
-        lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
-    }
-}
-
-/* The variable-tap letterbox: the arguments of `letterbox`, then where the
- * coefficients start in tab (int4 units). */
-__kernel void letterbox_taps(__global const uchar *restrict src,
-                             __global const int4 *restrict tab, long rows_at, long cols_at,
-                             long lut_at, __global uchar *restrict dst, ulong dst_off,
-                             int out_bytes, long H, long W, int C, int nhwc, int4 chan,
-                             uint4 fill, float2 scale, float4 mean, float4 std_, long n_rows,
-                             long items, long rows_per_item, long coef_at)
-{
-    long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
-    __global uchar *restrict d = dst + dst_off;
-    __global const int *restrict coef = (__global const int *)(tab + coef_at);
-    for (long row = row0; row < row1; row++) {
-#define LB_TAPS(c)                                                                            \
-    lb_item_taps(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, coef, d, H, W,   \
-                 chan, fill, scale, mean, std_, row, items)
-        switch (C) {
-        case 1: LB_TAPS(1); break;
-        case 3: LB_TAPS(3); break;
-        case 4: LB_TAPS(4); break;
-        default: break;
-        }
-#undef LB_TAPS
-    }
-}
-
 /* ---- YUV 4:2:0 frames ------------------------------------------------------------ */
 
 /* The RGB word of pixel x of a YUV frame's row: Y from row y, U and V from
@@ -658,36 +473,58 @@ CLPAD_INLINE void lb_yuv_samples(__global const uchar *restrict y0,
     }
 }
 
-/* One work-item of a YUV batch: its stretches of output row `row` (as
- * lb_item, three channels; chroma[n] = {U row 0, U stride, V row 0, V
- * stride} of frame n). */
-CLPAD_INLINE void lb_item_yuv(bool nhwc, int ob, __global const uchar *restrict src,
-                              __global const int4 *restrict tab, long rows_at, long cols_at,
-                              long lut_at, __global const long4 *restrict chroma,
-                              __global uchar *restrict dst, long H, long W, int4 chan4,
-                              uint4 fill4, float2 scale, float4 mean4, float4 std4, long row,
-                              long items, int8 k)
+/* What a work-item's chunks read (lb_item's `kind`): two source rows
+ * (lb_samples), a variable-tap resize (lb_taps_samples) or a YUV frame's
+ * planes (lb_yuv_samples). */
+#define LB_BILINEAR 0
+#define LB_TAPS 1
+#define LB_YUV 2
+
+/* One work-item: its stretches of output row `row` of the batch, each
+ * chunk's samples made by `kind` (a constant at every call, so each kernel
+ * keeps only its own). rows[row] = {source row 0, source row 1, weight 0,
+ * weight 1} (LB_BILINEAR, LB_YUV) or {first source row, taps, coefficient
+ * index} (LB_TAPS, coefficients in coef); chroma[n] = {U row 0, U stride, V
+ * row 0, V stride} of frame n and k the conversion's integers (LB_YUV).
+ * A border row (row numbers -1) reads nothing. */
+CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
+                          __global const uchar *restrict src, __global const int4 *restrict tab,
+                          long rows_at, long cols_at, long lut_at,
+                          __global const int *restrict coef,
+                          __global const long4 *restrict chroma, int8 k,
+                          __global uchar *restrict dst, long H, long W, int4 chan4, uint4 fill4,
+                          float2 scale, float4 mean4, float4 std4, long row, long items)
 {
-    const int C = 3;
     long n = row / H, y = row - n * H;
     long4 desc = ((__global const long4 *)tab)[n];
-    long4 cd = chroma[n];
     int4 ry = tab[rows_at + row];
     __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
     __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
-    __global uchar *restrict d = dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
+    __global uchar *restrict d =
+        dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
     long plane = H * W;
     long x_begin = desc.z & 0x7fffffff, x_end = desc.z >> 32;
     int chan[4] = {chan4.x, chan4.y, chan4.z, chan4.w};
     uint fill[4] = {fill4.x, fill4.y, fill4.z, fill4.w};
     float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
           std_[4] = {std4.x, std4.y, std4.z, std4.w};
-    long s0 = max(ry.x, 0), s1 = max(ry.y, 0); /* (a border row reads nothing) */
-    __global const uchar *y0 = src + desc.x + s0 * desc.y, *y1 = src + desc.x + s1 * desc.y;
-    __global const uchar *u0 = src + cd.x + (s0 >> 1) * cd.y, *u1 = src + cd.x + (s1 >> 1) * cd.y;
-    __global const uchar *v0 = src + cd.z + (s0 >> 1) * cd.w, *v1 = src + cd.z + (s1 >> 1) * cd.w;
+    long s0 = max(ry.x, 0), s1 = max(ry.y, 0);
+    __global const uchar *r0 = src + desc.x + s0 * desc.y, *r1 = src + desc.x + s1 * desc.y;
+    bool wide = max(ry.x, ry.y) < desc.w;
+    bool vfirst = (desc.z & 0x80000000L) != 0; /* LB_VFIRST */
+    __global const int *restrict ky = coef + max(ry.z, 0);
+    __global const uchar *u0 = r0, *u1 = r0, *v0 = r0, *v1 = r0;
+    if (kind == LB_YUV) {
+        long4 cd = chroma[n];
+        u0 = src + cd.x + (s0 >> 1) * cd.y;
+        u1 = src + cd.x + (s1 >> 1) * cd.y;
+        v0 = src + cd.z + (s0 >> 1) * cd.w;
+        v1 = src + cd.z + (s1 >> 1) * cd.w;
+    }
     long lx = get_local_size(0), lid = get_local_id(0);
     long first = get_group_id(0) * lx * items;
+    /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
+     * vectors strided by the local size. */
     long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
     int t[4][CLPAD_LB_CHUNK];
     for (long s = 0; s < n_str; s++) {
@@ -703,8 +540,13 @@ CLPAD_INLINE void lb_item_yuv(bool nhwc, int ob, __global const uchar *restrict 
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
         for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            lb_yuv_samples(y0, y1, u0, u1, v0, v1, ry.z, ry.w, k, cs, W, x, m, t);
-            for (int c = 0; c < C; c++) { /* output channel c shows RGB channel chan[c] */
+            if (kind == LB_TAPS)
+                lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
+            else if (kind == LB_YUV)
+                lb_yuv_samples(r0, r1, u0, u1, v0, v1, ry.z, ry.w, k, cs, W, x, m, t);
+            else
+                lb_samples(C, wide, r0, r1, ry.z, ry.w, cs, W, x, m, t);
+            for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
                 __global uchar *restrict o = d + LB_AT(c, x);
                 __global const uchar *restrict l = lut + c * 256 * ob;
                 if (nhwc)
@@ -717,20 +559,77 @@ CLPAD_INLINE void lb_item_yuv(bool nhwc, int ob, __global const uchar *restrict 
     }
 }
 
+/* The arguments every letterbox kernel starts with (the host binds them in
+ * one place: host/ops/letterbox/cl.c). */
+#define LB_KERNEL_ARGS                                                                         \
+    __global const uchar *restrict src, __global const int4 *restrict tab, long rows_at,      \
+        long cols_at, long lut_at, __global uchar *restrict dst, ulong dst_off, int out_bytes, \
+        long H, long W, int C, int nhwc, int4 chan, uint4 fill, float2 scale, float4 mean,     \
+        float4 std_, long n_rows, long items, long rows_per_item
+
+__kernel void letterbox(LB_KERNEL_ARGS)
+{
+    long row = get_global_id(1) * rows_per_item;
+    if (row >= n_rows)
+        return;
+    __global uchar *restrict d = dst + dst_off; /* bytes, a multiple of out_bytes */
+#define LB_ITEM(c)                                                                            \
+    lb_item(c, LB_BILINEAR, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at,         \
+            (__global const int *)tab, (__global const long4 *)tab, (int8)0, d, H, W, chan, fill, \
+            scale, mean, std_, row, items)
+#if CLPAD_LB_BAND_CHUNK > 0
+    long row1 = min(row + rows_per_item, n_rows);
+#define LB_CASE(c)                                                                            \
+    if (rows_per_item > 1)                                                                    \
+        lb_band(c, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, d, H, W, chan,    \
+                fill, scale, mean, std_, row, row1);                                          \
+    else                                                                                      \
+        LB_ITEM(c)
+#else
+#define LB_CASE(c) LB_ITEM(c)
+#endif
+    switch (C) {
+    case 1: LB_CASE(1); break;
+    case 3: LB_CASE(3); break;
+    case 4: LB_CASE(4); break;
+    default: break;
+    }
+#undef LB_CASE
+#undef LB_ITEM
+}
+
+/* The variable-tap letterbox: the arguments of `letterbox`, then where the
+ * coefficients start in tab (int4 units). */
+__kernel void letterbox_taps(LB_KERNEL_ARGS, long coef_at)
+{
+    long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
+    __global uchar *restrict d = dst + dst_off;
+    __global const int *restrict coef = (__global const int *)(tab + coef_at);
+    for (long row = row0; row < row1; row++) {
+#define LB_TAPS_CASE(c)                                                                       \
+    lb_item(c, LB_TAPS, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, coef,        \
+            (__global const long4 *)tab, (int8)0, d, H, W, chan, fill, scale, mean, std_, row, \
+            items)
+        switch (C) {
+        case 1: LB_TAPS_CASE(1); break;
+        case 3: LB_TAPS_CASE(3); break;
+        case 4: LB_TAPS_CASE(4); break;
+        default: break;
+        }
+#undef LB_TAPS_CASE
+    }
+}
+
 /* The YUV letterbox: the arguments of `letterbox`, then where the frames'
  * chroma descriptors start in tab (int4 units) and the conversion's
  * integers (lb_yuv_px). The channels are 3. */
-__kernel void letterbox_yuv(__global const uchar *restrict src,
-                            __global const int4 *restrict tab, long rows_at, long cols_at,
-                            long lut_at, __global uchar *restrict dst, ulong dst_off,
-                            int out_bytes, long H, long W, int C, int nhwc, int4 chan,
-                            uint4 fill, float2 scale, float4 mean, float4 std_, long n_rows,
-                            long items, long rows_per_item, long chroma_at, int8 yuv)
+__kernel void letterbox_yuv(LB_KERNEL_ARGS, long chroma_at, int8 yuv)
 {
     long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
     __global uchar *restrict d = dst + dst_off;
     __global const long4 *restrict chroma = (__global const long4 *)(tab + chroma_at);
     for (long row = row0; row < row1; row++)
-        lb_item_yuv(nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at, chroma, d, H, W,
-                    chan, fill, scale, mean, std_, row, items, yuv);
+        lb_item(3, LB_YUV, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at,
+                (__global const int *)tab, chroma, yuv, d, H, W, chan, fill, scale, mean, std_,
+                row, items);
 }
