@@ -153,15 +153,17 @@ static NP_T kth(global const NP_T *p, long n, long s, long k)
 
 static NP_T statistic(global const NP_T *p, long n, long s, int pw, int mode)
 {
-#if NP_KIND == 2
-    for (long i = 0; i < n; i++)
-        if (isnan(p[i * s]))
-            return mode <= NP_MINIMUM ? p[i * s] : NP_QNAN;
-#endif
+    /* A NaN in the slab: maximum and minimum give the first (one pass: a
+     * separate NaN scan made the launch 1.4x slower on PoCL), mean gives
+     * NP_FROM_ACC's quiet NaN (the sum is a NaN), median checks first. */
     if (mode <= NP_MINIMUM) {
         NP_T best = p[0];
+        if (NP_ISNAN(best))
+            return best;
         for (long i = 1; i < n; i++) {
             NP_T v = p[i * s];
+            if (NP_ISNAN(v))
+                return v;
             if (mode == NP_MAXIMUM ? best < v : v < best)
                 best = v;
         }
@@ -178,6 +180,11 @@ static NP_T statistic(global const NP_T *p, long n, long s, int pw, int mode)
         acc_t m = sum / (acc_t)n;
         return NP_FROM_ACC(m);
     }
+#if NP_KIND == 2
+    for (long i = 0; i < n; i++)
+        if (isnan(p[i * s]))
+            return NP_QNAN;
+#endif
     acc_t sum = 0;
     sum += (acc_t)kth(p, n, s, (n - 1) / 2);
     if (n % 2 == 0)
