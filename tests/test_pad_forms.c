@@ -190,6 +190,20 @@ static void test_options_checked(void **state)
     assert_int_equal(os[1], 10);
     EXPECT_FAIL(clpad_pad_output_shape(2, I64(3, 4), I64(9, 4), I64(9, 3), &o, os),
                 CLPAD_ERR_INVALID_PADS, "pads_begin[1] = 4 exceeds the reflect limit");
+    /* per-side constants need mode constant on every axis: the output
+     * shape refuses what the pad calls refuse */
+    uint8_t sides[4] = {1, 2, 3, 4};
+    clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
+    o.side_values = sides;
+    TU_ASSERT_OK(clpad_pad_output_shape(2, I64(3, 4), I64(1, 1), I64(1, 1), &o, os));
+    o.modes[1] = CLPAD_PAD_EDGE;
+    EXPECT_FAIL(clpad_pad_output_shape(2, I64(3, 4), I64(1, 1), I64(1, 1), &o, os),
+                CLPAD_ERR_INVALID_ARGUMENT, "side_values needs mode constant on every axis "
+                                            "(axis 1 is edge)");
+    uint8_t pad_in[12] = {0}, pad_out[30];
+    EXPECT_FAIL(clpad_pad_cpu(CLPAD_U8, 2, I64(3, 4), pad_in, I64(1, 1), I64(1, 1), &o, NULL,
+                              pad_out, sizeof pad_out),
+                CLPAD_ERR_INVALID_ARGUMENT, "(axis 1 is edge)");
     /* the classic functions are the _ex ones with one mode */
     int32_t in[12], a[60], b[60];
     for (int i = 0; i < 12; i++)

@@ -159,6 +159,16 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
                                (long long)pads_end[i]);
         out[i] = sum > 0 ? sum : 0;
     }
+    /* per-side constants are values of mode constant: every axis says so
+     * (the output shape's check too, so that a shape is never given for a
+     * call that the pad functions refuse) */
+    if (o.side_values)
+        for (int a = 0; a < rank; a++)
+            if (rules[a] != CLPAD_COORD_CONSTANT)
+                return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "options->side_values", a,
+                                      "pad: options->side_values needs mode constant on every "
+                                      "axis (axis %d is %s)", a,
+                                      clpad_pad_mode_name(o.modes[a]));
     if (rules_out && rank > 0)
         memcpy(rules_out, rules, (size_t)rank);
     return CLPAD_OK;
@@ -246,13 +256,7 @@ clpad_status clpad__pad_validate(clpad_dtype dtype, int rank, const int64_t *sha
     memset(c->sides, 0, sizeof c->sides);
     /* (options is not NULL here: clpad__pad_check refuses NULL) */
     if (options->size >= offsetof(clpad_pad_options, side_values) + sizeof options->side_values &&
-        options->side_values) {
-        for (int a = 0; a < rank; a++)
-            if (c->rules[a] != CLPAD_COORD_CONSTANT)
-                return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "options->side_values", a,
-                                      "pad: options->side_values needs mode constant on every "
-                                      "axis (axis %d is %s)", a,
-                                      clpad_pad_mode_name(options->modes[a]));
+        options->side_values) { /* (every axis constant: pad_shape checked) */
         const unsigned char *v = options->side_values;
         c->per_side = rank > 0;
         for (int a = 0; a < rank; a++)
