@@ -14,6 +14,7 @@
 
 #include "clpad.h"
 #include "clpad_image.h"
+#include "clpad_letterbox.h"
 #include "tensor_io.h"
 /* the stream reader (the bytes as a pipe delivers them) */
 #include "io_internal.h"
@@ -2267,12 +2268,221 @@ const char *fz_check_window(const uint8_t *data, size_t size)
 /* Targets                                                                   */
 /* ------------------------------------------------------------------------- */
 
+/* ------------------------------------------------------------------------- */
+/* letterbox: decoded images and options -> clpad_letterbox_plan / _cpu      */
+/* ------------------------------------------------------------------------- */
+
+#define S_UNSUP SB(CLPAD_ERR_UNSUPPORTED)
+/* Images and outputs beyond these are planned only (no pixels read). */
+#define FZ_LB_MAX_SPAN ((int64_t)1 << 16)
+#define FZ_LB_MAX_OUT ((size_t)1 << 20)
+
+/* A float option: a few plain values, and the ones the options refuse. */
+static float rd_lb_float(fz_in *r, float plain)
+{
+    static const float v[8] = {0.5f, 2.0f, 1.0f / 255.0f, 255.0f, 0.0f, -1.0f, 1e30f, 0.0f};
+    uint8_t t = rd_u8(r);
+    if (t < 0xC0)
+        return plain;
+    if (t < 0xF0)
+        return v[t & 7];
+    return (t & 1) ? INFINITY : NAN;
+}
+
+/* The bytes image i's documented reads span (docs/letterbox.md): each row
+ * of each plane at its stride, the last row only as far as its samples;
+ * -1 when the sizes are not small enough to read (plan only). span[k] is
+ * plane k's own span for separate planes (k 1, 2), span[0] the buffer's. */
+static int64_t lb_span(const clpad_image *im, int fmt, int64_t span[3])
+{
+    int64_t h = im->height, w = im->width;
+    span[0] = span[1] = span[2] = 0;
+    if (h < 1 || w < 1 || h > 256 || w > 256 || im->row_stride < 0 || im->row_stride > 4096)
+        return -1;
+    if (fmt == CLPAD_INPUT_PACKED) {
+        int64_t c = im->channels, rs = im->row_stride ? im->row_stride : w * c;
+        if (c < 1 || c > 4 || rs < w * c)
+            return -1;
+        return span[0] = (h - 1) * rs + w * c;
+    }
+    if (h % 2 || w % 2)
+        return -1;
+    int64_t ys = im->row_stride ? im->row_stride : w;
+    bool semi = fmt == CLPAD_INPUT_NV12 || fmt == CLPAD_INPUT_NV21;
+    int nplanes = semi ? 1 : 2;
+    int64_t at = h * ys, row = semi ? w : w / 2;
+    span[0] = (h - 1) * ys + w;
+    for (int k = 0; k < nplanes; k++) {
+        int64_t ps = im->plane_stride[k];
+        if (!ps)
+            ps = semi ? ys : ys / 2;
+        if (ps < row || ps > 4096)
+            return -1;
+        int64_t one = (h / 2 - 1) * ps + row;
+        if (im->separate_planes) {
+            span[k + 1] = one;
+        } else {
+            span[0] = at + one;
+            at += (h / 2) * ps;
+        }
+    }
+    return span[0];
+}
+
+const char *fz_check_letterbox(const uint8_t *data, size_t size)
+{
+    fz_in in = {data, size}, *r = &in;
+    const char *msg = NULL;
+    clpad_letterbox_options o;
+    int64_t oh = rd_int(r, 1, 24), ow = rd_int(r, 1, 24);
+    clpad_letterbox_options_init(&o, oh, ow);
+    uint8_t sel = rd_u8(r); /* which options the input sets */
+    if (sel & 1)
+        o.interp = (clpad_interp)rd_enum(r, CLPAD_INTERP_COUNT);
+    if (sel & 2) {
+        o.placement = (clpad_placement)rd_enum(r, 2);
+        o.scaleup = rd_u8(r) & 1;
+        o.pad_mode = (clpad_pad_mode)rd_enum(r, 5);
+        for (int c = 0; c < CLPAD_LETTERBOX_MAX_CHANNELS; c++)
+            o.pad_value[c] = rd_u8(r);
+        o.swap_rb = rd_u8(r) & 1;
+    }
+    if (sel & 4) {
+        o.scale = rd_lb_float(r, 1.0f / 255.0f);
+        o.divisor = rd_lb_float(r, 1.0f);
+        for (int c = 0; c < CLPAD_LETTERBOX_MAX_CHANNELS; c++) {
+            o.mean[c] = rd_lb_float(r, 0.25f * (float)c);
+            o.std[c] = rd_lb_float(r, 0.5f);
+        }
+    }
+    if (sel & 8) {
+        static const clpad_dtype dts[4] = {CLPAD_U8, CLPAD_F16, CLPAD_F32, CLPAD_I32};
+        o.dtype = dts[rd_u8(r) & 3];
+        o.layout = (clpad_layout)rd_enum(r, CLPAD_LAYOUT_COUNT);
+    }
+    if (sel & 16) {
+        o.fit = (clpad_fit)rd_enum(r, CLPAD_FIT_COUNT);
+        o.resize_shorter = rd_int(r, 0, 24);
+        o.stride = rd_int(r, 0, 8);
+        static const int pv[4] = {13, 12, 11, 0};
+        o.pil_version = pv[rd_u8(r) & 3];
+    }
+    int fmt = CLPAD_INPUT_PACKED;
+    if (sel & 32) {
+        o.input_format = (clpad_input_format)rd_enum(r, CLPAD_INPUT_FORMAT_COUNT);
+        o.color_matrix = (clpad_color_matrix)rd_enum(r, CLPAD_COLOR_MATRIX_COUNT);
+        o.color_range = (clpad_color_range)rd_enum(r, CLPAD_COLOR_RANGE_COUNT);
+        fmt = o.input_format;
+    }
+    size_t n = (size_t)(rd_u8(r) % 4);
+    clpad_image ims[3];
+    unsigned char *buf[3][3] = {{NULL}}, *copy[3][3] = {{NULL}};
+    int64_t spans[3][3];
+    bool readable = true;
+    int chan = (int)rd_int(r, 1, 4);
+    memset(ims, 0, sizeof ims);
+    for (size_t i = 0; i < n; i++) {
+        clpad_image *im = &ims[i];
+        im->height = rd_int(r, 1, 12);
+        im->width = rd_int(r, 1, 12);
+        im->channels = fmt == CLPAD_INPUT_PACKED ? chan : (rd_u8(r) & 1) * 3;
+        uint8_t lay = rd_u8(r);
+        /* strides a few bytes past the row (of an image small enough to read) */
+        int64_t w = im->width >= 1 && im->width <= 256 ? im->width : 1;
+        im->row_stride = (lay & 3) == 0 ? 0 : w * (im->channels ? im->channels : 1) + (lay & 3) - 1;
+        im->separate_planes = (lay >> 2) & 1;
+        im->plane_stride[0] = (lay & 0x18) ? w + ((lay >> 3) & 3) : 0;
+        im->plane_stride[1] = (lay & 0x60) ? w / 2 + ((lay >> 5) & 3) : 0;
+        if (lay >= 0xF0) { /* a stride below the row, for the checks */
+            im->row_stride = 1;
+            im->plane_stride[0] = 1;
+        }
+        if (lb_span(im, fmt, spans[i]) < 0) {
+            readable = false;
+            continue;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (!spans[i][k] && k > 0)
+                continue;
+            buf[i][k] = malloc((size_t)spans[i][k]);
+            copy[i][k] = malloc((size_t)spans[i][k]);
+            if (!buf[i][k] || !copy[i][k])
+                abort();
+            for (int64_t b = 0; b < spans[i][k]; b++)
+                buf[i][k][b] = (unsigned char)(rd_u8(r) ^ (b * 0x9Du) ^ (unsigned)(i * 31 + k));
+            memcpy(copy[i][k], buf[i][k], (size_t)spans[i][k]);
+        }
+        im->data = buf[i][0];
+        im->planes[0] = buf[i][1];
+        im->planes[1] = buf[i][2];
+    }
+    int64_t shape[4] = {0};
+    clpad_letterbox_transform tp[3], tc[3];
+    unsigned char *out[2] = {NULL, NULL};
+    clpad_status st = clpad_letterbox_plan(ims, n, &o, shape, tp);
+    if ((msg = judge("clpad_letterbox_plan", st,
+                     S_OK | S_ARG | S_SHAPE | S_PADS | S_OVF | S_UNSUP)))
+        goto out;
+    if (st != CLPAD_OK || !readable)
+        goto out;
+    {
+        size_t es = o.dtype == CLPAD_U8 ? 1 : o.dtype == CLPAD_F16 ? 2 : 4;
+        size_t bytes = es;
+        for (int d = 0; d < 4; d++) {
+            CHECK(shape[d] >= 0 && (d == 0 ? shape[d] == (int64_t)n : shape[d] >= 1),
+                  "letterbox: out_shape[%d] = %lld", d, (long long)shape[d]);
+            bytes *= (size_t)shape[d];
+            if (bytes > FZ_LB_MAX_OUT)
+                goto out;
+        }
+        /* twice, over outputs filled with 0x00 and 0xff: every byte is written
+         * and the result is the same; the inputs are never modified */
+        for (int run = 0; run < 2; run++) {
+            out[run] = malloc(bytes + 1);
+            if (!out[run])
+                abort();
+            memset(out[run], run ? 0xff : 0x00, bytes + 1);
+            st = clpad_letterbox_cpu(ims, n, &o, out[run], bytes, tc);
+            CHECK(st == CLPAD_OK, "clpad_letterbox_cpu failed after the plan succeeded: %s (%s)",
+                  clpad_status_name(st), clpad_last_error());
+            CHECK(out[run][bytes] == (run ? 0xff : 0x00), "letterbox wrote past output_bytes");
+            CHECK(!memcmp(tp, tc, n * sizeof *tp),
+                  "letterbox: the transforms differ between the plan and the call");
+        }
+        CHECK(!memcmp(out[0], out[1], bytes),
+              "letterbox left output bytes unwritten (or is not deterministic)");
+        for (size_t i = 0; i < n; i++)
+            for (int k = 0; k < 3; k++)
+                CHECK(!buf[i][k] || !memcmp(buf[i][k], copy[i][k], (size_t)spans[i][k]),
+                      "letterbox modified image %zu's input", i);
+        /* one byte short: refused, nothing written */
+        if (bytes > 0) {
+            memset(out[0], 0x5a, bytes + 1);
+            st = clpad_letterbox_cpu(ims, n, &o, out[0], bytes - 1, NULL);
+            if ((msg = judge("clpad_letterbox_cpu (output one byte short)", st, S_SMALL)))
+                goto out;
+            CHECK(all_bytes(out[0], bytes + 1, 0x5a),
+                  "letterbox wrote into an output it refused");
+        }
+    }
+out:
+    for (size_t i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            free(buf[i][k]);
+            free(copy[i][k]);
+        }
+    free(out[0]);
+    free(out[1]);
+    return msg;
+}
+
 const fz_target fz_targets[] = {
     {"npy", fz_check_npy},
     {"image", fz_check_image},
     {"pad", fz_check_pad},
     {"space_batch", fz_check_space_batch},
     {"window", fz_check_window},
+    {"letterbox", fz_check_letterbox},
 };
 
 size_t fz_target_count(void)

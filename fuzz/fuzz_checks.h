@@ -20,6 +20,10 @@
  *   window       decoded window-geometry arguments -> every clpad_window_*
  *                convention, clpad_window_tensor_pads, the pad-layout
  *                conversions and the name functions
+ *   letterbox    decoded images (packed or YUV 4:2:0, strides, separate
+ *                planes) and options -> clpad_letterbox_plan,
+ *                clpad_letterbox_cpu (every byte written, the same twice,
+ *                inputs unchanged, a short output refused untouched)
  * The decoding of the structured inputs is described in fuzz/README.md and
  * mirrored by fuzz/make_corpus.py.
  */
@@ -42,6 +46,7 @@ const char *fz_check_image(const uint8_t *data, size_t size);
 const char *fz_check_pad(const uint8_t *data, size_t size);
 const char *fz_check_space_batch(const uint8_t *data, size_t size);
 const char *fz_check_window(const uint8_t *data, size_t size);
+const char *fz_check_letterbox(const uint8_t *data, size_t size);
 
 typedef struct fz_target {
     const char *name; /* corpus directory name */

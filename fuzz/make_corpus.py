@@ -441,12 +441,72 @@ def image_corpus():
                       struct.pack(">H", len(app1) + 2) + app1 + data[2:])
 
 
+def lb_seed(oh, ow, images, interp=None, border=None, values=False, dtype=None, fit=None,
+            yuv=None, chan=3):
+    """fz_check_letterbox: the slot, the options (each group present or
+    not), then per image height, width, (YUV: channels byte,) layout byte
+    and its pixels. images: (h, w, layout byte, pixel bytes)."""
+    sel = ((interp is not None) | (border is not None) << 1 | values << 2
+           | (dtype is not None) << 3 | (fit is not None) << 4 | (yuv is not None) << 5)
+    b = i(oh, 1, 24) + i(ow, 1, 24) + bytes([sel])
+    if interp is not None:
+        b += e(interp)
+    if border is not None:  # (placement, scaleup, pad_mode, 4 values, swap_rb)
+        pl, up, mode, vals, swap = border
+        b += e(pl) + bytes([up]) + e(MODE[mode]) + bytes(vals) + bytes([swap])
+    if values:  # scale, divisor, (mean, std) x 4: the plain values
+        b += bytes(10)
+    if dtype is not None:  # (dtype index of u8 f16 f32 i32, layout)
+        b += bytes([dtype[0]]) + e(dtype[1])
+    if fit is not None:  # (fit, resize_shorter, stride, pil byte)
+        b += e(fit[0]) + i(fit[1], 0, 24) + i(fit[2], 0, 8) + bytes([fit[3]])
+    if yuv is not None:  # (input_format, matrix, range)
+        b += e(yuv[0]) + e(yuv[1]) + e(yuv[2])
+    b += bytes([len(images)]) + i(chan, 1, 4)
+    for h, w, lay, px in images:
+        b += i(h, 1, 12) + i(w, 1, 12)
+        if yuv is not None and yuv[0] != 0:
+            b += b"\x01"
+        b += bytes([lay]) + px
+    return b
+
+
+def lb_corpus():
+    def px(n, salt=0):
+        return bytes((k * 37 + salt) & 255 for k in range(n))
+    write("letterbox", "default_1x5x7", lb_seed(8, 8, [(5, 7, 0, px(105))]))
+    write("letterbox", "two_images_strided",
+          lb_seed(6, 10, [(5, 7, 2, px(4 * 22 + 21)), (3, 2, 0, px(18, 5))]))
+    write("letterbox", "pil_bicubic", lb_seed(9, 4, [(7, 3, 0, px(63))], interp=3))
+    write("letterbox", "pil_lanczos_tall", lb_seed(3, 2, [(12, 1, 0, px(36))], interp=4))
+    write("letterbox", "nearest_u8_nhwc_reflect",
+          lb_seed(7, 9, [(4, 6, 0, px(72))], interp=1,
+                  border=(1, 1, "reflect", [1, 2, 3, 4], 1), dtype=(0, 1)))
+    write("letterbox", "f16_cover_shorter", lb_seed(6, 6, [(5, 9, 0, px(135))], dtype=(1, 0),
+                                                   fit=(1, 6, 0, 0)))
+    write("letterbox", "stretch_gray", lb_seed(5, 3, [(4, 4, 0, px(16))], fit=(2, 0, 0, 0),
+                                               chan=1))
+    write("letterbox", "contain_stride", lb_seed(16, 16, [(6, 12, 0, px(216))],
+                                                 fit=(0, 0, 4, 1)))
+    write("letterbox", "nv12_4x6", lb_seed(8, 8, [(4, 6, 0, px(36))], yuv=(1, 0, 0)))
+    write("letterbox", "nv21_bt709_full", lb_seed(5, 7, [(6, 4, 0, px(36))], yuv=(2, 1, 1)))
+    write("letterbox", "i420_separate_planes",
+          lb_seed(6, 6, [(4, 6, 4, px(24) + px(6, 1) + px(6, 2))], yuv=(3, 2, 0)))
+    write("letterbox", "yv12_padded_strides",
+          lb_seed(6, 6, [(4, 6, 2 | 8 | 32, px(5 * 3 + 6 + 4 * 1 + 3 + 4 + 3))],
+                  yuv=(4, 0, 1)))
+    write("letterbox", "nv12_odd_height_refused", lb_seed(4, 4, [(5, 6, 0, b"")],
+                                                          yuv=(1, 0, 0)))
+    write("letterbox", "stride_below_row_refused", lb_seed(4, 4, [(3, 3, 0xF0, b"")]))
+    write("letterbox", "empty_batch", lb_seed(4, 4, []))
+
 if __name__ == "__main__":
     pad_corpus()
     sb_corpus()
     window_corpus()
     npy_corpus()
     image_corpus()
+    lb_corpus()
     for t in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, t))
         size = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for f in files)

@@ -6,7 +6,7 @@
 # crash, a broken check, a leak, a timeout (-timeout=10) or runs out of
 # memory (-rss_limit_mb=2048).
 #
-#   bash fuzz/run.sh [SECONDS] [TARGET...]      targets: npy image pad space_batch window
+#   bash fuzz/run.sh [SECONDS] [TARGET...]      targets: npy image pad space_batch window letterbox
 #
 # Environment:
 #   CLPAD_FUZZ_BUILD_DIR   build directory (default: build-fuzz in the repository)
@@ -27,7 +27,7 @@ root="$(dirname "$here")"
 build="${CLPAD_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 artifacts="${CLPAD_FUZZ_ARTIFACTS:-$build/artifacts}"
 jobs="${CLPAD_FUZZ_JOBS:-1}"
-all_targets=(npy image pad space_batch window)
+all_targets=(npy image pad space_batch window letterbox)
 if [ $# -gt 0 ]; then targets=("$@"); else targets=("${all_targets[@]}"); fi
 
 # clang with libFuzzer (Debian: clang and libclang-rt-dev), if missing.

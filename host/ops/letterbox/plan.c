@@ -710,12 +710,13 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
                               lb_plan *p)
 {
     size_t n = p->n;
+    /* (an empty batch has no rows: its slot may be of any size) */
     p->desc = malloc((n ? n : 1) * sizeof *p->desc);
-    p->rows = malloc((n ? n : 1) * (size_t)p->H * sizeof *p->rows);
-    p->cols = malloc((n ? n : 1) * (size_t)p->W * sizeof *p->cols);
+    p->rows = malloc((n ? n * (size_t)p->H : 1) * sizeof *p->rows);
+    p->cols = malloc((n ? n * (size_t)p->W : 1) * sizeof *p->cols);
     if (p->yuv)
         p->cdesc = malloc((n ? n : 1) * sizeof *p->cdesc);
-    int64_t longest = p->H > p->W ? p->H : p->W;
+    int64_t longest = !n ? 1 : p->H > p->W ? p->H : p->W;
     lb_entry *axis = malloc((size_t)longest * sizeof *axis);
     if (!p->desc || !p->rows || !p->cols || !axis || (p->yuv && !p->cdesc)) {
         free(axis);
