@@ -706,9 +706,27 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
     }
 }
 
+/* One axis' entries (into `axis`) for the resized pixels a slot of `slot`
+ * pixels shows, *m0 the first: all of them where they fit in the slot (a
+ * border may mirror any), else (a crop) the slot's window of them. Columns
+ * (cols) are offsets of pixels of C bytes, rows indexes. */
+static clpad_status axis_window(clpad_interp interp, lb_plan *p, int64_t src, int64_t resized,
+                                int64_t pad, int64_t slot, bool cols, int64_t C, lb_entry *axis,
+                                size_t *coef_cap, int64_t *m0)
+{
+    *m0 = resized <= slot ? 0 : -pad;
+    int64_t m1 = resized <= slot ? resized : *m0 + slot;
+    if (p->taps)
+        return clpad__lb_taps_range(interp, src, resized, *m0, m1, cols ? C : 1, axis, p,
+                                    coef_cap);
+    clpad__lb_axis_range(interp, src, resized, cols, *m0, m1, axis);
+    return CLPAD_OK;
+}
+
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
                               lb_plan *p)
 {
+    clpad_status st = CLPAD_OK;
     size_t n = p->n;
     p->desc = malloc((n ? n : 1) * sizeof *p->desc);
     p->rows = malloc((n ? n : 1) * (size_t)p->H * sizeof *p->rows);
@@ -733,41 +751,20 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         clpad__lb_image_transform(im, o, p->H, p->W, &t);
         /* (YUV frames: the columns count pixels of the Y plane) */
         int64_t C = p->yuv ? 1 : p->C, stride = im->row_stride ? im->row_stride : im->width * C;
-        /* rows: the slot's row y shows resized row map(y - pad_top); the
-         * resized rows the slot shows are all of them where they fit in
-         * the slot (a border may mirror any), else (a crop) the slot's
-         * window of them */
-        int64_t m0 = t.resized_height <= p->H ? 0 : -t.pad_top;
-        int64_t m1 = t.resized_height <= p->H ? t.resized_height : m0 + p->H;
-        clpad_status st = CLPAD_OK;
-        if (p->taps)
-            st = clpad__lb_taps_range(o->interp, im->height, t.resized_height, m0, m1, 1, axis, p,
-                                      &coef_cap);
-        else
-            clpad__lb_axis_range(o->interp, im->height, t.resized_height, false, m0, m1, axis);
-        if (st) {
-            free(axis);
-            clpad__lb_free(p);
-            return st;
-        }
+        /* rows: the slot's row y shows resized row map(y - pad_top) */
+        int64_t m0;
+        if ((st = axis_window(o->interp, p, im->height, t.resized_height, t.pad_top, p->H, false,
+                              C, axis, &coef_cap, &m0)))
+            goto fail;
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
             int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
             rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m - m0];
         }
         /* columns: byte offsets of the pixels in a row */
-        m0 = t.resized_width <= p->W ? 0 : -t.pad_left;
-        m1 = t.resized_width <= p->W ? t.resized_width : m0 + p->W;
-        if (p->taps)
-            st = clpad__lb_taps_range(o->interp, im->width, t.resized_width, m0, m1, C, axis, p,
-                                      &coef_cap);
-        else
-            clpad__lb_axis_range(o->interp, im->width, t.resized_width, true, m0, m1, axis);
-        if (st) {
-            free(axis);
-            clpad__lb_free(p);
-            return st;
-        }
+        if ((st = axis_window(o->interp, p, im->width, t.resized_width, t.pad_left, p->W, true, C,
+                              axis, &coef_cap, &m0)))
+            goto fail;
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
         for (int64_t x = 0; x < p->W; x++) {
@@ -801,6 +798,10 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
     }
     free(axis);
     return CLPAD_OK;
+fail:
+    free(axis);
+    clpad__lb_free(p);
+    return st;
 }
 
 int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,
