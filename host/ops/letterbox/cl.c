@@ -261,21 +261,14 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     lb_plan p;
     if ((st = clpad__lb_check(images, n, opts, false, &p, NULL)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "enqueue_letterbox: num_events = %u but wait_list is NULL",
-                           (unsigned)num_events);
+    /* (the images' places in the input are checked below) */
+    if ((st = clpad__check_enqueue("enqueue_letterbox", num_events, wait_list, input, 0, 0,
+                                   output, output_offset, p.out_bytes, p.es)))
+        return st;
     if (p.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, p.out_bytes, p.es, "output")))
+        size_t size;
+        if ((st = clpad__buffer_size(input, "input", &size)))
             return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-        size_t size = 0;
-        cl_int err = clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof size, &size, NULL);
-        if (err != CL_SUCCESS)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "input buffer is not a valid cl_mem: %s (%d)",
-                               clpad_cl_error_name(err), (int)err);
         for (size_t i = 0; i < n && p.yuv; i++)
             if ((st = check_yuv_buffer(&images[i], i, p.yuv, size)))
                 return st;

@@ -199,16 +199,9 @@ clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
     if ((st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value,
                                   &c)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad: num_events > 0 but wait_list is NULL");
-    if (c.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")) ||
-            (c.in_bytes > 0 &&
-             (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input"))))
-            return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-    }
+    if ((st = clpad__check_enqueue("enqueue_pad", num_events, wait_list, input, input_offset,
+                                   c.in_bytes, output, output_offset, c.out_bytes, c.esize)))
+        return st;
     return clpad__pad_enqueue(ctx, &c, input, input_offset, output, output_offset,
                               queue ? queue : ctx->queue, num_events, wait_list, event);
 }

@@ -195,19 +195,10 @@ clpad_status clpad_enqueue_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int 
     if ((st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode, stat_begin,
                                  stat_end, &c)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "enqueue_pad_numpy: num_events = %u but wait_list is NULL",
-                           (unsigned)num_events);
-    if (c.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")))
-            return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-        if (c.in_bytes > 0 &&
-            (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input")))
-            return st;
-    }
+    if ((st = clpad__check_enqueue("enqueue_pad_numpy", num_events, wait_list, input,
+                                   input_offset, c.in_bytes, output, output_offset, c.out_bytes,
+                                   c.esize)))
+        return st;
     return np_enqueue(ctx, &c, input, input_offset, output, output_offset,
                       queue ? queue : ctx->queue, num_events, wait_list, event);
 }

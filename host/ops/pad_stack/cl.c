@@ -108,13 +108,9 @@ clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int 
         return st;
     if (n > 0 && !input_offsets)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad_stack: input_offsets is NULL");
-    if (!input)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-    size_t size = 0;
-    cl_int err = clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof size, &size, NULL);
-    if (err != CL_SUCCESS)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is not a valid cl_mem: %s (%d)",
-                           clpad_cl_error_name(err), (int)err);
+    size_t size;
+    if ((st = clpad__buffer_size(input, "input", &size)))
+        return st;
     for (size_t i = 0; i < n; i++) {
         size_t bytes;
         clpad__count(rank, shapes + i * (size_t)rank, p.esize, NULL, &bytes);
