@@ -261,6 +261,22 @@ static clpad_status lb_check_enum(const char *what, int value, int count)
     return CLPAD_OK;
 }
 
+/* An option `name` of one fit (`needs`): 0 (off) or 1 .. 2^31 - 1, and
+ * non-zero only with that fit; the message for another fit reads
+ * "<name> = <value> <before><fit's name><after>". */
+static clpad_status check_fit_count(const char *name, int64_t value, clpad_fit fit,
+                                    clpad_fit needs, const char *before, const char *after)
+{
+    if (value < 0 || value > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: %s = %lld: 0 (off) or 1 .. 2^31 - 1", name,
+                           (long long)value);
+    if (value && fit != needs)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: %s = %lld %s%s%s", name,
+                           (long long)value, before, clpad_fit_name(fit), after);
+    return CLPAD_OK;
+}
+
 static clpad_status check_options(const clpad_letterbox_options *o)
 {
     if (o->out_height < 1 || o->out_width < 1)
@@ -303,24 +319,11 @@ static clpad_status check_options(const clpad_letterbox_options *o)
                            "letterbox: pil_version = %d: 12 or 13 (the Pillow release whose "
                            "resize the pil-* kinds follow)",
                            o->pil_version);
-    if (o->resize_shorter < 0 || o->resize_shorter > INT32_MAX)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: resize_shorter = %lld: 0 (off) or 1 .. 2^31 - 1",
-                           (long long)o->resize_shorter);
-    if (o->resize_shorter && o->fit != CLPAD_FIT_COVER)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: resize_shorter = %lld needs fit cover (the centre crop), "
-                           "not %s",
-                           (long long)o->resize_shorter, clpad_fit_name(o->fit));
-    if (o->stride < 0 || o->stride > INT32_MAX)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: stride = %lld: 0 (off) or 1 .. 2^31 - 1",
-                           (long long)o->stride);
-    if (o->stride && o->fit != CLPAD_FIT_CONTAIN)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: stride = %lld is the contain fit's auto mode, not %s's",
-                           (long long)o->stride, clpad_fit_name(o->fit));
-    return CLPAD_OK;
+    if ((st = check_fit_count("resize_shorter", o->resize_shorter, o->fit, CLPAD_FIT_COVER,
+                              "needs fit cover (the centre crop), not ", "")))
+        return st;
+    return check_fit_count("stride", o->stride, o->fit, CLPAD_FIT_CONTAIN,
+                           "is the contain fit's auto mode, not ", "'s");
 }
 
 static clpad_status check_channel_values(const clpad_letterbox_options *o, int C)
