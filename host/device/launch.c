@@ -392,6 +392,15 @@ clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn)
     return CLPAD_OK;
 }
 
+clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *info,
+                               const char *fn)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", fn);
+    return clpad__run_info_check(info, fn);
+}
+
 void clpad__run_info_put(clpad_run_info *info, clpad_run_info value)
 {
     if (!info)

@@ -146,6 +146,10 @@ typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t 
  * clpad_run_info_init) at least the first version's; else
  * CLPAD_ERR_INVALID_ARGUMENT naming `fn`'s argument info. */
 clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn);
+/* How a public host-pointer function `fn` ("pad") opens: clear the thread's
+ * error, require the context, and check `info` (clpad__run_info_check). */
+clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *info,
+                               const char *fn);
 /* Give `value` to a public function's caller: the fields that *info's size
  * holds (nothing when info is NULL); info->size stays. */
 void clpad__run_info_put(clpad_run_info *info, clpad_run_info value);

@@ -594,12 +594,9 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
                              size_t output_bytes, clpad_letterbox_transform *transforms,
                              clpad_run_info *info)
 {
-    clpad__clear_error();
     uint64_t t0 = clpad__now_ns();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: context is NULL");
     lb_plan p;
-    clpad_status st = clpad__run_info_check(info, "letterbox");
+    clpad_status st = clpad__host_enter(ctx, info, "letterbox");
     if (st || (st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p)))
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;

@@ -256,12 +256,9 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
                        const clpad_pad_options *options, const void *pad_value, void *output,
                        size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
     uint64_t t0 = clpad__now_ns();
     clpad_pad_call c;
-    clpad_status st = clpad__run_info_check(info, "pad");
+    clpad_status st = clpad__host_enter(ctx, info, "pad");
     if (st)
         return st;
     st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value, &c);

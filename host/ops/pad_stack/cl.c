@@ -162,12 +162,9 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
                              clpad_placement placement, void *output, size_t output_bytes,
                              clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: context is NULL");
     ps_plan p;
     size_t in_bytes = 0;
-    clpad_status st = clpad__run_info_check(info, "pad_stack");
+    clpad_status st = clpad__host_enter(ctx, info, "pad_stack");
     if (st ||
         (st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, &in_bytes)) ||
         (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))

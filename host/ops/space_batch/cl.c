@@ -186,11 +186,8 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
                             const int64_t *begin, const int64_t *end, void *output,
                             size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", clpad__sb_op_name(op));
     sb_call c;
-    clpad_status st = clpad__run_info_check(info, clpad__sb_op_name(op));
+    clpad_status st = clpad__host_enter(ctx, info, clpad__sb_op_name(op));
     if (st || (st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)) ||
         (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
                                         c.g.out_bytes, output_bytes)))
