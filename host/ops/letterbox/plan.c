@@ -399,6 +399,19 @@ void clpad__lb_yuv_chroma(const clpad_image *im, int format, int64_t y0, int64_t
     }
 }
 
+/* Image i's geometry (the size its transform is computed for): both 0 (its
+ * pixel size) or both >= 1. */
+static clpad_status check_geometry(const clpad_image *im, size_t i)
+{
+    if ((im->geometry_height || im->geometry_width) &&
+        (im->geometry_height < 1 || im->geometry_width < 1))
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                              "both >= 1",
+                              i, (long long)im->geometry_height, (long long)im->geometry_width);
+    return CLPAD_OK;
+}
+
 /* Check YUV frame i (docs/letterbox.md, "YUV frames"); add its bytes (Y and
  * chroma samples) to *in_bytes. */
 static clpad_status check_yuv_image(const clpad_image *im, size_t i, int format, bool need_data,
@@ -463,13 +476,7 @@ static clpad_status check_yuv_image(const clpad_image *im, size_t i, int format,
         __builtin_add_overflow(*in_bytes, (uint64_t)(im->height * im->width / 2 * 3), in_bytes))
         return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i,
                               "images[%zu]: its size overflows", i);
-    if ((im->geometry_height || im->geometry_width) &&
-        (im->geometry_height < 1 || im->geometry_width < 1))
-        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
-                              "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
-                              "both >= 1",
-                              i, (long long)im->geometry_height, (long long)im->geometry_width);
-    return CLPAD_OK;
+    return check_geometry(im, i);
 }
 
 /* The limits of a border mode on one side (as Pad's). */
@@ -549,12 +556,8 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
             return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i, "images[%zu]: its size overflows", i);
         if (need_data && !im->data)
             return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i, "images[%zu]: data is NULL", i);
-        if ((im->geometry_height || im->geometry_width) &&
-            (im->geometry_height < 1 || im->geometry_width < 1))
-            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
-                                  "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
-                                  "both >= 1",
-                                  i, (long long)im->geometry_height, (long long)im->geometry_width);
+        if ((st = check_geometry(im, i)))
+            return st;
     }
     int64_t H, W;
     clpad__lb_slot(images, n, o, &H, &W);
