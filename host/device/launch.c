@@ -193,16 +193,25 @@ clpad_status clpad__fail_item_too_large(const clpad_context *ctx, const char *li
                           (unsigned long long)ctx->max_alloc, verb);
 }
 
-clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
-                                 const char *what)
+clpad_status clpad__buffer_size(cl_mem mem, const char *what, size_t *size)
 {
+    *size = 0;
     if (!mem)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s buffer is NULL", what);
-    size_t size = 0;
-    cl_int err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof size, &size, NULL);
+    cl_int err = clGetMemObjectInfo(mem, CL_MEM_SIZE, sizeof *size, size, NULL);
     if (err != CL_SUCCESS)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s buffer is not a valid cl_mem: %s (%d)",
                            what, clpad_cl_error_name(err), (int)err);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
+                                 const char *what)
+{
+    size_t size;
+    clpad_status st = clpad__buffer_size(mem, what, &size);
+    if (st)
+        return st;
     if (offset % elem_size)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s offset %zu is not a multiple of the element size %zu", what, offset,
@@ -211,6 +220,26 @@ clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t 
         return clpad__fail(CLPAD_ERR_BUFFER_TOO_SMALL,
                            "%s buffer holds %zu bytes; offset %zu + %zu bytes needed", what, size,
                            offset, need);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__check_enqueue(const char *fn, cl_uint num_events, const cl_event *wait_list,
+                                  cl_mem input, size_t input_offset, size_t in_bytes,
+                                  cl_mem output, size_t output_offset, size_t out_bytes,
+                                  size_t elem_size)
+{
+    if (num_events && !wait_list)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: num_events = %u but wait_list is NULL",
+                           fn, (unsigned)num_events);
+    if (out_bytes == 0)
+        return CLPAD_OK;
+    clpad_status st = clpad__check_buffer(output, output_offset, out_bytes, elem_size, "output");
+    if (st)
+        return st;
+    if (!input)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
+    if (in_bytes > 0)
+        return clpad__check_buffer(input, input_offset, in_bytes, elem_size, "input");
     return CLPAD_OK;
 }
 
@@ -361,6 +390,15 @@ clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn)
                               "clpad_run_info_init()",
                               fn, info->size, first);
     return CLPAD_OK;
+}
+
+clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *info,
+                               const char *fn)
+{
+    clpad__clear_error();
+    if (!ctx)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", fn);
+    return clpad__run_info_check(info, fn);
 }
 
 void clpad__run_info_put(clpad_run_info *info, clpad_run_info value)

@@ -106,9 +106,20 @@ clpad_status clpad__kernel_launch(clpad_kernel_call *kc, cl_command_queue queue,
 
 /* ---- Buffers and the host-pointer path -------------------------------------------- */
 
+/* The size of the cl_mem argument `what` ("input"): CLPAD_ERR_INVALID_ARGUMENT
+ * when mem is NULL or not a valid cl_mem. */
+clpad_status clpad__buffer_size(cl_mem mem, const char *what, size_t *size);
 /* Check a cl_mem and byte offset hold `need` bytes; `what` names the argument. */
 clpad_status clpad__check_buffer(cl_mem mem, size_t offset, size_t need, size_t elem_size,
                                  const char *what);
+/* What a clpad_enqueue_* function `fn` ("enqueue_pad") checks once its call
+ * is valid: a wait list where num_events asks for one; and where the call
+ * writes output (out_bytes > 0), the output buffer, an input buffer, and its
+ * in_bytes at input_offset (where it reads any; 0: the caller checks them). */
+clpad_status clpad__check_enqueue(const char *fn, cl_uint num_events, const cl_event *wait_list,
+                                  cl_mem input, size_t input_offset, size_t in_bytes,
+                                  cl_mem output, size_t output_offset, size_t out_bytes,
+                                  size_t elem_size);
 
 /* A batched operation's item `index` of its argument `list` ("images",
  * "tensors") needs `need` bytes for `what` ("its output slice"), more than
@@ -135,6 +146,10 @@ typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t 
  * clpad_run_info_init) at least the first version's; else
  * CLPAD_ERR_INVALID_ARGUMENT naming `fn`'s argument info. */
 clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn);
+/* How a public host-pointer function `fn` ("pad") opens: clear the thread's
+ * error, require the context, and check `info` (clpad__run_info_check). */
+clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *info,
+                               const char *fn);
 /* Give `value` to a public function's caller: the fields that *info's size
  * holds (nothing when info is NULL); info->size stays. */
 void clpad__run_info_put(clpad_run_info *info, clpad_run_info value);

@@ -65,6 +65,15 @@ typedef struct clpad_op_desc {
         *out_bytes = ((const type *)call)->out_member;                           \
     }
 
+/* The descriptor of an operation with host runs, in the file that defines
+ * its `variant` and expands CLPAD_OP_HOST_RUNS: its API name, kernel family
+ * and device run. */
+#define CLPAD_OP_DESC(op_name, op_family, enqueue_fn)                                    \
+    {                                                                                    \
+        .name = op_name, .family = op_family, .variant = variant, .ref = ref, .cpu = cpu, \
+        .enqueue = enqueue_fn, .sizes = sizes,                                           \
+    }
+
 /* The registry: operation i (0, 1, ...), NULL past the last. */
 const clpad_op_desc *clpad__op_at(size_t i);
 /* The operation of that name, or NULL. */

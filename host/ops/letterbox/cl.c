@@ -261,21 +261,14 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     lb_plan p;
     if ((st = clpad__lb_check(images, n, opts, false, &p, NULL)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "enqueue_letterbox: num_events = %u but wait_list is NULL",
-                           (unsigned)num_events);
+    /* (the images' places in the input are checked below) */
+    if ((st = clpad__check_enqueue("enqueue_letterbox", num_events, wait_list, input, 0, 0,
+                                   output, output_offset, p.out_bytes, p.es)))
+        return st;
     if (p.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, p.out_bytes, p.es, "output")))
+        size_t size;
+        if ((st = clpad__buffer_size(input, "input", &size)))
             return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-        size_t size = 0;
-        cl_int err = clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof size, &size, NULL);
-        if (err != CL_SUCCESS)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "input buffer is not a valid cl_mem: %s (%d)",
-                               clpad_cl_error_name(err), (int)err);
         for (size_t i = 0; i < n && p.yuv; i++)
             if ((st = check_yuv_buffer(&images[i], i, p.yuv, size)))
                 return st;
@@ -601,12 +594,9 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
                              size_t output_bytes, clpad_letterbox_transform *transforms,
                              clpad_run_info *info)
 {
-    clpad__clear_error();
     uint64_t t0 = clpad__now_ns();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: context is NULL");
     lb_plan p;
-    clpad_status st = clpad__run_info_check(info, "letterbox");
+    clpad_status st = clpad__host_enter(ctx, info, "letterbox");
     if (st || (st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p)))
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;

@@ -261,6 +261,22 @@ static clpad_status lb_check_enum(const char *what, int value, int count)
     return CLPAD_OK;
 }
 
+/* An option `name` of one fit (`needs`): 0 (off) or 1 .. 2^31 - 1, and
+ * non-zero only with that fit; the message for another fit reads
+ * "<name> = <value> <before><fit's name><after>". */
+static clpad_status check_fit_count(const char *name, int64_t value, clpad_fit fit,
+                                    clpad_fit needs, const char *before, const char *after)
+{
+    if (value < 0 || value > INT32_MAX)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox: %s = %lld: 0 (off) or 1 .. 2^31 - 1", name,
+                           (long long)value);
+    if (value && fit != needs)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: %s = %lld %s%s%s", name,
+                           (long long)value, before, clpad_fit_name(fit), after);
+    return CLPAD_OK;
+}
+
 static clpad_status check_options(const clpad_letterbox_options *o)
 {
     if (o->out_height < 1 || o->out_width < 1)
@@ -303,24 +319,11 @@ static clpad_status check_options(const clpad_letterbox_options *o)
                            "letterbox: pil_version = %d: 12 or 13 (the Pillow release whose "
                            "resize the pil-* kinds follow)",
                            o->pil_version);
-    if (o->resize_shorter < 0 || o->resize_shorter > INT32_MAX)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: resize_shorter = %lld: 0 (off) or 1 .. 2^31 - 1",
-                           (long long)o->resize_shorter);
-    if (o->resize_shorter && o->fit != CLPAD_FIT_COVER)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: resize_shorter = %lld needs fit cover (the centre crop), "
-                           "not %s",
-                           (long long)o->resize_shorter, clpad_fit_name(o->fit));
-    if (o->stride < 0 || o->stride > INT32_MAX)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: stride = %lld: 0 (off) or 1 .. 2^31 - 1",
-                           (long long)o->stride);
-    if (o->stride && o->fit != CLPAD_FIT_CONTAIN)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox: stride = %lld is the contain fit's auto mode, not %s's",
-                           (long long)o->stride, clpad_fit_name(o->fit));
-    return CLPAD_OK;
+    if ((st = check_fit_count("resize_shorter", o->resize_shorter, o->fit, CLPAD_FIT_COVER,
+                              "needs fit cover (the centre crop), not ", "")))
+        return st;
+    return check_fit_count("stride", o->stride, o->fit, CLPAD_FIT_CONTAIN,
+                           "is the contain fit's auto mode, not ", "'s");
 }
 
 static clpad_status check_channel_values(const clpad_letterbox_options *o, int C)
@@ -396,6 +399,19 @@ void clpad__lb_yuv_chroma(const clpad_image *im, int format, int64_t y0, int64_t
     }
 }
 
+/* Image i's geometry (the size its transform is computed for): both 0 (its
+ * pixel size) or both >= 1. */
+static clpad_status check_geometry(const clpad_image *im, size_t i)
+{
+    if ((im->geometry_height || im->geometry_width) &&
+        (im->geometry_height < 1 || im->geometry_width < 1))
+        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
+                              "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
+                              "both >= 1",
+                              i, (long long)im->geometry_height, (long long)im->geometry_width);
+    return CLPAD_OK;
+}
+
 /* Check YUV frame i (docs/letterbox.md, "YUV frames"); add its bytes (Y and
  * chroma samples) to *in_bytes. */
 static clpad_status check_yuv_image(const clpad_image *im, size_t i, int format, bool need_data,
@@ -460,13 +476,7 @@ static clpad_status check_yuv_image(const clpad_image *im, size_t i, int format,
         __builtin_add_overflow(*in_bytes, (uint64_t)(im->height * im->width / 2 * 3), in_bytes))
         return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i,
                               "images[%zu]: its size overflows", i);
-    if ((im->geometry_height || im->geometry_width) &&
-        (im->geometry_height < 1 || im->geometry_width < 1))
-        return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
-                              "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
-                              "both >= 1",
-                              i, (long long)im->geometry_height, (long long)im->geometry_width);
-    return CLPAD_OK;
+    return check_geometry(im, i);
 }
 
 /* The limits of a border mode on one side (as Pad's). */
@@ -546,12 +556,8 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
             return clpad__fail_at(CLPAD_ERR_OVERFLOW, "images", (int64_t)i, "images[%zu]: its size overflows", i);
         if (need_data && !im->data)
             return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "images", (int64_t)i, "images[%zu]: data is NULL", i);
-        if ((im->geometry_height || im->geometry_width) &&
-            (im->geometry_height < 1 || im->geometry_width < 1))
-            return clpad__fail_at(CLPAD_ERR_INVALID_SHAPE, "images", (int64_t)i,
-                                  "images[%zu]: geometry %lld x %lld: both 0 (the pixel size) or "
-                                  "both >= 1",
-                                  i, (long long)im->geometry_height, (long long)im->geometry_width);
+        if ((st = check_geometry(im, i)))
+            return st;
     }
     int64_t H, W;
     clpad__lb_slot(images, n, o, &H, &W);
@@ -706,9 +712,27 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
     }
 }
 
+/* One axis' entries (into `axis`) for the resized pixels a slot of `slot`
+ * pixels shows, *m0 the first: all of them where they fit in the slot (a
+ * border may mirror any), else (a crop) the slot's window of them. Columns
+ * (cols) are offsets of pixels of C bytes, rows indexes. */
+static clpad_status axis_window(clpad_interp interp, lb_plan *p, int64_t src, int64_t resized,
+                                int64_t pad, int64_t slot, bool cols, int64_t C, lb_entry *axis,
+                                size_t *coef_cap, int64_t *m0)
+{
+    *m0 = resized <= slot ? 0 : -pad;
+    int64_t m1 = resized <= slot ? resized : *m0 + slot;
+    if (p->taps)
+        return clpad__lb_taps_range(interp, src, resized, *m0, m1, cols ? C : 1, axis, p,
+                                    coef_cap);
+    clpad__lb_axis_range(interp, src, resized, cols, *m0, m1, axis);
+    return CLPAD_OK;
+}
+
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
                               lb_plan *p)
 {
+    clpad_status st = CLPAD_OK;
     size_t n = p->n;
     /* (an empty batch has no rows: its slot may be of any size) */
     p->desc = malloc((n ? n : 1) * sizeof *p->desc);
@@ -734,41 +758,20 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         clpad__lb_image_transform(im, o, p->H, p->W, &t);
         /* (YUV frames: the columns count pixels of the Y plane) */
         int64_t C = p->yuv ? 1 : p->C, stride = im->row_stride ? im->row_stride : im->width * C;
-        /* rows: the slot's row y shows resized row map(y - pad_top); the
-         * resized rows the slot shows are all of them where they fit in
-         * the slot (a border may mirror any), else (a crop) the slot's
-         * window of them */
-        int64_t m0 = t.resized_height <= p->H ? 0 : -t.pad_top;
-        int64_t m1 = t.resized_height <= p->H ? t.resized_height : m0 + p->H;
-        clpad_status st = CLPAD_OK;
-        if (p->taps)
-            st = clpad__lb_taps_range(o->interp, im->height, t.resized_height, m0, m1, 1, axis, p,
-                                      &coef_cap);
-        else
-            clpad__lb_axis_range(o->interp, im->height, t.resized_height, false, m0, m1, axis);
-        if (st) {
-            free(axis);
-            clpad__lb_free(p);
-            return st;
-        }
+        /* rows: the slot's row y shows resized row map(y - pad_top) */
+        int64_t m0;
+        if ((st = axis_window(o->interp, p, im->height, t.resized_height, t.pad_top, p->H, false,
+                              C, axis, &coef_cap, &m0)))
+            goto fail;
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
             int64_t m = clpad_coord_map(mode, y - t.pad_top, t.resized_height);
             rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m - m0];
         }
         /* columns: byte offsets of the pixels in a row */
-        m0 = t.resized_width <= p->W ? 0 : -t.pad_left;
-        m1 = t.resized_width <= p->W ? t.resized_width : m0 + p->W;
-        if (p->taps)
-            st = clpad__lb_taps_range(o->interp, im->width, t.resized_width, m0, m1, C, axis, p,
-                                      &coef_cap);
-        else
-            clpad__lb_axis_range(o->interp, im->width, t.resized_width, true, m0, m1, axis);
-        if (st) {
-            free(axis);
-            clpad__lb_free(p);
-            return st;
-        }
+        if ((st = axis_window(o->interp, p, im->width, t.resized_width, t.pad_left, p->W, true, C,
+                              axis, &coef_cap, &m0)))
+            goto fail;
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
         for (int64_t x = 0; x < p->W; x++) {
@@ -802,6 +805,10 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
     }
     free(axis);
     return CLPAD_OK;
+fail:
+    free(axis);
+    clpad__lb_free(p);
+    return st;
 }
 
 int64_t clpad__lb_wide_rows(uint64_t offset, int64_t h, int64_t stride, int64_t row_bytes,

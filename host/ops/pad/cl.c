@@ -199,16 +199,9 @@ clpad_status clpad_enqueue_pad(clpad_context *ctx, clpad_dtype dtype, int rank,
     if ((st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value,
                                   &c)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad: num_events > 0 but wait_list is NULL");
-    if (c.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")) ||
-            (c.in_bytes > 0 &&
-             (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input"))))
-            return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-    }
+    if ((st = clpad__check_enqueue("enqueue_pad", num_events, wait_list, input, input_offset,
+                                   c.in_bytes, output, output_offset, c.out_bytes, c.esize)))
+        return st;
     return clpad__pad_enqueue(ctx, &c, input, input_offset, output, output_offset,
                               queue ? queue : ctx->queue, num_events, wait_list, event);
 }
@@ -263,12 +256,9 @@ clpad_status clpad_pad(clpad_context *ctx, clpad_dtype dtype, int rank, const in
                        const clpad_pad_options *options, const void *pad_value, void *output,
                        size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: context is NULL");
     uint64_t t0 = clpad__now_ns();
     clpad_pad_call c;
-    clpad_status st = clpad__run_info_check(info, "pad");
+    clpad_status st = clpad__host_enter(ctx, info, "pad");
     if (st)
         return st;
     st = clpad__pad_validate(dtype, rank, shape, pads_begin, pads_end, options, pad_value, &c);

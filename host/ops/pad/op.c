@@ -14,29 +14,6 @@ static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
     return true;
 }
 
-static void ref(const void *call, const void *input, void *output)
-{
-    clpad__pad_ref(call, input, output);
-}
+CLPAD_OP_HOST_RUNS(clpad_pad_call, clpad__pad_ref, clpad__pad_cpu, in_bytes, out_bytes)
 
-static void cpu(const void *call, const void *input, void *output)
-{
-    clpad__pad_cpu(call, input, output);
-}
-
-static void sizes(const void *call, size_t *in_bytes, size_t *out_bytes)
-{
-    const clpad_pad_call *c = call;
-    *in_bytes = c->in_bytes;
-    *out_bytes = c->out_bytes;
-}
-
-const clpad_op_desc clpad__op_pad = {
-    .name = "pad",
-    .family = "pad",
-    .variant = variant,
-    .ref = ref,
-    .cpu = cpu,
-    .enqueue = clpad__pad_host_enqueue,
-    .sizes = sizes,
-};
+const clpad_op_desc clpad__op_pad = CLPAD_OP_DESC("pad", "pad", clpad__pad_host_enqueue);

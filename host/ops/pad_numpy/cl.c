@@ -16,6 +16,54 @@ static bool has_doubles(const clpad_context *ctx)
            cfg != 0;
 }
 
+/* The arguments of one axis' launches (kernels/pad_numpy.cl): fill takes
+ * them all, ramp_zero all but the statistic's (Lb, Le, pw, mode). */
+typedef struct np_axis_args {
+    cl_ulong dst_off;
+    cl_long n_rows, outer_stride, sa, pb, n, N, Lb, Le;
+    cl_int n_inner, pw, mode, rf32;
+    cl_long8 dims, offs, strides;
+    cl_ulong sb_bits, se_bits;
+    cl_float sbf, sef;
+} np_axis_args;
+
+/* Launch `kernel` ("ramp_zero" or "fill") of the program `options` over
+ * one axis' rows. */
+static clpad_status np_launch(clpad_context *ctx, const char *options, const char *kernel,
+                              const np_axis_args *a, cl_mem out, cl_mem zero, cl_command_queue q,
+                              const clpad_row_geometry *geo, cl_event *event)
+{
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "pad_numpy", options, kernel, NULL, &kc);
+    if (st)
+        return st;
+    clpad__arg_mem(&kc, "dst", out);
+    clpad__arg(&kc, "dst_off", sizeof a->dst_off, &a->dst_off);
+    clpad__arg(&kc, "n_rows", sizeof a->n_rows, &a->n_rows);
+    clpad__arg(&kc, "outer_stride", sizeof a->outer_stride, &a->outer_stride);
+    clpad__arg(&kc, "n_inner", sizeof a->n_inner, &a->n_inner);
+    clpad__arg(&kc, "i_dims", sizeof a->dims, &a->dims);
+    clpad__arg(&kc, "i_offs", sizeof a->offs, &a->offs);
+    clpad__arg(&kc, "i_strides", sizeof a->strides, &a->strides);
+    clpad__arg(&kc, "sa", sizeof a->sa, &a->sa);
+    clpad__arg(&kc, "pb", sizeof a->pb, &a->pb);
+    clpad__arg(&kc, "n", sizeof a->n, &a->n);
+    clpad__arg(&kc, "N", sizeof a->N, &a->N);
+    if (strcmp(kernel, "fill") == 0) {
+        clpad__arg(&kc, "Lb", sizeof a->Lb, &a->Lb);
+        clpad__arg(&kc, "Le", sizeof a->Le, &a->Le);
+        clpad__arg(&kc, "pw", sizeof a->pw, &a->pw);
+        clpad__arg(&kc, "mode", sizeof a->mode, &a->mode);
+    }
+    clpad__arg_mem(&kc, "zero", zero);
+    clpad__arg(&kc, "sb_bits", sizeof a->sb_bits, &a->sb_bits);
+    clpad__arg(&kc, "se_bits", sizeof a->se_bits, &a->se_bits);
+    clpad__arg(&kc, "sbf", sizeof a->sbf, &a->sbf);
+    clpad__arg(&kc, "sef", sizeof a->sef, &a->sef);
+    clpad__arg(&kc, "rf32", sizeof a->rf32, &a->rf32);
+    return clpad__kernel_launch(&kc, q, geo, 0, NULL, event);
+}
+
 /* One axis' launches, the flags of linear_ramp's pre-pass (*zero) created
  * here. */
 static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int ax, cl_mem out,
@@ -26,39 +74,41 @@ static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int 
     stride[rank] = 1;
     for (int a = rank - 1; a >= 0; a--)
         stride[a] = stride[a + 1] * c->out_shape[a];
-    cl_long8 dims = {{0}}, offs = {{0}}, strides = {{0}};
-    cl_int n_inner = 0;
-    cl_long n_rows = 1;
-    for (int a = rank - 1; a > ax; a--, n_inner++) {
-        dims.s[n_inner] = c->shape[a];
-        offs.s[n_inner] = c->pads_begin[a];
-        strides.s[n_inner] = stride[a + 1];
-        n_rows *= c->shape[a];
+    np_axis_args a = {.n_rows = 1};
+    for (int d = rank - 1; d > ax; d--, a.n_inner++) {
+        a.dims.s[a.n_inner] = c->shape[d];
+        a.offs.s[a.n_inner] = c->pads_begin[d];
+        a.strides.s[a.n_inner] = stride[d + 1];
+        a.n_rows *= c->shape[d];
     }
-    for (int a = 0; a < ax; a++)
-        n_rows *= c->out_shape[a];
-    if (n_rows == 0)
+    for (int d = 0; d < ax; d++)
+        a.n_rows *= c->out_shape[d];
+    if (a.n_rows == 0)
         return CLPAD_OK;
-    cl_long outer_stride = stride[ax], sa = stride[ax + 1], pb = c->pads_begin[ax],
-            n = c->shape[ax], N = c->out_shape[ax], Lb = c->stat_begin[ax],
-            Le = c->stat_end[ax];
     /* an axis' outer index steps over the whole axis: stride[ax] elements */
-    cl_ulong dst_off = out_off / c->esize;
-    cl_int pw = clpad__np_pairwise(c, ax), mode = (cl_int)c->mode, rf32 = c->ramp_f32;
+    a.outer_stride = stride[ax];
+    a.sa = stride[ax + 1];
+    a.pb = c->pads_begin[ax];
+    a.n = c->shape[ax];
+    a.N = c->out_shape[ax];
+    a.Lb = c->stat_begin[ax];
+    a.Le = c->stat_end[ax];
+    a.dst_off = out_off / c->esize;
+    a.pw = clpad__np_pairwise(c, ax);
+    a.mode = (cl_int)c->mode;
+    a.rf32 = c->ramp_f32;
     double sb = c->ramp_begin[ax], se = c->ramp_end[ax];
-    cl_ulong sb_bits, se_bits;
-    memcpy(&sb_bits, &sb, 8);
-    memcpy(&se_bits, &se, 8);
-    cl_float sbf = (float)sb, sef = (float)se;
+    memcpy(&a.sb_bits, &sb, 8);
+    memcpy(&a.se_bits, &se, 8);
+    a.sbf = (float)sb;
+    a.sef = (float)se;
     char options[CLPAD_OPTIONS_MAX];
     clpad__np_options(c->dtype, options, sizeof options);
     size_t local = 64;
-    clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
+    clpad_row_geometry geo = {.global = {1, ((size_t)a.n_rows + local - 1) / local * local},
                               .local = {1, local},
                               .items = 1,
                               .rows_per_item = 1};
-    clpad_kernel_call kc;
-    clpad_status st;
     if (c->mode == CLPAD_NUMPY_LINEAR_RAMP) {
         cl_int err, nothing = 0;
         *zero = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL, &err);
@@ -68,54 +118,11 @@ static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int 
                                   NULL, NULL);
         if (err != CL_SUCCESS)
             return clpad__fail_cl(err, "clEnqueueFillBuffer (pad_numpy's ramp flags)");
-        if ((st = clpad__kernel_begin(ctx, "pad_numpy", options, "ramp_zero", NULL, &kc)))
-            return st;
-        clpad__arg_mem(&kc, "dst", out);
-        clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
-        clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-        clpad__arg(&kc, "outer_stride", sizeof outer_stride, &outer_stride);
-        clpad__arg(&kc, "n_inner", sizeof n_inner, &n_inner);
-        clpad__arg(&kc, "i_dims", sizeof dims, &dims);
-        clpad__arg(&kc, "i_offs", sizeof offs, &offs);
-        clpad__arg(&kc, "i_strides", sizeof strides, &strides);
-        clpad__arg(&kc, "sa", sizeof sa, &sa);
-        clpad__arg(&kc, "pb", sizeof pb, &pb);
-        clpad__arg(&kc, "n", sizeof n, &n);
-        clpad__arg(&kc, "N", sizeof N, &N);
-        clpad__arg_mem(&kc, "zero", *zero);
-        clpad__arg(&kc, "sb_bits", sizeof sb_bits, &sb_bits);
-        clpad__arg(&kc, "se_bits", sizeof se_bits, &se_bits);
-        clpad__arg(&kc, "sbf", sizeof sbf, &sbf);
-        clpad__arg(&kc, "sef", sizeof sef, &sef);
-        clpad__arg(&kc, "rf32", sizeof rf32, &rf32);
-        if ((st = clpad__kernel_launch(&kc, q, &geo, 0, NULL, NULL)))
+        clpad_status st = np_launch(ctx, options, "ramp_zero", &a, out, *zero, q, &geo, NULL);
+        if (st)
             return st;
     }
-    if ((st = clpad__kernel_begin(ctx, "pad_numpy", options, "fill", NULL, &kc)))
-        return st;
-    clpad__arg_mem(&kc, "dst", out);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "outer_stride", sizeof outer_stride, &outer_stride);
-    clpad__arg(&kc, "n_inner", sizeof n_inner, &n_inner);
-    clpad__arg(&kc, "i_dims", sizeof dims, &dims);
-    clpad__arg(&kc, "i_offs", sizeof offs, &offs);
-    clpad__arg(&kc, "i_strides", sizeof strides, &strides);
-    clpad__arg(&kc, "sa", sizeof sa, &sa);
-    clpad__arg(&kc, "pb", sizeof pb, &pb);
-    clpad__arg(&kc, "n", sizeof n, &n);
-    clpad__arg(&kc, "N", sizeof N, &N);
-    clpad__arg(&kc, "Lb", sizeof Lb, &Lb);
-    clpad__arg(&kc, "Le", sizeof Le, &Le);
-    clpad__arg(&kc, "pw", sizeof pw, &pw);
-    clpad__arg(&kc, "mode", sizeof mode, &mode);
-    clpad__arg_mem(&kc, "zero", *zero);
-    clpad__arg(&kc, "sb_bits", sizeof sb_bits, &sb_bits);
-    clpad__arg(&kc, "se_bits", sizeof se_bits, &se_bits);
-    clpad__arg(&kc, "sbf", sizeof sbf, &sbf);
-    clpad__arg(&kc, "sef", sizeof sef, &sef);
-    clpad__arg(&kc, "rf32", sizeof rf32, &rf32);
-    return clpad__kernel_launch(&kc, q, &geo, 0, NULL, event);
+    return np_launch(ctx, options, "fill", &a, out, *zero, q, &geo, event);
 }
 
 /* One axis' launches (the axis has pads and rows): for linear_ramp, its
@@ -188,19 +195,10 @@ clpad_status clpad_enqueue_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int 
     if ((st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode, stat_begin,
                                  stat_end, &c)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "enqueue_pad_numpy: num_events = %u but wait_list is NULL",
-                           (unsigned)num_events);
-    if (c.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, c.out_bytes, c.esize, "output")))
-            return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-        if (c.in_bytes > 0 &&
-            (st = clpad__check_buffer(input, input_offset, c.in_bytes, c.esize, "input")))
-            return st;
-    }
+    if ((st = clpad__check_enqueue("enqueue_pad_numpy", num_events, wait_list, input,
+                                   input_offset, c.in_bytes, output, output_offset, c.out_bytes,
+                                   c.esize)))
+        return st;
     return np_enqueue(ctx, &c, input, input_offset, output, output_offset,
                       queue ? queue : ctx->queue, num_events, wait_list, event);
 }

@@ -14,29 +14,7 @@ static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
     return true;
 }
 
-static void ref(const void *call, const void *input, void *output)
-{
-    clpad__np_ref(call, input, output);
-}
+CLPAD_OP_HOST_RUNS(clpad_np_call, clpad__np_ref, clpad__np_cpu, in_bytes, out_bytes)
 
-static void cpu(const void *call, const void *input, void *output)
-{
-    clpad__np_cpu(call, input, output);
-}
-
-static void sizes(const void *call, size_t *in_bytes, size_t *out_bytes)
-{
-    const clpad_np_call *c = call;
-    *in_bytes = c->in_bytes;
-    *out_bytes = c->out_bytes;
-}
-
-const clpad_op_desc clpad__op_pad_numpy = {
-    .name = "pad_numpy",
-    .family = "pad_numpy",
-    .variant = variant,
-    .ref = ref,
-    .cpu = cpu,
-    .enqueue = clpad__np_host_enqueue,
-    .sizes = sizes,
-};
+const clpad_op_desc clpad__op_pad_numpy =
+    CLPAD_OP_DESC("pad_numpy", "pad_numpy", clpad__np_host_enqueue);

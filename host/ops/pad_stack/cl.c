@@ -108,13 +108,9 @@ clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int 
         return st;
     if (n > 0 && !input_offsets)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "enqueue_pad_stack: input_offsets is NULL");
-    if (!input)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-    size_t size = 0;
-    cl_int err = clGetMemObjectInfo(input, CL_MEM_SIZE, sizeof size, &size, NULL);
-    if (err != CL_SUCCESS)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is not a valid cl_mem: %s (%d)",
-                           clpad_cl_error_name(err), (int)err);
+    size_t size;
+    if ((st = clpad__buffer_size(input, "input", &size)))
+        return st;
     for (size_t i = 0; i < n; i++) {
         size_t bytes;
         clpad__count(rank, shapes + i * (size_t)rank, p.esize, NULL, &bytes);
@@ -166,12 +162,9 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
                              clpad_placement placement, void *output, size_t output_bytes,
                              clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: context is NULL");
     ps_plan p;
     size_t in_bytes = 0;
-    clpad_status st = clpad__run_info_check(info, "pad_stack");
+    clpad_status st = clpad__host_enter(ctx, info, "pad_stack");
     if (st ||
         (st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, &in_bytes)) ||
         (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))

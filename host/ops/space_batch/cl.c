@@ -141,18 +141,9 @@ static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dt
     sb_call c;
     if ((st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)))
         return st;
-    if (num_events && !wait_list)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "%s: num_events = %u but wait_list is NULL", what, (unsigned)num_events);
-    if (c.g.out_bytes > 0) {
-        if ((st = clpad__check_buffer(output, output_offset, c.g.out_bytes, c.esize, "output")))
-            return st;
-        if (!input)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "input buffer is NULL");
-        if (c.g.in_bytes > 0 &&
-            (st = clpad__check_buffer(input, input_offset, c.g.in_bytes, c.esize, "input")))
-            return st;
-    }
+    if ((st = clpad__check_enqueue(what, num_events, wait_list, input, input_offset,
+                                   c.g.in_bytes, output, output_offset, c.g.out_bytes, c.esize)))
+        return st;
     return clpad__sb_enqueue(ctx, &c, input, input_offset, output, output_offset,
                              queue ? queue : ctx->queue, num_events, wait_list, event);
 }
@@ -195,11 +186,8 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
                             const int64_t *begin, const int64_t *end, void *output,
                             size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: context is NULL", clpad__sb_op_name(op));
     sb_call c;
-    clpad_status st = clpad__run_info_check(info, clpad__sb_op_name(op));
+    clpad_status st = clpad__host_enter(ctx, info, clpad__sb_op_name(op));
     if (st || (st = clpad__sb_validate(op, dtype, rank, shape, block, begin, end, &c)) ||
         (st = clpad__check_host_buffers(clpad__sb_op_name(op), input, c.g.in_bytes, output,
                                         c.g.out_bytes, output_bytes)))

@@ -18,11 +18,7 @@ CLPAD_OP_HOST_RUNS(sb_call, clpad__sb_ref, clpad__sb_cpu, g.in_bytes, g.out_byte
 
 /* The two descriptors differ in their names only: the call says which
  * direction it runs. */
-#define SB_DESC(op_name)                                                             \
-    {                                                                                \
-        .name = op_name, .family = "space_batch", .variant = variant, .ref = ref,    \
-        .cpu = cpu, .enqueue = clpad__sb_host_enqueue, .sizes = sizes,               \
-    }
-
-const clpad_op_desc clpad__op_space_to_batch = SB_DESC("space_to_batch");
-const clpad_op_desc clpad__op_batch_to_space = SB_DESC("batch_to_space");
+const clpad_op_desc clpad__op_space_to_batch =
+    CLPAD_OP_DESC("space_to_batch", "space_batch", clpad__sb_host_enqueue);
+const clpad_op_desc clpad__op_batch_to_space =
+    CLPAD_OP_DESC("batch_to_space", "space_batch", clpad__sb_host_enqueue);
