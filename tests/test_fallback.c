@@ -59,6 +59,26 @@ static void test_no_platform(void **state)
     TU_ASSERT_STATUS(clpad_space_to_batch(ctx, CLPAD_I32, 2, s2b_shape, seed_input, block, zero,
                                           zero, out, sizeof out, &bare),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* numpy.pad's forms: the same check, and a run info keeps its size
+     * (only the fields its size holds are written) */
+    int64_t np_shape[1] = {3}, np_pb[1] = {1}, np_pe[1] = {2};
+    TU_ASSERT_STATUS(clpad_pad_numpy(ctx, CLPAD_I32, 1, np_shape, seed_input, np_pb, np_pe,
+                                     CLPAD_NUMPY_MAXIMUM, NULL, NULL, out, sizeof out, &bare),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "info"));
+    TU_ASSERT_STATUS(clpad_pad_linear_ramp(ctx, CLPAD_I32, 1, np_shape, seed_input, np_pb, np_pe,
+                                           NULL, NULL, 0, out, sizeof out, &bare),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "info"));
+    clpad_run_info_init(&info);
+    TU_ASSERT_OK(clpad_pad_numpy(ctx, CLPAD_I32, 1, np_shape, seed_input, np_pb, np_pe,
+                                 CLPAD_NUMPY_MAXIMUM, NULL, NULL, out, sizeof out, &info));
+    assert_int_equal(info.size, sizeof info);
+    assert_int_equal(info.bytes_moved, 3 * 4 + 6 * 4);
+    clpad_run_info_init(&info);
+    TU_ASSERT_OK(clpad_pad_linear_ramp(ctx, CLPAD_I32, 1, np_shape, seed_input, np_pb, np_pe,
+                                       NULL, NULL, 0, out, sizeof out, &info));
+    assert_int_equal(info.size, sizeof info);
     /* The same for the devices' array: infos[0].size is every entry's. */
     clpad_device_info infos[2];
     memset(infos, 0, sizeof infos);

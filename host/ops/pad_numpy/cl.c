@@ -215,9 +215,8 @@ static clpad_status np_run(clpad_context *ctx, const clpad_np_call *cp, const vo
     if (c.out_bytes == 0 || ctx->fallback) {
         if (c.out_bytes > 0)
             clpad__np_cpu(&c, input, output);
-        if (info)
-            *info = (clpad_run_info){.total_ns = clpad__now_ns() - t0,
-                                     .bytes_moved = c.in_bytes + c.out_bytes};
+        clpad__run_info_put(info, (clpad_run_info){.total_ns = clpad__now_ns() - t0,
+                                                   .bytes_moved = c.in_bytes + c.out_bytes});
         return CLPAD_OK;
     }
     if (c.out_bytes > ctx->max_alloc)
@@ -225,8 +224,12 @@ static clpad_status np_run(clpad_context *ctx, const clpad_np_call *cp, const vo
                            "pad_numpy: the output (%zu bytes) is larger than the largest buffer "
                            "%s can allocate (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes)",
                            c.out_bytes, ctx->device_name, (unsigned long long)ctx->max_alloc);
-    return clpad__run_host(ctx, input, c.in_bytes, output, c.out_bytes, c.in_bytes + c.out_bytes,
-                           clpad__np_host_enqueue, &c, info);
+    clpad_run_info acc = {0}; /* the library's whole record; the caller's by its size */
+    st = clpad__run_host(ctx, input, c.in_bytes, output, c.out_bytes, c.in_bytes + c.out_bytes,
+                         clpad__np_host_enqueue, &c, &acc);
+    if (!st)
+        clpad__run_info_put(info, acc);
+    return st;
 }
 
 clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
@@ -235,13 +238,12 @@ clpad_status clpad_pad_numpy(clpad_context *ctx, clpad_dtype dtype, int rank,
                              const int64_t *stat_begin, const int64_t *stat_end, void *output,
                              size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_numpy: context is NULL");
     uint64_t t0 = clpad__now_ns();
     clpad_np_call c;
-    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode,
-                                         stat_begin, stat_end, &c);
+    clpad_status st = clpad__host_enter(ctx, info, "pad_numpy");
+    if (!st)
+        st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end, mode, stat_begin,
+                                stat_end, &c);
     return st ? st : np_run(ctx, &c, input, output, output_bytes, info, t0);
 }
 
@@ -251,13 +253,12 @@ clpad_status clpad_pad_linear_ramp(clpad_context *ctx, clpad_dtype dtype, int ra
                                    const double *end_begin, const double *end_end, int float32,
                                    void *output, size_t output_bytes, clpad_run_info *info)
 {
-    clpad__clear_error();
-    if (!ctx)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_linear_ramp: context is NULL");
     uint64_t t0 = clpad__now_ns();
     clpad_np_call c;
-    clpad_status st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end,
-                                         CLPAD_NUMPY_LINEAR_RAMP, NULL, NULL, &c);
+    clpad_status st = clpad__host_enter(ctx, info, "pad_linear_ramp");
+    if (!st)
+        st = clpad__np_validate(dtype, rank, shape, pads_begin, pads_end,
+                                CLPAD_NUMPY_LINEAR_RAMP, NULL, NULL, &c);
     if (!st)
         st = clpad__np_set_ramp(&c, end_begin, end_end, float32);
     return st ? st : np_run(ctx, &c, input, output, output_bytes, info, t0);
