@@ -353,12 +353,14 @@ static long row_offset(long r, long outer_stride, int n_inner, const long8 *dims
 
 /* linear_ramp's pre-pass over an axis' rows: zero[0] / zero[1] set where
  * some row's step before / after is 0 (zero starts at 0). start_*: the end
- * values in float64 (their bits) and in float32; rf32: compute in float32. */
+ * values in float64 (their bits) and in float32; rf32: compute in float32.
+ * Its arguments are fill's (Lb, Le, pw and mode unread): one binder sets
+ * both (host/ops/pad_numpy/cl.c). */
 kernel void ramp_zero(global const NP_T *restrict dst, ulong dst_off, long n_rows,
                       long outer_stride, int n_inner, long8 i_dims, long8 i_offs,
-                      long8 i_strides, long sa, long pb, long n, long N,
-                      global int *restrict zero, ulong sb_bits, ulong se_bits, float sbf,
-                      float sef, int rf32)
+                      long8 i_strides, long sa, long pb, long n, long N, long Lb, long Le,
+                      int pw, int mode, global int *restrict zero, ulong sb_bits,
+                      ulong se_bits, float sbf, float sef, int rf32)
 {
     long r = get_global_id(1);
     if (r >= n_rows)

@@ -49,12 +49,10 @@ static clpad_status np_launch(clpad_context *ctx, const char *options, const cha
     clpad__arg(&kc, "pb", sizeof a->pb, &a->pb);
     clpad__arg(&kc, "n", sizeof a->n, &a->n);
     clpad__arg(&kc, "N", sizeof a->N, &a->N);
-    if (strcmp(kernel, "fill") == 0) {
-        clpad__arg(&kc, "Lb", sizeof a->Lb, &a->Lb);
-        clpad__arg(&kc, "Le", sizeof a->Le, &a->Le);
-        clpad__arg(&kc, "pw", sizeof a->pw, &a->pw);
-        clpad__arg(&kc, "mode", sizeof a->mode, &a->mode);
-    }
+    clpad__arg(&kc, "Lb", sizeof a->Lb, &a->Lb); /* (ramp_zero takes fill's arguments) */
+    clpad__arg(&kc, "Le", sizeof a->Le, &a->Le);
+    clpad__arg(&kc, "pw", sizeof a->pw, &a->pw);
+    clpad__arg(&kc, "mode", sizeof a->mode, &a->mode);
     clpad__arg_mem(&kc, "zero", zero);
     clpad__arg(&kc, "sb_bits", sizeof a->sb_bits, &a->sb_bits);
     clpad__arg(&kc, "se_bits", sizeof a->se_bits, &a->se_bits);
