@@ -13,11 +13,9 @@ static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (d
 /* One of the shared options of cli_getopt: 1 taken, 0 not one, -1 a bad value. */
 static int run_opt(int c, const char *arg, cli_run *r, int *quality, const cli_list_opt *lists)
 {
-    for (; lists->c; lists++)
-        if (lists->c == c)
-            return cli_parse_i64_list(arg, lists->name, lists->values, lists->cap, lists->count)
-                       ? 1
-                       : -1;
+    for (const cli_list_opt *l = lists; l->c; l++)
+        if (l->c == c)
+            return cli_parse_i64_list(arg, l->name, l->values, l->cap, l->count) ? 1 : -1;
     switch (c) {
     case 'd':
         r->device = arg;
@@ -180,7 +178,8 @@ int cli_report_output(const cli_run *r, const tio_tensor *out, const char *path,
         vsnprintf(what + 2, sizeof what - 2, fmt, ap);
         va_end(ap);
     }
-    cli_note(r->quiet, "output: %s %s%s (%s)", cli_shape_str(out->rank, out->shape, shape, sizeof shape),
+    cli_note(r->quiet, "output: %s %s%s (%s)",
+             cli_shape_str(out->rank, out->shape, shape, sizeof shape),
              clpad_dtype_name(out->dtype), what, path);
     cli_report_timing(r, out->nbytes);
     return CLI_OK;

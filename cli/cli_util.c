@@ -60,9 +60,12 @@ bool cli_pick(const char *text, const char *opt, const char *const *names, const
               int *out)
 {
     int n = 0;
-    for (; names[n]; n++)
-        if (!strcmp(text, names[n]))
-            return *out = values[n], true;
+    for (; names[n]; n++) {
+        if (!strcmp(text, names[n])) {
+            *out = values[n];
+            return true;
+        }
+    }
     char list[256] = "";
     size_t used = 0;
     for (int k = 0; k < n && used < sizeof list; k++)
