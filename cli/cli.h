@@ -18,6 +18,15 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 
 /* Print "clpad: error: <message>" on stderr; returns `code` for `return cli_error(...)`. */
 int cli_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The usage error of getopt's answer `c` for subcommand `cmd`: ':' (option
+ * `arg` needs a value) or anything else (an unknown option `arg`). */
+int cli_bad_option(const char *cmd, int c, const char *arg);
+/* The usage error of a named option whose lookup failed: "--NAME: <the
+ * library's message>", NAME the long name of `c` in `opts`. */
+struct option;
+int cli_name_error(const struct option *opts, int c);
+/* The long name of getopt code `c` in `opts` ("?" if none). */
+const char *cli_long_name(const struct option *opts, int c);
 /* Print "clpad: <message>" on stderr unless quiet. */
 void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -27,6 +36,16 @@ void cli_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2,
  * (rank 0). Empty items ("1,,2"), junk, overflow: error message printed,
  * returns false. */
 bool cli_parse_i64_list(const char *text, const char *opt, int64_t *out, int cap, int *count);
+
+/* One integer from `lo` to `hi` for option `opt` (hi INT64_MAX: no upper
+ * bound); else the message printed ("is not a number from LO to HI", or
+ * ">= LO") and false. */
+bool cli_parse_int(const char *text, const char *opt, int64_t lo, int64_t hi, int64_t *v);
+/* For option `opt`: `text` is one of the NULL-ended `names` (compared
+ * exactly), names[k] meaning values[k], into *out; else the message printed
+ * ("is not A, B or C") and false. */
+bool cli_pick(const char *text, const char *opt, const char *const *names, const int *values,
+              int *out);
 
 /* Whether --value's text is a value of some dtype (an integer, a number,
  * nan, inf, true, false): if not, the command line alone is wrong (exit 2);
@@ -57,6 +76,7 @@ typedef clpad_status (*cli_op_fn)(clpad_context *ctx, const void *op, void *out,
 typedef struct cli_run {
     const char *device; /* --device, or NULL */
     bool cpu, verify, quiet;
+    bool parsing; /* cli_getopt has begun */
     /* filled by cli_run_op */
     clpad_context *ctx;
     clpad_run_info info;   /* the timed call */
@@ -64,19 +84,49 @@ typedef struct cli_run {
     uint64_t cpu_ns;       /* the CPU reference, with --verify */
 } cli_run;
 
-/* The options every data-movement subcommand takes, by their getopt codes:
- * 'd' --device, 'C' --cpu, 'Y' --verify, 'q' --quiet into r, and 'Q'
- * --quality into *quality. 1: `c` was one of them; 0: it was not; -1: a
- * bad --quality (the message printed). */
-int cli_run_opt(int c, const char *arg, cli_run *r, int *quality);
+/* A subcommand's option that takes an int64 list (cli_parse_i64_list): its
+ * getopt code, its name, where its values (at most `cap`) and their count go. */
+typedef struct cli_list_opt {
+    int c;
+    const char *name;
+    int64_t *values;
+    int cap;
+    int *count;
+} cli_list_opt;
+
+/* getopt_long over a data-movement subcommand's options, taking in the ones
+ * it shares, by their getopt codes: 'd' --device, 'C' --cpu, 'Y' --verify,
+ * 'q' --quiet into r, 'Q' --quality into *quality (NULL: not taken), and
+ * the subcommand's int64 lists, `lists` (ended by c == 0). Returns the next
+ * option that is the caller's, -1 at the end, or CLI_OPT_BAD after a bad
+ * --quality or list (the message printed). The first call for `r` starts
+ * from argv[1] (optind = 1), with getopt's own messages off (opterr = 0). */
+enum { CLI_OPT_BAD = -2 };
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
+               cli_run *r, int *quality, const cli_list_opt *lists);
 /* Their help lines (and --help's), the descriptions at column `col`. */
 void cli_run_usage(FILE *f, int col);
 /* Run `fn` into `out`. CLI_OK, or CLI_FAIL with the error printed (a failed
  * verification included: OUTPUT must then not be written). */
 int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_bytes);
+/* The steps from a computed output shape to its data: check that `saved`
+ * (dtype, rank, shape; NULL: `out`) can be written to `path`, allocate `out`
+ * (cli_alloc_output) and run `fn` into it (cli_run_op). CLI_OK, or CLI_FAIL
+ * with the error printed. */
+int cli_run_into(cli_run *r, const char *path, const struct tio_tensor *saved,
+                 struct tio_tensor *out, cli_op_fn fn, const void *op);
+/* Save `t` to `path` with --quality `quality` (0: the default). CLI_OK, or
+ * CLI_FAIL with the error printed. */
+int cli_save(const char *path, const struct tio_tensor *t, int quality);
 /* Report lines (unless quiet): the device first, then the caller's lines,
  * then cli_report_timing for the kernel / CPU times and the verification. */
 void cli_report_device(const cli_run *r);
+/* cli_report_device, then the line of the input tensor `in` read from `path`. */
+void cli_report_input(const cli_run *r, const struct tio_tensor *in, const char *path);
+/* The line of the output `out` written to `path` ("output: SHAPE DTYPE, <fmt
+ * ...> (path)"; fmt NULL: no ", ..."), then cli_report_timing. CLI_OK. */
+int cli_report_output(const cli_run *r, const struct tio_tensor *out, const char *path,
+                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 void cli_report_timing(const cli_run *r, size_t out_bytes);
 /* Release the context. */
 void cli_run_free(cli_run *r);

@@ -3,13 +3,19 @@
 #include "cli.h"
 #include "tensor_io.h"
 
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 static double gbps(uint64_t bytes, uint64_t ns) { return ns ? (double)bytes / (double)ns : 0.0; }
 
-int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
+/* One of the shared options of cli_getopt: 1 taken, 0 not one, -1 a bad value. */
+static int run_opt(int c, const char *arg, cli_run *r, int *quality, const cli_list_opt *lists)
 {
+    for (const cli_list_opt *l = lists; l->c; l++)
+        if (l->c == c)
+            return cli_parse_i64_list(arg, l->name, l->values, l->cap, l->count) ? 1 : -1;
     switch (c) {
     case 'd':
         r->device = arg;
@@ -21,6 +27,8 @@ int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
         r->verify = true;
         return 1;
     case 'Q':
+        if (!quality)
+            return 0;
         return cli_parse_quality(arg, quality) ? 1 : -1;
     case 'q':
         r->quiet = true;
@@ -28,6 +36,22 @@ int cli_run_opt(int c, const char *arg, cli_run *r, int *quality)
     default:
         return 0;
     }
+}
+
+int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
+               cli_run *r, int *quality, const cli_list_opt *lists)
+{
+    if (!r->parsing) {
+        r->parsing = true;
+        optind = 1;
+        opterr = 0;
+    }
+    int c, taken;
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1 &&
+           (taken = run_opt(c, optarg, r, quality, lists)) != 0)
+        if (taken < 0)
+            return CLI_OPT_BAD;
+    return c;
 }
 
 void cli_run_usage(FILE *f, int col)
@@ -105,11 +129,60 @@ int cli_run_op(cli_run *r, cli_op_fn fn, const void *op, void *out, size_t out_b
     return rc;
 }
 
+int cli_run_into(cli_run *r, const char *path, const tio_tensor *saved, tio_tensor *out,
+                 cli_op_fn fn, const void *op)
+{
+    char err[512];
+    if (!saved)
+        saved = out;
+    if (tio_check_save(path, saved->dtype, saved->rank, saved->shape, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+    if (cli_alloc_output(out))
+        return CLI_FAIL;
+    return cli_run_op(r, fn, op, out->data, out->nbytes);
+}
+
+int cli_save(const char *path, const tio_tensor *t, int quality)
+{
+    char err[512];
+    tio_save_options save_opts = {.jpeg_quality = quality};
+    if (tio_save_with(path, t, &save_opts, err, sizeof err))
+        return cli_error(CLI_FAIL, "%s", err);
+    return CLI_OK;
+}
+
 void cli_report_device(const cli_run *r)
 {
     const char *platform = clpad_context_platform_name(r->ctx);
     cli_note(r->quiet, "device: %s%s%s", clpad_context_device_name(r->ctx), *platform ? " on " : "",
              platform);
+}
+
+void cli_report_input(const cli_run *r, const tio_tensor *in, const char *path)
+{
+    char s[160];
+    cli_report_device(r);
+    cli_note(r->quiet, "input:  %s %s (%s)", cli_shape_str(in->rank, in->shape, s, sizeof s),
+             clpad_dtype_name(in->dtype), path);
+}
+
+int cli_report_output(const cli_run *r, const tio_tensor *out, const char *path, const char *fmt,
+                      ...)
+{
+    char shape[160], what[512] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        what[0] = ',';
+        what[1] = ' ';
+        vsnprintf(what + 2, sizeof what - 2, fmt, ap);
+        va_end(ap);
+    }
+    cli_note(r->quiet, "output: %s %s%s (%s)",
+             cli_shape_str(out->rank, out->shape, shape, sizeof shape),
+             clpad_dtype_name(out->dtype), what, path);
+    cli_report_timing(r, out->nbytes);
+    return CLI_OK;
 }
 
 void cli_report_timing(const cli_run *r, size_t out_bytes)

@@ -4,6 +4,7 @@
 #include "tensor_io.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,59 @@ int cli_error(int code, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_bad_option(const char *cmd, int c, const char *arg)
+{
+    if (c == ':')
+        return cli_error(CLI_USAGE, "%s: option '%s' needs a value", cmd, arg);
+    return cli_error(CLI_USAGE, "%s: unknown option '%s' (try `clpad %s --help`)", cmd, arg, cmd);
+}
+
+const char *cli_long_name(const struct option *opts, int c)
+{
+    for (; opts->name; opts++)
+        if (opts->val == c && !opts->flag)
+            return opts->name;
+    return "?";
+}
+
+int cli_name_error(const struct option *opts, int c)
+{
+    return cli_error(CLI_USAGE, "--%s: %s", cli_long_name(opts, c), clpad_last_error());
+}
+
+bool cli_parse_int(const char *text, const char *opt, int64_t lo, int64_t hi, int64_t *v)
+{
+    int n = 0;
+    if (!cli_parse_i64_list(text, opt, v, 1, &n))
+        return false;
+    if (n == 1 && *v >= lo && *v <= hi)
+        return true;
+    if (hi == INT64_MAX)
+        return cli_error(CLI_USAGE, "%s: '%s' is not a number >= %lld", opt, text, (long long)lo),
+               false;
+    return cli_error(CLI_USAGE, "%s: '%s' is not a number from %lld to %lld", opt, text,
+                     (long long)lo, (long long)hi),
+           false;
+}
+
+bool cli_pick(const char *text, const char *opt, const char *const *names, const int *values,
+              int *out)
+{
+    int n = 0;
+    for (; names[n]; n++) {
+        if (!strcmp(text, names[n])) {
+            *out = values[n];
+            return true;
+        }
+    }
+    char list[256] = "";
+    size_t used = 0;
+    for (int k = 0; k < n && used < sizeof list; k++)
+        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
+                                 k == 0 ? "" : k == n - 1 ? " or " : ", ", names[k]);
+    return cli_error(CLI_USAGE, "%s: '%s' is not %s", opt, text, list), false;
 }
 
 void cli_note(bool quiet, const char *fmt, ...)

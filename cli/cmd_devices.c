@@ -28,8 +28,7 @@ int cmd_devices(int argc, char **argv)
                    "the form --device and $CLPAD_DEVICE accept.\n");
             return CLI_OK;
         }
-        return cli_error(CLI_USAGE, "devices: unknown option '%s' (try `clpad devices --help`)",
-                         argv[optind - 1]);
+        return cli_bad_option("devices", c, argv[optind - 1]);
     }
     if (optind < argc)
         return cli_error(CLI_USAGE, "devices: unexpected argument '%s'", argv[optind]);

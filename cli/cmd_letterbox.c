@@ -553,9 +553,15 @@ int cmd_letterbox(int argc, char **argv)
     bool cpu = false, verify = false, quiet = false;
     size_t file_batch = 0;
     int64_t frame_size[2] = {0, 0};
-    const char *image_only = NULL; /* the first option that YUV frames do not take */
+    /* the options YUV frames do not take, and the first of them given */
+    static const int image_opts[] = {O_TRANSFORMS, O_PREVIEW,      O_CHANNELS,     O_MAX_PIXELS,
+                                      O_BATCH,      O_WORKERS,      O_DECODE_SCALE, O_ON_ERROR};
+    const char *image_only = NULL;
     optind = 0; /* GNU getopt: start again from scratch */
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+        clpad_status bad_name = CLPAD_OK;
+        bool bad = false; /* a bad value (the message printed) */
+        int64_t num = 0;
         switch (c) {
         case 's':
             if (!cli_parse_i64_list(optarg, "--size", size, 2, &nsize))
@@ -563,22 +569,10 @@ int cmd_letterbox(int argc, char **argv)
             if (nsize != 2 || size[0] < 1 || size[1] < 1)
                 return cli_error(CLI_USAGE, "--size: '%s' is not H,W with both >= 1", optarg);
             break;
-        case O_INTERP:
-            if (clpad_interp_from_name(optarg, &o.interp))
-                return cli_error(CLI_USAGE, "--interp: %s", clpad_last_error());
-            break;
-        case O_INPUT_FORMAT:
-            if (clpad_input_format_from_name(optarg, &o.input_format))
-                return cli_error(CLI_USAGE, "--input-format: %s", clpad_last_error());
-            break;
-        case O_MATRIX:
-            if (clpad_color_matrix_from_name(optarg, &o.color_matrix))
-                return cli_error(CLI_USAGE, "--color-matrix: %s", clpad_last_error());
-            break;
-        case O_RANGE:
-            if (clpad_color_range_from_name(optarg, &o.color_range))
-                return cli_error(CLI_USAGE, "--color-range: %s", clpad_last_error());
-            break;
+        case O_INTERP: bad_name = clpad_interp_from_name(optarg, &o.interp); break;
+        case O_INPUT_FORMAT: bad_name = clpad_input_format_from_name(optarg, &o.input_format); break;
+        case O_MATRIX: bad_name = clpad_color_matrix_from_name(optarg, &o.color_matrix); break;
+        case O_RANGE: bad_name = clpad_color_range_from_name(optarg, &o.color_range); break;
         case O_FRAME_SIZE: {
             int nv = 0;
             if (!cli_parse_i64_list(optarg, "--frame-size", frame_size, 2, &nv))
@@ -597,22 +591,13 @@ int cmd_letterbox(int argc, char **argv)
             break;
         }
         case O_FIT:
-            if (clpad_fit_from_name(optarg, &o.fit))
-                return cli_error(CLI_USAGE, "--fit: %s", clpad_last_error());
+            bad_name = clpad_fit_from_name(optarg, &o.fit);
             fit_given = true;
             break;
-        case O_SHORTER: {
-            int64_t v[1];
-            int nv = 0;
-            if (!cli_parse_i64_list(optarg, "--resize-shorter", v, 1, &nv))
-                return CLI_USAGE;
-            if (nv != 1 || v[0] < 1 || v[0] > INT32_MAX)
-                return cli_error(CLI_USAGE, "--resize-shorter: '%s' is not a number from 1 to "
-                                            "2147483647",
-                                 optarg);
-            o.resize_shorter = v[0];
+        case O_SHORTER:
+            bad = !cli_parse_int(optarg, "--resize-shorter", 1, INT32_MAX, &num);
+            o.resize_shorter = num;
             break;
-        }
         case O_PIL_VERSION:
             if (strcmp(optarg, "12") && strcmp(optarg, "13"))
                 return cli_error(CLI_USAGE, "--pil-version: '%s': 12 or 13", optarg);
@@ -629,15 +614,9 @@ int cmd_letterbox(int argc, char **argv)
             o.divisor = d;
             break;
         }
-        case O_PLACE:
-            if (clpad_placement_from_name(optarg, &o.placement))
-                return cli_error(CLI_USAGE, "--placement: %s", clpad_last_error());
-            break;
+        case O_PLACE: bad_name = clpad_placement_from_name(optarg, &o.placement); break;
         case O_NOUP: o.scaleup = 0; break;
-        case 'm':
-            if (clpad_pad_mode_parse_within_limits(optarg, &o.pad_mode))
-                return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
-            break;
+        case 'm': bad_name = clpad_pad_mode_parse_within_limits(optarg, &o.pad_mode); break;
         case 'v':
             if (!cli_parse_i64_list(optarg, "--value", values, CLPAD_LETTERBOX_MAX_CHANNELS,
                                     &nvalue))
@@ -667,86 +646,51 @@ int cmd_letterbox(int argc, char **argv)
                 (o.dtype != CLPAD_F32 && o.dtype != CLPAD_F16 && o.dtype != CLPAD_U8))
                 return cli_error(CLI_USAGE, "--dtype: '%s' is not f32, f16 or u8", optarg);
             break;
-        case O_LAYOUT:
-            if (clpad_layout_from_name(optarg, &o.layout))
-                return cli_error(CLI_USAGE, "--layout: %s", clpad_last_error());
-            break;
-        case O_TRANSFORMS:
-            transforms = optarg;
-            image_only = image_only ? image_only : "--transforms";
-            break;
-        case O_PREVIEW:
-            preview_path = optarg;
-            image_only = image_only ? image_only : "--preview";
-            break;
+        case O_LAYOUT: bad_name = clpad_layout_from_name(optarg, &o.layout); break;
+        case O_TRANSFORMS: transforms = optarg; break;
+        case O_PREVIEW: preview_path = optarg; break;
         case 'd': device = optarg; break;
         case O_CPU: cpu = true; break;
         case O_VERIFY: verify = true; break;
         case O_CHANNELS:
+            bad = !cli_pick(optarg, "--channels", (const char *const[]){"keep", "1", "3", "4", NULL},
+                            (const int[]){CLPAD_CHANNELS_KEEP, 1, 3, 4}, &so.read.channels);
             channels_given = true;
-            image_only = image_only ? image_only : "--channels";
-            if (!strcmp(optarg, "keep"))
-                so.read.channels = CLPAD_CHANNELS_KEEP;
-            else if (!strcmp(optarg, "1") || !strcmp(optarg, "3") || !strcmp(optarg, "4"))
-                so.read.channels = optarg[0] - '0';
-            else
-                return cli_error(CLI_USAGE, "--channels: '%s' is not keep, 1, 3 or 4", optarg);
             break;
-        case O_MAX_PIXELS: {
-            image_only = image_only ? image_only : "--max-pixels";
-            int64_t v[1];
-            int nv = 0;
-            if (!cli_parse_i64_list(optarg, "--max-pixels", v, 1, &nv))
-                return CLI_USAGE;
-            if (nv != 1 || v[0] < 1)
-                return cli_error(CLI_USAGE, "--max-pixels: '%s' is not a number >= 1", optarg);
-            so.read.max_pixels = (uint64_t)v[0];
+        case O_MAX_PIXELS:
+            bad = !cli_parse_int(optarg, "--max-pixels", 1, INT64_MAX, &num);
+            so.read.max_pixels = (uint64_t)num;
             break;
-        }
         case O_PRESET: break; /* applied first */
         case O_BATCH:
-        case O_WORKERS: {
-            image_only = image_only ? image_only : c == O_BATCH ? "--batch" : "--workers";
-            const char *name = c == O_BATCH ? "--batch" : "--workers";
-            int64_t v[1];
-            int nv = 0;
-            if (!cli_parse_i64_list(optarg, name, v, 1, &nv))
-                return CLI_USAGE;
-            if (nv != 1 || v[0] < (c == O_BATCH ? 1 : 0) || v[0] > (c == O_BATCH ? 1 << 24 : 64))
-                return cli_error(CLI_USAGE, "%s: '%s' is not a number from %d to %d", name,
-                                 optarg, c == O_BATCH ? 1 : 0, c == O_BATCH ? 1 << 24 : 64);
-            if (c == O_BATCH)
-                file_batch = (size_t)v[0];
-            else
-                so.workers = (int)v[0];
+            bad = !cli_parse_int(optarg, "--batch", 1, 1 << 24, &num);
+            file_batch = (size_t)num;
             break;
-        }
+        case O_WORKERS:
+            bad = !cli_parse_int(optarg, "--workers", 0, 64, &num);
+            so.workers = (int)num;
+            break;
         case O_DECODE_SCALE:
-            image_only = image_only ? image_only : "--decode-scale";
-            if (!strcmp(optarg, "off"))
-                so.decode_scale = CLPAD_DECODE_SCALE_OFF;
-            else if (!strcmp(optarg, "auto"))
-                so.decode_scale = CLPAD_DECODE_SCALE_AUTO;
-            else
-                return cli_error(CLI_USAGE, "--decode-scale: '%s' is not off or auto", optarg);
+            bad = !cli_pick(optarg, "--decode-scale", (const char *const[]){"off", "auto", NULL},
+                            (const int[]){CLPAD_DECODE_SCALE_OFF, CLPAD_DECODE_SCALE_AUTO},
+                            &so.decode_scale);
             break;
         case O_ON_ERROR:
-            image_only = image_only ? image_only : "--on-error";
-            if (!strcmp(optarg, "fail"))
-                so.on_error = CLPAD_ON_ERROR_FAIL;
-            else if (!strcmp(optarg, "skip"))
-                so.on_error = CLPAD_ON_ERROR_SKIP;
-            else
-                return cli_error(CLI_USAGE, "--on-error: '%s' is not fail or skip", optarg);
+            bad = !cli_pick(optarg, "--on-error", (const char *const[]){"fail", "skip", NULL},
+                            (const int[]){CLPAD_ON_ERROR_FAIL, CLPAD_ON_ERROR_SKIP}, &so.on_error);
             break;
         case 'q': quiet = true; break;
         case 'h': letterbox_usage(stdout); return CLI_OK;
         case ':':
-            return cli_error(CLI_USAGE, "letterbox: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(CLI_USAGE, "letterbox: unknown option '%s' (try `clpad letterbox --help`)",
-                             argv[optind - 1]);
+        default: return cli_bad_option("letterbox", c, argv[optind - 1]);
         }
+        if (bad_name) /* a named option's lookup failed */
+            return cli_name_error(opts, c);
+        if (bad)
+            return CLI_USAGE;
+        for (size_t k = 0; !image_only && k < sizeof image_opts / sizeof *image_opts; k++)
+            if (c == image_opts[k])
+                image_only = cli_long_name(opts, c);
     }
     if (nsize != 2)
         return cli_error(CLI_USAGE, "letterbox: --size H,W is required");
@@ -760,7 +704,7 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "letterbox: --cpu and --device exclude each other");
     bool yuv = o.input_format != CLPAD_INPUT_PACKED;
     if (yuv && image_only)
-        return cli_error(CLI_USAGE, "letterbox: %s is for image files, not --input-format %s",
+        return cli_error(CLI_USAGE, "letterbox: --%s is for image files, not --input-format %s",
                          image_only, clpad_input_format_name(o.input_format));
     if (!yuv && frame_size[0])
         return cli_error(CLI_USAGE, "letterbox: --frame-size goes with --input-format "
@@ -780,15 +724,16 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--transforms '%s': expected a .json file", transforms);
     if (preview_path && (!tio_format(preview_path) || strcmp(tio_format(preview_path), "png")))
         return cli_error(CLI_USAGE, "--preview '%s': expected a .png file", preview_path);
+    /* one value for every channel, or one per channel */
+    for (int k = 0; k < CLPAD_LETTERBOX_MAX_CHANNELS; k++) {
+        if (nvalue)
+            o.pad_value[k] = (uint8_t)values[nvalue == 1 ? 0 : k < nvalue ? k : 0];
+        if (nmean)
+            o.mean[k] = mean[nmean == 1 ? 0 : k < nmean ? k : 0];
+        if (nstd)
+            o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
+    }
     if (yuv) { /* frames: one batch of the raw or .npy files as named */
-        for (int k = 0; k < CLPAD_LETTERBOX_MAX_CHANNELS; k++) {
-            if (nvalue)
-                o.pad_value[k] = (uint8_t)values[nvalue == 1 ? 0 : k < nvalue ? k : 0];
-            if (nmean)
-                o.mean[k] = mean[nmean == 1 ? 0 : k < nmean ? k : 0];
-            if (nstd)
-                o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
-        }
         if (nvalue > 3 || nmean > 3 || nstd > 3)
             return cli_error(CLI_USAGE, "--value, --mean and --std take one value or one per "
                                         "channel; %s frames give 3",
@@ -808,15 +753,6 @@ int cmd_letterbox(int argc, char **argv)
     free(plain);
     if (rc != CLI_OK)
         return rc;
-    /* one value for every channel, or one per channel */
-    for (int k = 0; k < CLPAD_LETTERBOX_MAX_CHANNELS; k++) {
-        if (nvalue)
-            o.pad_value[k] = (uint8_t)values[nvalue == 1 ? 0 : k < nvalue ? k : 0];
-        if (nmean)
-            o.mean[k] = mean[nmean == 1 ? 0 : k < nmean ? k : 0];
-        if (nstd)
-            o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
-    }
 
     clpad_path_list *list = NULL;
     if (clpad_path_list_expand((const char *const *)args, nargs, 0, &list))

@@ -189,27 +189,17 @@ int cli_letterbox_yuv(const clpad_letterbox_options *o, const int64_t frame_size
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
-    if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
-    if (cli_alloc_output(&out))
-        goto done;
     yuv_op op = {im, n, o};
-    if (cli_run_op(run, run_yuv, &op, out.data, out.nbytes))
+    if (cli_run_into(run, out_path, NULL, &out, run_yuv, &op))
         goto done;
     const cli_file written[] = {{out_path, &out, NULL, 0}};
     if (cli_save_outputs(written, 1, 0))
         goto done;
-    char s1[160];
     cli_report_device(run);
     cli_note(run->quiet, "input:  %zu %s frames (%s %s, %s, ...)", n, fmt,
              clpad_color_matrix_name(o->color_matrix), clpad_color_range_name(o->color_range),
              inputs[0]);
-    cli_note(run->quiet, "output: %s %s (%s)", cli_shape_str(out.rank, out.shape, s1, sizeof s1),
-             clpad_dtype_name(out.dtype), out_path);
-    cli_report_timing(run, out.nbytes);
-    rc = CLI_OK;
+    rc = cli_report_output(run, &out, out_path, NULL);
 done:
     cli_run_free(run);
     for (size_t i = 0; i < n_inputs; i++) {

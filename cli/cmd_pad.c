@@ -209,16 +209,14 @@ int cmd_pad(int argc, char **argv)
     const char *same_as = NULL, *layout = NULL;
     struct cli_window_opts win;
     cli_window_init(&win);
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":m:b:e:d:qh", opts, NULL)) != -1) {
-        int common = cli_run_opt(c, optarg, &run, &quality);
-        if (common < 0)
-            return CLI_USAGE;
-        if (common > 0)
-            continue;
+    const cli_list_opt lists[] = {{'A', "--axes", axes, CLPAD_MAX_RANK, &nax},
+                                  {'K', "--stat-length", stat, CLPAD_MAX_RANK, &nstat},
+                                  {'b', "--pads-begin", pb, CLPAD_MAX_RANK, &npb},
+                                  {'e', "--pads-end", pe, CLPAD_MAX_RANK, &npe},
+                                  {0}};
+    for (int c; (c = cli_getopt(argc, argv, ":m:b:e:d:qh", opts, &run, &quality, lists)) != -1;) {
         switch (c) {
+        case CLI_OPT_BAD: return CLI_USAGE;
         case 'm': {
             np_mode = -1;
             for (int k = 0; k < NP_STATS; k++)
@@ -234,10 +232,6 @@ int cmd_pad(int argc, char **argv)
             mode = modes[0];
             break;
         }
-        case 'A':
-            if (!cli_parse_i64_list(optarg, "--axes", axes, CLPAD_MAX_RANK, &nax))
-                return CLI_USAGE;
-            break;
         case 'T':
             if (!cli_parse_i64_list(optarg, "--to-multiple", multiples, CLPAD_MAX_RANK, &nmult))
                 return CLI_USAGE;
@@ -269,18 +263,6 @@ int cmd_pad(int argc, char **argv)
                 return cli_error(CLI_USAGE, "--reflect-type: '%s': expected even or odd", optarg);
             odd = !strcasecmp(optarg, "odd");
             break;
-        case 'K':
-            if (!cli_parse_i64_list(optarg, "--stat-length", stat, CLPAD_MAX_RANK, &nstat))
-                return CLI_USAGE;
-            break;
-        case 'b':
-            if (!cli_parse_i64_list(optarg, "--pads-begin", pb, CLPAD_MAX_RANK, &npb))
-                return CLI_USAGE;
-            break;
-        case 'e':
-            if (!cli_parse_i64_list(optarg, "--pads-end", pe, CLPAD_MAX_RANK, &npe))
-                return CLI_USAGE;
-            break;
         case 'V':
             value_text = optarg;
             break;
@@ -297,13 +279,11 @@ int cmd_pad(int argc, char **argv)
             if (strcasecmp(optarg, "NCHW") && strcasecmp(optarg, "NHWC"))
                 return cli_error(CLI_USAGE, "--layout: '%s' is not NCHW or NHWC", optarg);
             break;
-        case ':':
-            return cli_error(CLI_USAGE, "pad: option '%s' needs a value", argv[optind - 1]);
+        case ':': return cli_bad_option("pad", c, argv[optind - 1]);
         default: {
             int rc = c >= CLI_WOPT_BASE ? cli_window_parse_opt(c, optarg, &win) : CLI_WINDOW_NOT_MINE;
             if (rc == CLI_WINDOW_NOT_MINE)
-                return cli_error(CLI_USAGE, "pad: unknown option '%s' (try `clpad pad --help`)",
-                                 argv[optind - 1]);
+                return cli_bad_option("pad", c, argv[optind - 1]);
             if (rc != CLI_OK)
                 return rc;
         }
@@ -459,15 +439,8 @@ int cmd_pad(int argc, char **argv)
             cli_error(CLI_FAIL, "%s", err);
             goto done;
         }
-        char s1[160], s2[160];
-        cli_report_device(&run);
-        cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
-                 clpad_dtype_name(in.dtype), in_path);
-        cli_note(run.quiet, "output: %s %s, mode %s (%s)",
-                 cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
-                 k_np_modes[np_mode], out_path);
-        cli_report_timing(&run, out.nbytes);
-        rc = CLI_OK;
+        cli_report_input(&run, &in, in_path);
+        rc = cli_report_output(&run, &out, out_path, "mode %s", k_np_modes[np_mode]);
         goto done;
     }
     if (same_as) { /* the window's pads on the spatial axes, zeros elsewhere */
@@ -605,34 +578,16 @@ int cmd_pad(int argc, char **argv)
         cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
-    if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
-    if (cli_alloc_output(&out))
-        goto done;
     pad_op op = {&in, pb, pe, &popt, value};
-    if (cli_run_op(&run, run_pad, &op, out.data, out.nbytes))
+    if (cli_run_into(&run, out_path, NULL, &out, run_pad, &op) || cli_save(out_path, &out, quality))
         goto done;
-    tio_save_options save_opts = {.jpeg_quality = quality};
-    if (tio_save_with(out_path, &out, &save_opts, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
-    char s1[160], s2[160];
-    cli_report_device(&run);
-    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
-             clpad_dtype_name(in.dtype), in_path);
+    cli_report_input(&run, &in, in_path);
     char mode_desc[160] = "";
     for (int i = 0; i < (nmodes > 1 ? in.rank : 1); i++)
         snprintf(mode_desc + strlen(mode_desc), sizeof mode_desc - strlen(mode_desc), "%s%s",
                  i ? "," : "", clpad_pad_mode_name(popt.modes[i]));
-    cli_note(run.quiet, "output: %s %s, mode %s%s (%s)",
-             cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
-             mode_desc, popt.flags & CLPAD_PAD_LARGE_NUMPY ? ", large pads as numpy" : "",
-             out_path);
-    cli_report_timing(&run, out.nbytes);
-    rc = CLI_OK;
+    rc = cli_report_output(&run, &out, out_path, "mode %s%s", mode_desc,
+                           popt.flags & CLPAD_PAD_LARGE_NUMPY ? ", large pads as numpy" : "");
 done:
     cli_run_free(&run);
     tio_free(&in);

@@ -72,50 +72,36 @@ static clpad_status run_pad_stack(clpad_context *ctx, const void *op, void *out,
 
 int cmd_pad_stack(int argc, char **argv)
 {
-    enum { O_PLACE = 256, O_SHAPES_OUT, O_CPU, O_VERIFY };
+    enum { O_PLACE = 256, O_SHAPES_OUT };
     static const struct option opts[] = {
         {"shape", required_argument, NULL, 'S'},      {"mode", required_argument, NULL, 'm'},
         {"value", required_argument, NULL, 'v'},      {"placement", required_argument, NULL, O_PLACE},
         {"shapes-out", required_argument, NULL, O_SHAPES_OUT},
-        {"device", required_argument, NULL, 'd'},     {"cpu", no_argument, NULL, O_CPU},
-        {"verify", no_argument, NULL, O_VERIFY},      {"quiet", no_argument, NULL, 'q'},
+        {"device", required_argument, NULL, 'd'},     {"cpu", no_argument, NULL, 'C'},
+        {"verify", no_argument, NULL, 'Y'},           {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},             {0, 0, 0, 0}};
     clpad_pad_mode mode = CLPAD_PAD_CONSTANT;
     clpad_placement placement = CLPAD_PLACE_TOP_LEFT;
     int64_t shape[CLPAD_MAX_RANK];
     int nshape = -1;
-    const char *value_text = NULL, *device = NULL, *shapes_out = NULL;
-    bool cpu = false, verify = false, quiet = false;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":S:m:v:d:qh", opts, NULL)) != -1) {
+    const char *value_text = NULL, *shapes_out = NULL;
+    cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
+    const cli_list_opt lists[] = {{'S', "--shape", shape, CLPAD_MAX_RANK - 1, &nshape},
+                                  {0}};
+    for (int c; (c = cli_getopt(argc, argv, ":S:m:v:d:qh", opts, &run, NULL, lists)) != -1;) {
+        clpad_status bad_name = CLPAD_OK;
         switch (c) {
-        case 'S':
-            if (!cli_parse_i64_list(optarg, "--shape", shape, CLPAD_MAX_RANK - 1, &nshape))
-                return CLI_USAGE;
-            break;
-        case 'm':
-            if (clpad_pad_mode_parse_within_limits(optarg, &mode))
-                return cli_error(CLI_USAGE, "--mode: %s", clpad_last_error());
-            break;
+        case CLI_OPT_BAD: return CLI_USAGE;
+        case 'm': bad_name = clpad_pad_mode_parse_within_limits(optarg, &mode); break;
         case 'v': value_text = optarg; break;
-        case O_PLACE:
-            if (clpad_placement_from_name(optarg, &placement))
-                return cli_error(CLI_USAGE, "--placement: %s", clpad_last_error());
-            break;
+        case O_PLACE: bad_name = clpad_placement_from_name(optarg, &placement); break;
         case O_SHAPES_OUT: shapes_out = optarg; break;
-        case 'd': device = optarg; break;
-        case O_CPU: cpu = true; break;
-        case O_VERIFY: verify = true; break;
-        case 'q': quiet = true; break;
         case 'h': pad_stack_usage(stdout); return CLI_OK;
         case ':':
-            return cli_error(CLI_USAGE, "pad-stack: option '%s' needs a value", argv[optind - 1]);
-        default:
-            return cli_error(CLI_USAGE, "pad-stack: unknown option '%s' (try `clpad pad-stack --help`)",
-                             argv[optind - 1]);
+        default: return cli_bad_option("pad-stack", c, argv[optind - 1]);
         }
+        if (bad_name) /* a named option's lookup failed */
+            return cli_name_error(opts, c);
     }
     if (argc - optind < 2)
         return cli_error(CLI_USAGE, "pad-stack: expected INPUT... OUTPUT.npy");
@@ -123,7 +109,7 @@ int cmd_pad_stack(int argc, char **argv)
         return cli_error(CLI_USAGE, "pad-stack: --value is only meaningful with --mode constant, "
                                     "not %s",
                          clpad_pad_mode_name(mode));
-    if (cpu && device)
+    if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad-stack: --cpu and --device exclude each other");
     size_t n = (size_t)(argc - optind - 1);
     char **files = argv + optind;
@@ -142,7 +128,6 @@ int cmd_pad_stack(int argc, char **argv)
     int64_t *shapes = calloc(n * CLPAD_MAX_RANK + 1, sizeof *shapes);
     const void **inputs = calloc(n, sizeof *inputs);
     tio_tensor out = {0}, sh = {0};
-    cli_run run = {.device = device, .cpu = cpu, .verify = verify, .quiet = quiet};
     int rc = CLI_FAIL;
     if (!in || !shapes || !inputs) {
         cli_error(CLI_FAIL, "out of memory for %zu inputs", n);
@@ -193,14 +178,8 @@ int cmd_pad_stack(int argc, char **argv)
             cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
-    if (tio_check_save(out_path, out.dtype, out.rank, out.shape, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
-    if (cli_alloc_output(&out))
-        goto done;
     ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, mode, value, placement};
-    if (cli_run_op(&run, run_pad_stack, &op, out.data, out.nbytes))
+    if (cli_run_into(&run, out_path, NULL, &out, run_pad_stack, &op))
         goto done;
     if (shapes_out) {
         sh = (tio_tensor){.dtype = CLPAD_I64, .rank = 2, .shape = {(int64_t)n, rank}};
@@ -217,15 +196,11 @@ int cmd_pad_stack(int argc, char **argv)
     const cli_file written[] = {{out_path, &out, NULL, 0}, {shapes_out, &sh, NULL, 0}};
     if (cli_save_outputs(written, 2, 0))
         goto done;
-    char s1[160];
     cli_report_device(&run);
-    cli_note(quiet, "input:  %zu tensors, %s, rank %d (%s, ...)", n,
+    cli_note(run.quiet, "input:  %zu tensors, %s, rank %d (%s, ...)", n,
              clpad_dtype_name(out.dtype), rank, files[0]);
-    cli_note(quiet, "output: %s %s, %s, %s (%s)", cli_shape_str(out.rank, out.shape, s1, sizeof s1),
-             clpad_dtype_name(out.dtype), clpad_pad_mode_name(mode),
-             clpad_placement_name(placement), out_path);
-    cli_report_timing(&run, out.nbytes);
-    rc = CLI_OK;
+    rc = cli_report_output(&run, &out, out_path, "%s, %s", clpad_pad_mode_name(mode),
+                           clpad_placement_name(placement));
 done:
     cli_run_free(&run);
     for (size_t i = 0; in && i < n; i++)

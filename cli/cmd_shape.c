@@ -152,10 +152,7 @@ int cmd_shape(int argc, char **argv)
             shape_usage(stdout);
             return CLI_OK;
         case ':':
-            return cli_error(CLI_USAGE, "shape: option '%s' needs a value", argv[optind - 1]);
-        case '?':
-            return cli_error(CLI_USAGE, "shape: unknown option '%s' (try `clpad shape --help`)",
-                             argv[optind - 1]);
+        case '?': return cli_bad_option("shape", c, argv[optind - 1]);
         default: {
             int rc = cli_window_parse_opt(c, optarg, &w);
             if (rc != CLI_OK)

@@ -128,37 +128,18 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     int nblock = -1, nbegin = -1, nend = -1;
     cli_run run = {0}; /* --device, --cpu, --verify, --quiet */
     int quality = 0;
-    int c;
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":B:b:e:d:qh", opts, NULL)) != -1) {
-        int common = cli_run_opt(c, optarg, &run, &quality);
-        if (common < 0)
-            return CLI_USAGE;
-        if (common > 0)
-            continue;
+    const cli_list_opt lists[] = {{'B', "--block-shape", block, CLPAD_MAX_RANK, &nblock},
+                                  {'b', sc->begin_opt, begin, CLPAD_MAX_RANK, &nbegin},
+                                  {'e', sc->end_opt, end, CLPAD_MAX_RANK, &nend},
+                                  {0}};
+    for (int c; (c = cli_getopt(argc, argv, ":B:b:e:d:qh", opts, &run, &quality, lists)) != -1;) {
         switch (c) {
-        case 'B':
-            if (!cli_parse_i64_list(optarg, "--block-shape", block, CLPAD_MAX_RANK, &nblock))
-                return CLI_USAGE;
-            break;
-        case 'b':
-            if (!cli_parse_i64_list(optarg, sc->begin_opt, begin, CLPAD_MAX_RANK, &nbegin))
-                return CLI_USAGE;
-            break;
-        case 'e':
-            if (!cli_parse_i64_list(optarg, sc->end_opt, end, CLPAD_MAX_RANK, &nend))
-                return CLI_USAGE;
-            break;
+        case CLI_OPT_BAD: return CLI_USAGE;
         case 'h':
             space_usage(sc, stdout);
             return CLI_OK;
         case ':':
-            return cli_error(CLI_USAGE, "%s: option '%s' needs a value", sc->name,
-                             argv[optind - 1]);
-        default:
-            return cli_error(CLI_USAGE, "%s: unknown option '%s' (try `clpad %s --help`)",
-                             sc->name, argv[optind - 1], sc->name);
+        default: return cli_bad_option(sc->name, c, argv[optind - 1]);
         }
     }
     if (argc - optind != 2)
@@ -219,33 +200,19 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
         saved.rank = 3;
         memmove(saved.shape, saved.shape + 1, 3 * sizeof *saved.shape);
     }
-    if (tio_check_save(out_path, saved.dtype, saved.rank, saved.shape, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
-        goto done;
-    }
-    if (cli_alloc_output(&out))
-        goto done;
     space_op op = {sc, &in, block, begin, end};
-    if (cli_run_op(&run, run_space_op, &op, out.data, out.nbytes))
+    if (cli_run_into(&run, out_path, &saved, &out, run_space_op, &op))
         goto done;
     saved.data = out.data;
     saved.nbytes = out.nbytes;
-    tio_save_options save_opts = {.jpeg_quality = quality};
-    if (tio_save_with(out_path, &saved, &save_opts, err, sizeof err)) {
-        cli_error(CLI_FAIL, "%s", err);
+    if (cli_save(out_path, &saved, quality))
         goto done;
-    }
-    char s1[160], s2[160], s3[160], s4[160], s5[160];
-    cli_report_device(&run);
-    cli_note(run.quiet, "input:  %s %s (%s)", cli_shape_str(in.rank, in.shape, s1, sizeof s1),
-             clpad_dtype_name(in.dtype), in_path);
-    cli_note(run.quiet, "output: %s %s, block %s, %s_begin %s, %s_end %s (%s)",
-             cli_shape_str(out.rank, out.shape, s2, sizeof s2), clpad_dtype_name(out.dtype),
-             cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
-             cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
-             cli_shape_str(in.rank, end, s5, sizeof s5), out_path);
-    cli_report_timing(&run, out.nbytes);
-    rc = CLI_OK;
+    char s3[160], s4[160], s5[160];
+    cli_report_input(&run, &in, in_path);
+    rc = cli_report_output(&run, &out, out_path, "block %s, %s_begin %s, %s_end %s",
+                           cli_shape_str(in.rank, block, s3, sizeof s3), sc->what,
+                           cli_shape_str(in.rank, begin, s4, sizeof s4), sc->what,
+                           cli_shape_str(in.rank, end, s5, sizeof s5));
 done:
     cli_run_free(&run);
     tio_free(&in);

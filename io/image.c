@@ -378,8 +378,7 @@ static clpad_status read_image(src *s, const clpad__img_req *r, buf *b)
         return clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s", name, why);
     if (kind == IMG_PNG) {
         clpad__png_header p = {0};
-        if ((st = buf_fill(b, s, 33)) || (st = clpad__png_parse_header(name, b->data, b->len, &p)) ||
-            (st = clpad__img_check_size(r, p.h, p.w, 4, p.depth == 16 ? 2 : 1)))
+        if ((st = buf_fill(b, s, 33)) || (st = clpad__png_parse_header(name, r, b->data, b->len, &p)))
             return st;
         /* Chunk by chunk up to IEND (what follows it is not read). */
         uint64_t row = ((uint64_t)p.w * (uint64_t)(p.channels * p.depth) + 7) / 8 + 1;
@@ -460,8 +459,7 @@ static clpad_status read_image(src *s, const clpad__img_req *r, buf *b)
         }
     }
     clpad__pnm_header p;
-    if ((st = clpad__pnm_parse_header(name, b->data, b->len, &p)) ||
-        (st = clpad__img_check_size(r, p.h, p.w, 4, p.maxval > 255 ? 2 : 1)))
+    if ((st = clpad__pnm_parse_header(name, r, b->data, b->len, &p)))
         return st;
     return buf_fill(b, s, p.data_off + (size_t)(p.w * p.h * p.c * (p.maxval > 255 ? 2 : 1)));
 }
@@ -535,13 +533,21 @@ static clpad_status check_out(const char *name, clpad_decoded_image *out)
     return CLPAD_OK;
 }
 
+/* The start of a call that decodes into `out` from a source that may be
+ * unnamed (NULL or ""; then `unnamed` in messages): the last error cleared,
+ * then check_out. */
+static clpad_status begin_decode(const char **name, const char *unnamed, clpad_decoded_image *out)
+{
+    clpad__clear_error();
+    if (!*name || !**name)
+        *name = unnamed;
+    return check_out(*name, out);
+}
+
 clpad_status clpad_image_decode(const void *data, size_t len, const char *name,
                                 const clpad_read_options *options, clpad_decoded_image *out)
 {
-    clpad__clear_error();
-    if (!name || !*name)
-        name = "<memory>";
-    clpad_status st = check_out(name, out);
+    clpad_status st = begin_decode(&name, "<memory>", out);
     if (st)
         return st;
     if (!data && len)
@@ -555,10 +561,7 @@ clpad_status clpad_image_decode(const void *data, size_t len, const char *name,
 clpad_status clpad_image_read_fd(int fd, const char *name, const clpad_read_options *options,
                                  clpad_decoded_image *out)
 {
-    clpad__clear_error();
-    if (!name || !*name)
-        name = "<file descriptor>";
-    clpad_status st = check_out(name, out);
+    clpad_status st = begin_decode(&name, "<file descriptor>", out);
     if (st)
         return st;
     struct stat sb;
@@ -620,7 +623,7 @@ clpad_status clpad_image_probe(const void *data, size_t len, const char *name,
     case IMG_BMP: st = clpad__bmp_probe(name, b, len, &i); break;
     case IMG_PNM: {
         clpad__pnm_header p;
-        st = clpad__pnm_parse_header(name, b, len, &p);
+        st = clpad__pnm_parse_header(name, NULL, b, len, &p);
         if (!st) {
             memcpy(i.format, "pnm", 4);
             i.height = p.h;

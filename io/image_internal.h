@@ -71,13 +71,15 @@ extern const unsigned char clpad__png_signature[8];
 
 /* image_png.c ------------------------------------------------------------- */
 
-/* A PNG's IHDR, checked (sizes 1..2^31-1, a valid colour type and depth). */
+/* A PNG's IHDR, checked (sizes 1..2^31-1, a valid colour type and depth);
+ * with `limits` (not NULL), the size too, against the request's limits
+ * (clpad__img_check_size). */
 typedef struct clpad__png_header {
     uint32_t w, h;
     int depth, colour, channels; /* channels stored in the file */
 } clpad__png_header;
-clpad_status clpad__png_parse_header(const char *name, const unsigned char *b, size_t n,
-                                     clpad__png_header *p);
+clpad_status clpad__png_parse_header(const char *name, const clpad__img_req *limits,
+                                     const unsigned char *b, size_t n, clpad__png_header *p);
 clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
                                clpad__img *out);
 clpad_status clpad__png_probe(const char *name, const unsigned char *b, size_t n,
@@ -112,8 +114,9 @@ typedef struct clpad__pnm_header {
     long long w, h, c, maxval;
     size_t data_off;
 } clpad__pnm_header;
-clpad_status clpad__pnm_parse_header(const char *name, const unsigned char *b, size_t n,
-                                     clpad__pnm_header *p);
+/* A PNM header (P5, P6); `limits` as for clpad__png_parse_header. */
+clpad_status clpad__pnm_parse_header(const char *name, const clpad__img_req *limits,
+                                     const unsigned char *b, size_t n, clpad__pnm_header *p);
 clpad_status clpad__pnm_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
                                clpad__img *out);
 

@@ -30,8 +30,8 @@
 
 const unsigned char clpad__png_signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-clpad_status clpad__png_parse_header(const char *name, const unsigned char *b, size_t n,
-                                     clpad__png_header *p)
+clpad_status clpad__png_parse_header(const char *name, const clpad__img_req *limits,
+                                     const unsigned char *b, size_t n, clpad__png_header *p)
 {
     if (n < 33 || clpad__be32(b + 8) != 13 || memcmp(b + 12, "IHDR", 4) != 0)
         return clpad__fail(CLPAD_ERR_BAD_INPUT,
@@ -61,7 +61,8 @@ clpad_status clpad__png_parse_header(const char *name, const unsigned char *b, s
                                "colour type %d",
                                name, d, p->colour);
         p->channels = types[k].channels;
-        return 0;
+        return limits ? clpad__img_check_size(limits, p->h, p->w, 4, p->depth == 16 ? 2 : 1)
+                      : CLPAD_OK;
     }
     return clpad__fail(CLPAD_ERR_BAD_INPUT,
                        "%s: cannot decode the image: PNG colour type %d is not valid", name,
@@ -227,12 +228,9 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
                                clpad__img *out)
 {
     clpad__png_header hdr;
-    clpad_status st = clpad__png_parse_header(r->name, b, n, &hdr);
-    if (st)
-        return st;
     /* The limits first: a small file declaring a huge image is refused before
      * libpng allocates anything for it. */
-    st = clpad__img_check_size(r, hdr.h, hdr.w, 4, hdr.depth == 16 ? 2 : 1);
+    clpad_status st = clpad__png_parse_header(r->name, r, b, n, &hdr);
     if (!st && hdr.colour == PNG_COLOR_TYPE_PALETTE)
         st = png_check_palette(r, b, n);
     if (st)
@@ -312,7 +310,7 @@ clpad_status clpad__png_probe(const char *name, const unsigned char *b, size_t n
                               clpad_image_info *info)
 {
     clpad__png_header hdr;
-    clpad_status st = clpad__png_parse_header(name, b, n, &hdr);
+    clpad_status st = clpad__png_parse_header(name, NULL, b, n, &hdr);
     if (st)
         return st;
     bool trns = false;

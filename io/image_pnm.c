@@ -41,8 +41,8 @@ static long long pnm_field(const unsigned char *b, size_t n, size_t *i, long lon
     return *i == start ? -1 : big ? -2 : v;
 }
 
-clpad_status clpad__pnm_parse_header(const char *name, const unsigned char *b, size_t n,
-                                     clpad__pnm_header *p)
+clpad_status clpad__pnm_parse_header(const char *name, const clpad__img_req *limits,
+                                     const unsigned char *b, size_t n, clpad__pnm_header *p)
 {
     p->c = b[1] == '6' ? 3 : 1;
     size_t i = 2;
@@ -70,19 +70,18 @@ clpad_status clpad__pnm_parse_header(const char *name, const unsigned char *b, s
                            "whitespace byte and the pixel data",
                            name);
     p->data_off = i + 1;
-    return CLPAD_OK;
+    return limits ? clpad__img_check_size(limits, p->h, p->w, 4, p->maxval > 255 ? 2 : 1)
+                  : CLPAD_OK;
 }
 
 clpad_status clpad__pnm_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
                                clpad__img *out)
 {
     clpad__pnm_header p;
-    clpad_status st = clpad__pnm_parse_header(r->name, b, n, &p);
+    clpad_status st = clpad__pnm_parse_header(r->name, r, b, n, &p);
     if (st)
         return st;
     int stored = p.maxval > 255 ? 2 : 1, sample = stored == 2 && r->keep_depth ? 2 : 1;
-    if ((st = clpad__img_check_size(r, p.h, p.w, 4, stored)))
-        return st;
     size_t count = (size_t)p.w * (size_t)p.h * (size_t)p.c, need = count * (size_t)stored;
     size_t have = n - p.data_off;
     if (have < need)

@@ -10,13 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The start of a load by the call `fn`: *t zeroed; 1 with err set when
+ * there is no t or `path` names no format that loads (tio_check_load_path). */
+static int begin_load(const char *fn, const char *path, tio_tensor *t, char *err, size_t errlen)
+{
+    if (!t)
+        return tio__fail(err, errlen, "%s: no tensor given", fn);
+    memset(t, 0, sizeof *t);
+    return tio_check_load_path(path, err, errlen) ? 1 : 0;
+}
+
 int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errlen)
 {
-    if (t)
-        memset(t, 0, sizeof *t);
-    if (!t)
-        return tio__fail(err, errlen, "tio_load_fd: no tensor given");
-    if (tio_check_load_path(name, err, errlen))
+    if (begin_load("tio_load_fd", name, t, err, errlen))
         return 1;
     struct stat st;
     if (fstat(fd, &st) != 0)
@@ -43,11 +49,7 @@ int tio_load_fd(int fd, const char *name, tio_tensor *t, char *err, size_t errle
 
 int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen)
 {
-    if (t)
-        memset(t, 0, sizeof *t);
-    if (!t)
-        return tio__fail(err, errlen, "tio_load: no tensor given");
-    if (tio_check_load_path(path, err, errlen))
+    if (begin_load("tio_load", path, t, err, errlen))
         return 1;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)

@@ -370,34 +370,23 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         if not isinstance(preset, str):
             raise TypeError("preset must be a str, not %s" % type(preset).__name__)
         check(lib.clpad_letterbox_preset(_args.c_string("preset", preset), ctypes.byref(o)))
-    if interp is not None:
-        o.interp = _name_code("clpad_interp_from_name", "interp", interp)
-    if placement is not None:
-        o.placement = _name_code("clpad_placement_from_name", "placement", placement)
+    # the options that are names, each parsed by clpad_<option>_from_name
+    named = {"interp": interp, "placement": placement, "layout": layout, "fit": fit,
+             "input_format": input_format, "color_matrix": color_matrix,
+             "color_range": color_range}
+    for name, v in named.items():
+        if v is not None:
+            setattr(o, name, _name_code("clpad_%s_from_name" % name, name, v))
     if mode is not None:
         o.pad_mode = _args.pad_mode_within_limits(mode)
-    if layout is not None:
-        o.layout = _name_code("clpad_layout_from_name", "layout", layout)
     if resize_shorter is not None:
         o.resize_shorter = _int64("resize_shorter", resize_shorter)
         if fit is None:  # the crop resize_shorter goes with
             o.fit = 1
-    if fit is not None:
-        o.fit = _name_code("clpad_fit_from_name", "fit", fit)
     if stride is not None:
         o.stride = _int64("stride", stride)
-    if input_format is not None:
-        o.input_format = _name_code("clpad_input_format_from_name", "input_format",
-                                    input_format)
-    if color_matrix is not None:
-        o.color_matrix = _name_code("clpad_color_matrix_from_name", "color_matrix",
-                                    color_matrix)
-    if color_range is not None:
-        o.color_range = _name_code("clpad_color_range_from_name", "color_range", color_range)
     if divisor is not None:
-        if not isinstance(divisor, (numbers.Real, np.generic)):
-            raise TypeError("divisor must be a number, not %r" % (divisor,))
-        o.divisor = float(divisor)
+        o.divisor = _number("divisor", divisor)
     if pil_version is not None:
         if isinstance(pil_version, bool) or not isinstance(pil_version, (numbers.Integral,
                                                                          np.integer)):
@@ -416,9 +405,7 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         raise value_error("dtype %s: the batch is float32, float16 or uint8" % dt)
     o.dtype = _DTYPES[dt]
     if scale is not None:
-        if not isinstance(scale, (numbers.Real, np.generic)):
-            raise TypeError("scale must be a number, not %r" % (scale,))
-        o.scale = float(scale)
+        o.scale = _number("scale", scale)
     per = []
     if mean is not None:
         per.append(("mean", _per_channel("mean", mean, float), o.mean))
@@ -439,6 +426,13 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         for c in range(MAX_CHANNELS):
             field[c] = vals[c if c < len(vals) else 0]
     return o, dt
+
+
+def _number(name: str, v: Any) -> float:
+    """A float option: a real number (a numpy scalar too)."""
+    if not isinstance(v, (numbers.Real, np.generic)):
+        raise TypeError("%s must be a number, not %r" % (name, v))
+    return float(v)
 
 
 def _int64(name: str, v: Any) -> int:

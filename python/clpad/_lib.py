@@ -151,7 +151,6 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_dtype_size": (_size_t, [_int]),
     "clpad_dtype_name": (_str, [_int]),
     "clpad_pad_mode_name": (_str, [_int]),
-    "clpad_pad_mode_from_name": (_status, [_str, _enum_p]),
     "clpad_scalar_parse": (_status, [_int, _str, _void_p]),
     "clpad_pad_mode_parse": (_status, [_str, _enum_p, ctypes.POINTER(ctypes.c_uint)]),
     "clpad_pad_mode_parse_within_limits": (_status, [_str, _enum_p]),
@@ -236,13 +235,6 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     ),
     "clpad_context_launches": (ctypes.c_uint64, [_ctx]),
     # clpad_letterbox.h (argument structs: clpad._letterbox)
-    "clpad_interp_from_name": (_status, [_str, _enum_p]),
-    "clpad_placement_from_name": (_status, [_str, _enum_p]),
-    "clpad_layout_from_name": (_status, [_str, _enum_p]),
-    "clpad_fit_from_name": (_status, [_str, _enum_p]),
-    "clpad_input_format_from_name": (_status, [_str, _enum_p]),
-    "clpad_color_matrix_from_name": (_status, [_str, _enum_p]),
-    "clpad_color_range_from_name": (_status, [_str, _enum_p]),
     "clpad_letterbox_options_init": (None, [_void_p, ctypes.c_int64, ctypes.c_int64]),
     "clpad_letterbox_plan": (_status, [_void_p, _size_t, _void_p, _i64p, _void_p]),
     "clpad_letterbox": (
@@ -271,15 +263,7 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_letterbox_stream_next": (_status, [_void_p, _void_p, _size_t, _void_p]),
     "clpad_letterbox_stream_close": (None, [_void_p]),
     # clpad_window.h
-    "clpad_window_op_from_name": (_status, [_str, _enum_p]),
     "clpad_window_op_name": (_str, [_int]),
-    "clpad_trt_padding_from_name": (_status, [_str, _enum_p]),
-    "clpad_tf_padding_from_name": (_status, [_str, _enum_p]),
-    "clpad_tf_layout_from_name": (_status, [_str, _enum_p]),
-    "clpad_onnx_auto_pad_from_name": (_status, [_str, _enum_p]),
-    "clpad_ov_auto_pad_from_name": (_status, [_str, _enum_p]),
-    "clpad_ov_rounding_from_name": (_status, [_str, _enum_p]),
-    "clpad_torch_padding_from_name": (_status, [_str, _enum_p]),
     "clpad_window_tensorrt": (
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _i64p, _win_p]),
     "clpad_window_tf": (
@@ -297,6 +281,11 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status, [_int, _int, _int, _i64p, _i64p, _i64p, _i64p, _i64p, _int, _i64p, _win_p]),
     "clpad_window_tensor_pads": (_status, [_win_p, _int, _int, _i64p, _i64p]),
 }
+# The parsers of option names: clpad_<what>_from_name(const char *, int *).
+_PROTOTYPES.update(("clpad_%s_from_name" % what, (_status, [_str, _enum_p])) for what in (
+    "pad_mode", "interp", "placement", "layout", "fit", "input_format", "color_matrix",
+    "color_range", "window_op", "trt_padding", "tf_padding", "tf_layout", "onnx_auto_pad",
+    "ov_auto_pad", "ov_rounding", "torch_padding"))
 
 
 def _candidates() -> Iterator[str]:
