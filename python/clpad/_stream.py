@@ -194,7 +194,7 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
                     mean: Optional[PerChannel] = None, std: Optional[PerChannel] = None,
                     dtype: Optional[npt.DTypeLike] = None, layout: Optional[Layout] = None,
                     fit: Optional[Fit] = None, resize_shorter: Optional[int] = None,
-                    divisor: Optional[float] = None,
+                    divisor: Optional[float] = None, pil_version: Optional[int] = None,
                     out: Optional["np.ndarray[Any, Any]"] = None,
                     ) -> LetterboxFiles:
     """Letterbox image files in batches, decoding ahead on every core.
@@ -217,8 +217,8 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     preset, interp, placement, scaleup, mode, value, swap_rb, scale, mean,
         std, dtype, layout, device: as for :func:`clpad.letterbox`
         (``preset="ultralytics"`` gives exactly what Ultralytics' predictor
-        feeds a YOLO model from these files); fit, resize_shorter, divisor
-        as for :func:`clpad.preprocess` (``preset="imagenet"``: a
+        feeds a YOLO model from these files); fit, resize_shorter, divisor,
+        pil_version as for :func:`clpad.preprocess` (``preset="imagenet"``: a
         classifier's batches). A stream's batches have one slot, so the
         stride of :func:`clpad.preprocess` is not taken here.
     on_error: "fail" (default): a file that cannot be read (corrupt,
@@ -270,7 +270,7 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         so.read.max_pixels = min(_positive("max_pixels", max_pixels), 2**64 - 1)
     c = so.read.channels if so.read.channels > 0 else None
     o, dt = _options(size, preset, c, interp, placement, scaleup, mode, value, swap_rb, scale,
-                     mean, std, dtype, layout, fit, resize_shorter, None, divisor)
+                     mean, std, dtype, layout, fit, resize_shorter, None, divisor, pil_version)
     ctx = _context.context(device)
     raw = [os.fsencode(f) for f in files]
     arr = (ctypes.c_char_p * max(len(raw), 1))(*raw)

@@ -265,3 +265,27 @@ def test_files_preprocess_imagenet(tmp_path):
     assert got2.tobytes() == want2.tobytes()
     with pytest.raises(TypeError):
         clpad.letterbox_files(d, 32, stride=32)
+
+
+def test_files_take_pil_version(tmp_path):
+    """letterbox_files takes pil_version as clpad.preprocess does: 120 x 120
+    files to 80 x 10 (W x H) with pil-bicubic run the vertical pass first
+    with 13 (the default) and the horizontal one with 12, each equal to
+    preprocess of the images read; a value other than 12 or 13 is refused."""
+    d = str(tmp_path)
+    rng = np.random.default_rng(5)
+    for i in range(3):
+        PIL.fromarray(rng.integers(0, 256, (120, 120, 3), dtype=np.uint8)).save(
+            os.path.join(d, "%d.png" % i))
+    got = {}
+    for v in (12, 13, None):
+        got[v], _, ps = collect(clpad.letterbox_files(d, (10, 80), fit="stretch",
+                                                      interp="pil-bicubic", dtype=np.uint8,
+                                                      pil_version=v))
+        want, _ = clpad.preprocess([clpad.imread(p) for p in ps], (10, 80), fit="stretch",
+                                   interp="pil-bicubic", dtype=np.uint8, pil_version=v)
+        assert got[v].tobytes() == want.tobytes(), v
+    assert got[12].tobytes() != got[13].tobytes()
+    assert got[None].tobytes() == got[13].tobytes()
+    with pytest.raises(clpad.ClpadValueError, match="pil_version"):
+        clpad.letterbox_files(d, 32, pil_version=11)
