@@ -8,23 +8,14 @@
 # Arguments go to pipeline_peers.py (--runs N, --batch B, --only A,B, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build="${CLPAD_BUILD_DIR:-build}"
-case "$build" in /*) ;; *) build="$PWD/$build" ;; esac  # absolute: relative to the repository
-venv="$build/bench-venv"
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q --upgrade pip
-  "$venv/bin/pip" install -q numpy
-fi
+. bench/venv.sh
 # OpenCV 4.x: blobFromImagesWithParams' layout constants (DNN_LAYOUT_NCHW)
 # are not in OpenCV 5's Python module
 "$venv/bin/python" -c "import cv2, sys; sys.exit(int(cv2.__version__.split('.')[0]) >= 5)" \
   2>/dev/null || "$venv/bin/pip" install -q "opencv-python-headless<5"
-"$venv/bin/python" -c "import PIL" 2>/dev/null || "$venv/bin/pip" install -q pillow
+bench_need PIL pillow
 [ -f "$build/libclpad.so" ] && [ -x "$build/clpad" ] || bash scripts/build.sh
 "$venv/bin/python" tests/peer/fetch_photos.py "$build/peer-data"
-export POCL_CACHE_DIR="${POCL_CACHE_DIR:-$build/pocl-cache}"
-export CLPAD_LIBRARY="${CLPAD_LIBRARY:-$build/libclpad.so}"
-export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
+bench_env
 exec "$venv/bin/python" bench/pipeline_peers.py --photos "$build/peer-data/photos" \
   --folder "$build/bench-photos" --cli "$build/clpad" "$@"

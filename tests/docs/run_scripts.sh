@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The scripts a reader runs first, checked as they run (label docs):
 #
-#   run_scripts.sh paths SOURCE  bench/peers.sh, letterbox_peers.sh and pipeline_peers.sh with
+#   run_scripts.sh paths SOURCE  bench/peers.sh, letterbox_peers.sh, yuv_peers.sh and pipeline_peers.sh with
 #       CLPAD_BUILD_DIR an absolute path, run from another directory, on a stub
 #       build tree (a stub venv python that prints what it was given): the
 #       library, kernel cache and CLI they pass on must lie in that build tree.
@@ -27,7 +27,7 @@ EOF
   printf '#!/bin/sh\nexit 0\n' >"$b/clpad"
   chmod +x "$b/bench-venv/bin/python" "$b/clpad"
   : >"$b/libclpad.so"
-  for script in bench/peers.sh bench/letterbox_peers.sh bench/pipeline_peers.sh; do
+  for script in bench/peers.sh bench/letterbox_peers.sh bench/yuv_peers.sh bench/pipeline_peers.sh; do
     out="$(cd "$tmp" && env -u POCL_CACHE_DIR -u CLPAD_LIBRARY CLPAD_BUILD_DIR="$b" \
       bash "$src/$script" --quick)" || fail "$script exited $?"
     grep -qx "CLPAD_LIBRARY=$b/libclpad.so" <<<"$out" ||
