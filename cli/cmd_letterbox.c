@@ -867,7 +867,9 @@ int cmd_letterbox(int argc, char **argv)
     if (!file_batch) {
         int64_t full[4] = {(int64_t)n, shape[1], shape[2], shape[3]};
         if (tio_output_set_begin_npy(set, out_path, o.dtype, 4, full, &writer, err,
-                                     sizeof err)) {
+                                     sizeof err) ||
+            tio_npy_writer_reserve(writer, (uint64_t)n * (bytes / so.batch), err,
+                                   sizeof err)) {
             cli_error(CLI_FAIL, "%s", err);
             goto done;
         }

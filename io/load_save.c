@@ -196,6 +196,17 @@ int tio_npy_writer_write(tio_npy_writer *w, const void *data, size_t len, char *
     return 0;
 }
 
+int tio_npy_writer_reserve(tio_npy_writer *w, uint64_t len, char *err, size_t errlen)
+{
+    if (w->map || w->af.werr || len == 0)
+        return 0;
+    int e = posix_fallocate(w->af.fd, (off_t)(w->header_len + w->written), (off_t)len);
+    if (e == ENOSPC || e == EFBIG)
+        return tio__fail(err, errlen, "%s: cannot allocate %llu bytes: %s", w->path,
+                         (unsigned long long)len, strerror(e));
+    return 0; /* no fallocate here: the rooms are taken (or written) batch by batch */
+}
+
 int tio_npy_writer_map(tio_npy_writer *w, size_t len, void **data, char *err, size_t errlen)
 {
     *data = NULL;

@@ -162,6 +162,13 @@ int tio_npy_writer_write(tio_npy_writer *writer, const void *data, size_t len, c
                          size_t errlen);
 int tio_npy_writer_finish(tio_npy_writer *writer, int64_t rows, bool ok, char *err,
                           size_t errlen);
+/* Take the room of the next `len` bytes of data on the file system at once
+ * (posix_fallocate), e.g. every batch's before the first is made: a full disk
+ * is then an error before any work, and on tmpfs the pages are allocated and
+ * cleared in one call instead of one batch at a time. Returns 0 (also where
+ * the file system has no fallocate), or 1 with err set when the disk has no
+ * room. The file keeps only the data written (tio_npy_writer_finish). */
+int tio_npy_writer_reserve(tio_npy_writer *writer, uint64_t len, char *err, size_t errlen);
 /* Instead of tio_npy_writer_write: room for the next `len` bytes of data in
  * place, in the output's temporary file mapped into memory (*data), to be
  * filled by the caller and ended by tio_npy_writer_unmap, which takes its

@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -254,6 +256,33 @@ static void test_letterbox_errors(void **state)
     tio_free(&b);
 }
 
+
+/* Hidden files (temporaries: ".NAME.XXXXXX") left in the scratch directory. */
+static int hidden_files(void);
+
+/* An output the file system has no room for is refused before any image is
+ * letterboxed, naming the output, and leaves nothing: the room of every
+ * batch is taken at once (a file size limit stands in for a full disk;
+ * SIGXFSZ ignored, as the CLI's children inherit it). */
+static void test_letterbox_no_room(void **state)
+{
+    (void)state;
+    unsigned char r[36] = {0};
+    int64_t rs[3] = {3, 4, 3};
+    ch_save("room.png", CLPAD_U8, 3, rs, r);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 16384; /* the output: 2 x 128 x 128 x 3 float32 */
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = ch_run(NULL, "letterbox -q --size 128,128 room.png room.png room.npy");
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    ch_expect_error(rc, 1, "room.npy: cannot allocate 393216 bytes");
+    assert_false(ch_exists("room.npy"));
+    assert_int_equal(hidden_files(), 0);
+}
 
 /* Hidden files (temporaries: ".NAME.XXXXXX") left in the scratch directory. */
 static int hidden_files(void)
@@ -639,6 +668,7 @@ int main(void)
         cmocka_unit_test(test_letterbox),
         cmocka_unit_test(test_letterbox_mixed),
         cmocka_unit_test(test_letterbox_errors),
+        cmocka_unit_test(test_letterbox_no_room),
         cmocka_unit_test(test_letterbox_folders),
         cmocka_unit_test(test_letterbox_hostile_folder),
         cmocka_unit_test(test_letterbox_yuv),
