@@ -52,6 +52,19 @@ bool cli_pick(const char *text, const char *opt, const char *const *names, const
  * if it is but does not fit the input's dtype, the input decides (exit 1). */
 bool cli_value_text_valid(const char *text);
 
+/* --value's form, before the dtype is known: one value of any dtype, or a
+ * list per axis (comma-separated), each V or BEFORE:AFTER (numpy.pad's
+ * per-side constant_values). *per_side: the list form. CLI_USAGE (message
+ * printed) for a malformed text; text may be NULL. */
+int cli_value_form(const char *text, bool *per_side);
+/* A --value list's sides for a tensor of `dtype` and `rank` (`two_axes`:
+ * also two entries, an image's H,W; the rest stay as they are): 2 * rank
+ * values of the dtype [before axis 0, after axis 0, ...], the
+ * clpad_pad_options.side_values table. CLI_FAIL (message printed, naming
+ * `what`) for a value out of the dtype or a count that does not fit. */
+int cli_value_sides(const char *text, clpad_dtype dtype, int rank, bool two_axes,
+                    const char *what, unsigned char *sides);
+
 /* --quality Q: a JPEG quality, 1..100 (error message printed, false). */
 bool cli_parse_quality(const char *text, int *quality);
 

@@ -140,6 +140,61 @@ bool cli_value_text_valid(const char *text)
     return false;
 }
 
+int cli_value_form(const char *text, bool *per_side)
+{
+    *per_side = text && strpbrk(text, ",:");
+    if (!text)
+        return CLI_OK;
+    if (!*per_side) {
+        if (!cli_value_text_valid(text))
+            return cli_error(CLI_USAGE,
+                             "--value: '%s' is not a value of any dtype (an integer, a number, "
+                             "nan, inf, true or false)",
+                             text);
+        return CLI_OK;
+    }
+    char list[512];
+    if (strlen(text) >= sizeof list)
+        return cli_error(CLI_USAGE, "--value: the list is too long");
+    strcpy(list, text);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",:", &save); tok;
+         tok = strtok_r(NULL, ",:", &save), n++)
+        if (!cli_value_text_valid(tok))
+            return cli_error(CLI_USAGE, "--value: '%s' (in '%s') is not a value of any dtype",
+                             tok, text);
+    if (n == 0 || strstr(text, ",,") || strstr(text, "::") || strchr(",:", text[0]) ||
+        strchr(",:", text[strlen(text) - 1]))
+        return cli_error(CLI_USAGE, "--value: an empty value in '%s'", text);
+    return CLI_OK;
+}
+
+int cli_value_sides(const char *text, clpad_dtype dtype, int rank, bool two_axes,
+                    const char *what, unsigned char *sides)
+{
+    size_t es = clpad_dtype_size(dtype);
+    char list[512];
+    snprintf(list, sizeof list, "%s", text); /* (cli_value_form checked its length) */
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok;
+         tok = strtok_r(NULL, ",", &save), n++) {
+        char *colon = strchr(tok, ':');
+        if (colon)
+            *colon = '\0';
+        if (n >= rank || (colon && strchr(colon + 1, ':'))) {
+            n = -1;
+            break;
+        }
+        if (clpad_scalar_parse(dtype, tok, sides + (size_t)2 * n * es) ||
+            clpad_scalar_parse(dtype, colon ? colon + 1 : tok, sides + (size_t)(2 * n + 1) * es))
+            return cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
+    }
+    if (n != rank && !(two_axes && n == 2))
+        return cli_error(CLI_FAIL, "--value '%s': give one value, or one entry (V or "
+                         "BEFORE:AFTER) per axis of %s (rank %d)", text, what, rank);
+    return CLI_OK;
+}
+
 int cli_check_output(const char *command, char *const *input, const char *out_path, int quality)
 {
     const char *fmt = tio_format(out_path);

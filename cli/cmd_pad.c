@@ -347,27 +347,10 @@ int cmd_pad(int argc, char **argv)
         return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
                          clpad_pad_mode_name(mode));
     /* --value: one value, or per axis (comma-separated) V or BEFORE:AFTER */
-    bool per_side = value_text && strpbrk(value_text, ",:");
-    char value_list[512];
-    if (per_side) {
-        if (strlen(value_text) >= sizeof value_list)
-            return cli_error(CLI_USAGE, "--value: the list is too long");
-        strcpy(value_list, value_text);
-        int n = 0;
-        for (char *save = NULL, *tok = strtok_r(value_list, ",:", &save); tok;
-             tok = strtok_r(NULL, ",:", &save), n++)
-            if (!cli_value_text_valid(tok))
-                return cli_error(CLI_USAGE, "--value: '%s' (in '%s') is not a value of any dtype",
-                                 tok, value_text);
-        if (n == 0 || strstr(value_text, ",,") || strstr(value_text, "::") ||
-            strchr(",:", value_text[0]) || strchr(",:", value_text[strlen(value_text) - 1]))
-            return cli_error(CLI_USAGE, "--value: an empty value in '%s'", value_text);
-    } else if (value_text && !cli_value_text_valid(value_text)) {
-        return cli_error(CLI_USAGE,
-                         "--value: '%s' is not a value of any dtype (an integer, a number, nan, "
-                         "inf, true or false)",
-                         value_text);
-    }
+    bool per_side;
+    int vrc = cli_value_form(value_text, &per_side);
+    if (vrc != CLI_OK)
+        return vrc;
     if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
@@ -542,31 +525,8 @@ int cmd_pad(int argc, char **argv)
     unsigned char value[8] = {0};
     unsigned char sides[2 * CLPAD_MAX_RANK * 8] = {0};
     if (per_side) { /* one entry per axis (an image: H,W), each V or B:A */
-        size_t es = clpad_dtype_size(in.dtype);
-        int n = 0;
-        strcpy(value_list, value_text);
-        for (char *save = NULL, *tok = strtok_r(value_list, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save), n++) {
-            char *colon = strchr(tok, ':');
-            if (colon)
-                *colon = '\0';
-            if (n >= in.rank || (colon && strchr(colon + 1, ':'))) {
-                n = -1;
-                break;
-            }
-            if (clpad_scalar_parse(in.dtype, tok, sides + (size_t)2 * n * es) ||
-                clpad_scalar_parse(in.dtype, colon ? colon + 1 : tok,
-                                   sides + (size_t)(2 * n + 1) * es)) {
-                rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());
-                goto done;
-            }
-        }
-        if (n != in.rank && !(in.is_image && n == 2)) {
-            rc = cli_error(CLI_FAIL, "--value '%s': give one value, or one entry (V or "
-                           "BEFORE:AFTER) per axis of %s (rank %d)", value_text, in_path,
-                           in.rank);
-            goto done;
-        }
+        if (cli_value_sides(value_text, in.dtype, in.rank, in.is_image, in_path, sides))
+            goto done; /* (rc is CLI_FAIL) */
         popt.side_values = sides;
     } else if (value_text && clpad_scalar_parse(in.dtype, value_text, value)) {
         rc = cli_error(CLI_FAIL, "--value: %s", clpad_last_error());

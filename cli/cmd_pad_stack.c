@@ -31,7 +31,10 @@ static void pad_stack_usage(FILE *f)
             "                         np:reflect and cv:REFLECT_101 mean mirrors this\n"
             "                         command does not have and are refused\n"
             "  -v, --value V          pad_value for constant mode, exact in the dtype\n"
-            "                         (default 0)\n"
+            "                         (default 0); or one entry per axis of the inputs,\n"
+            "                         each V or BEFORE:AFTER (e.g. 0:255,7): numpy.pad's\n"
+            "                         per-side constant_values for every input (a corner\n"
+            "                         takes the value of the last axis padding it)\n"
             "      --placement P      top-left (default) or center\n"
             "      --shapes-out FILE  write each input's shape as an int64 [N, rank] .npy\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
@@ -57,7 +60,7 @@ typedef struct ps_op {
     size_t n;
     const int64_t *shapes, *shape;
     const void *const *inputs;
-    clpad_pad_mode mode;
+    const clpad_pad_options *options; /* the mode, per-side constants */
     const void *value;
     clpad_placement placement;
 } ps_op;
@@ -66,8 +69,9 @@ static clpad_status run_pad_stack(clpad_context *ctx, const void *op, void *out,
                                   size_t out_bytes, clpad_run_info *info)
 {
     const ps_op *p = op;
-    return clpad_pad_stack(ctx, p->in[0].dtype, p->in[0].rank, p->n, p->shapes, p->inputs,
-                           p->shape, p->mode, p->value, p->placement, out, out_bytes, info);
+    return clpad_pad_stack_ex(ctx, p->in[0].dtype, p->in[0].rank, p->n, p->shapes, p->inputs,
+                              p->shape, p->options, p->value, p->placement, out, out_bytes,
+                              info);
 }
 
 int cmd_pad_stack(int argc, char **argv)
@@ -109,6 +113,10 @@ int cmd_pad_stack(int argc, char **argv)
         return cli_error(CLI_USAGE, "pad-stack: --value is only meaningful with --mode constant, "
                                     "not %s",
                          clpad_pad_mode_name(mode));
+    bool per_side;
+    int vrc = cli_value_form(value_text, &per_side);
+    if (vrc != CLI_OK)
+        return vrc;
     if (run.cpu && run.device)
         return cli_error(CLI_USAGE, "pad-stack: --cpu and --device exclude each other");
     size_t n = (size_t)(argc - optind - 1);
@@ -161,7 +169,14 @@ int cmd_pad_stack(int argc, char **argv)
     for (size_t i = 0; i < n; i++)
         memcpy(shapes + i * (size_t)rank, in[i].shape, (size_t)rank * sizeof *shapes);
     unsigned char value[8] = {0};
-    if (value_text && clpad_scalar_parse(in[0].dtype, value_text, value)) {
+    unsigned char sides[2 * CLPAD_MAX_RANK * 8] = {0};
+    clpad_pad_options popt;
+    clpad_pad_options_init(&popt, mode);
+    if (per_side) { /* one entry per axis, each V or B:A */
+        if (cli_value_sides(value_text, in[0].dtype, rank, false, "the inputs", sides))
+            goto done; /* (rc is CLI_FAIL) */
+        popt.side_values = sides;
+    } else if (value_text && clpad_scalar_parse(in[0].dtype, value_text, value)) {
         rc = cli_error(CLI_USAGE, "--value: %s", clpad_last_error());
         goto done;
     }
@@ -178,7 +193,7 @@ int cmd_pad_stack(int argc, char **argv)
             cli_error(CLI_FAIL, "%s", clpad_last_error());
         goto done;
     }
-    ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, mode, value, placement};
+    ps_op op = {in, n, shapes, nshape >= 0 ? shape : NULL, inputs, &popt, value, placement};
     if (cli_run_into(&run, out_path, NULL, &out, run_pad_stack, &op))
         goto done;
     if (shapes_out) {
@@ -199,8 +214,8 @@ int cmd_pad_stack(int argc, char **argv)
     cli_report_device(&run);
     cli_note(run.quiet, "input:  %zu tensors, %s, rank %d (%s, ...)", n,
              clpad_dtype_name(out.dtype), rank, files[0]);
-    rc = cli_report_output(&run, &out, out_path, "%s, %s", clpad_pad_mode_name(mode),
-                           clpad_placement_name(placement));
+    rc = cli_report_output(&run, &out, out_path, "%s%s, %s", clpad_pad_mode_name(mode),
+                           per_side ? " (per-side values)" : "", clpad_placement_name(placement));
 done:
     cli_run_free(&run);
     for (size_t i = 0; in && i < n; i++)

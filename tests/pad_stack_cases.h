@@ -24,6 +24,9 @@ typedef struct ps_case {
     clpad_pad_mode mode;
     clpad_placement placement;
     unsigned char value[8];
+    /* per-side constants (constant mode): clpad_pad_options.side_values */
+    int per_side;
+    unsigned char sides[2 * CLPAD_MAX_RANK * 8];
 } ps_case;
 
 static inline void ps_case_free(ps_case *c)
@@ -72,6 +75,23 @@ static inline void ps_random_case(ps_case *c, uint64_t *rng, int rank, size_t ma
     tu_fill(c->value, 8, rng);
     if (c->dtype == CLPAD_BOOL)
         c->value[0] &= 1;
+    /* half the constant batches: a value per side of each axis */
+    if (c->mode == CLPAD_PAD_CONSTANT && c->rank > 0 && tu_range(rng, 0, 1)) {
+        c->per_side = 1;
+        tu_fill(c->sides, sizeof c->sides, rng);
+        if (c->dtype == CLPAD_BOOL)
+            for (size_t b = 0; b < sizeof c->sides; b++)
+                c->sides[b] &= 1;
+    }
+}
+
+/* The options of a case: its mode, its per-side constants if any. */
+static inline clpad_pad_options ps_case_options(const ps_case *c)
+{
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, c->mode);
+    o.side_values = c->per_side ? c->sides : NULL;
+    return o;
 }
 
 static inline const char *ps_case_str(const ps_case *c, char *buf, size_t len)
@@ -80,8 +100,9 @@ static inline const char *ps_case_str(const ps_case *c, char *buf, size_t len)
                                 c->rank, clpad_pad_mode_name(c->mode),
                                 clpad_placement_name(c->placement));
     char s[160];
-    u += (size_t)snprintf(buf + u, len - u, "%s; tensors",
-                          c->have_shape ? tu_shape_str(c->rank, c->shape, s, sizeof s) : "max");
+    u += (size_t)snprintf(buf + u, len - u, "%s%s; tensors",
+                          c->have_shape ? tu_shape_str(c->rank, c->shape, s, sizeof s) : "max",
+                          c->per_side ? ", per-side values" : "");
     for (size_t i = 0; i < c->n && u < len; i++)
         u += (size_t)snprintf(buf + u, len - u, " %s",
                               tu_shape_str(c->rank, c->shapes + i * (size_t)c->rank, s, sizeof s));

@@ -588,6 +588,42 @@ static void test_pad_stack(void **state)
                  "pad-and-stack mirrors once");
 }
 
+/* --value per axis and side: numpy.pad's constant_values ((0, -5), (10, 20))
+ * for each tensor, then stacked (as numpy 2.4 printed them: the corners
+ * take the last axis' value); the device's result verified against the
+ * CPU path; the refusals. */
+static void test_pad_stack_side_values(void **state)
+{
+    (void)state;
+    int32_t a[6] = {1, 2, 3, 4, 5, 6}, b[3] = {7, 8, 9};
+    int64_t as[2] = {2, 3}, bs[2] = {1, 3};
+    ch_save("v1.npy", CLPAD_I32, 2, as, a);
+    ch_save("v2.npy", CLPAD_I32, 2, bs, b);
+    assert_int_equal(ch_run(NULL, "pad-stack -q --verify --shape 3,4 --value 0:-5,10:20 "
+                                  "v1.npy v2.npy pv.npy"),
+                     0);
+    tio_tensor out = {0};
+    ch_load("pv.npy", &out);
+    static const int32_t want[24] = {1,  2,  3,  20, 4,  5,  6,  20, -5, -5, -5, 20,
+                                     7,  8,  9,  20, -5, -5, -5, 20, -5, -5, -5, 20};
+    assert_int_equal(out.rank, 3);
+    assert_int_equal(out.shape[1], 3);
+    assert_int_equal(out.shape[2], 4);
+    assert_memory_equal(out.data, want, sizeof want);
+    tio_free(&out);
+    ch_expect_error(ch_run(NULL, "pad-stack --value 0:-5 v1.npy v2.npy e.npy"), 1,
+                    "one entry (V or BEFORE:AFTER) per axis of the inputs (rank 2)");
+    ch_expect_error(ch_run(NULL, "pad-stack --value 0:-5,,1 v1.npy v2.npy e.npy"), 2,
+                    "an empty value");
+    ch_expect_error(ch_run(NULL, "pad-stack --value 0:x,1 v1.npy v2.npy e.npy"), 2,
+                    "not a value of any dtype");
+    ch_expect_error(ch_run(NULL, "pad-stack --mode edge --value 0:1,1 v1.npy v2.npy e.npy"), 2,
+                    "--value");
+    ch_expect_error(ch_run(NULL, "pad-stack --value 0:1,1:9999999999 v1.npy v2.npy e.npy"), 1,
+                    "out of range");
+    assert_false(ch_exists("e.npy"));
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -673,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_letterbox_hostile_folder),
         cmocka_unit_test(test_letterbox_yuv),
         cmocka_unit_test(test_pad_stack),
+        cmocka_unit_test(test_pad_stack_side_values),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -28,6 +28,28 @@ static bool breaks_limit(clpad_pad_mode mode, int64_t pad, int64_t D)
            ((mode == CLPAD_PAD_EDGE || mode == CLPAD_PAD_WRAP) && D < 1);
 }
 
+/* numpy.pad's per-side constants over a padded slice `out` of shape S of a
+ * tensor of shape D with pads b: every element whose coordinate o - b is
+ * outside [0, D) on some axis takes the value of the last such axis. */
+static void oracle_sides(const ps_case *c, const int64_t *S, const int64_t *D, const int64_t *b,
+                         unsigned char *out)
+{
+    size_t es = clpad_dtype_size(c->dtype);
+    int64_t idx[CLPAD_MAX_RANK] = {0}, count = tu_elems(c->rank, S);
+    for (int64_t k = 0; k < count; k++) {
+        const unsigned char *v = NULL;
+        for (int a = 0; a < c->rank; a++) {
+            int64_t co = idx[a] - b[a];
+            if (co < 0 || co >= D[a])
+                v = c->sides + (size_t)(2 * a + (co >= 0)) * es;
+        }
+        if (v)
+            memcpy(out + (size_t)k * es, v, es);
+        for (int a = c->rank - 1; a >= 0 && ++idx[a] == S[a]; a--)
+            idx[a] = 0;
+    }
+}
+
 /* One case against the oracle; 1 if it ran, 0 if refused (checked). */
 static int check_case(const ps_case *c, int index)
 {
@@ -74,14 +96,22 @@ static int check_case(const ps_case *c, int index)
         oracle_pads(c, S, pc.shape, pc.pads_begin, pc.pads_end);
         memcpy(pc.value, c->value, 8);
         tu_pad_naive(&pc, c->data[i], want + i * slice);
+        if (c->per_side)
+            oracle_sides(c, S, pc.shape, pc.pads_begin, want + i * slice);
     }
     memset(got, 0xA5, bytes + 1);
     const void *in[PS_MAX_TENSORS];
     for (size_t i = 0; i < c->n; i++)
         in[i] = c->data[i];
-    TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in,
-                                     c->have_shape ? c->shape : NULL, c->mode, c->value,
-                                     c->placement, got, bytes));
+    clpad_pad_options o = ps_case_options(c);
+    if (c->per_side)
+        TU_ASSERT_OK(clpad_pad_stack_cpu_ex(c->dtype, c->rank, c->n, c->shapes, in,
+                                            c->have_shape ? c->shape : NULL, &o, c->value,
+                                            c->placement, got, bytes));
+    else
+        TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in,
+                                         c->have_shape ? c->shape : NULL, c->mode, c->value,
+                                         c->placement, got, bytes));
     if (memcmp(got, want, bytes))
         fail_msg("case %d: differs from the oracle: %s", index, ps_case_str(c, buf, sizeof buf));
     if (got[bytes] != 0xA5)
@@ -212,12 +242,69 @@ static void test_errors(void **state)
     assert_true(pair[0] == 7 && pair[1] == 8);
 }
 
+/* numpy.pad's per-side constant_values of each tensor, stacked:
+ * [[1, 2]], [[3], [4]], [[5]] into [3, 2, 2] top-left with
+ * ((10, 11), (20, 21)); the corner of [[5]] is the last axis' (21), as
+ * numpy.pad([[5]], ((0, 1), (0, 1)), constant_values=((10, 11), (20, 21)))
+ * gives [[5, 21], [11, 21]]. Refusals of the options. */
+static void test_side_values(void **state)
+{
+    (void)state;
+    int32_t a[2] = {1, 2}, b[2] = {3, 4}, c[1] = {5}, sides[4] = {10, 11, 20, 21}, out[12];
+    const void *in[3] = {a, b, c};
+    int64_t shapes[6] = {1, 2, 2, 1, 1, 1};
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
+    o.side_values = sides;
+    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+                                        CLPAD_PLACE_TOP_LEFT, out, sizeof out));
+    static const int32_t want[12] = {1, 2, 11, 11, 3, 21, 4, 21, 5, 21, 11, 21};
+    assert_memory_equal(out, want, sizeof want);
+    /* centred: [[5]] into 3 x 3 takes every side; corners the last axis' */
+    int32_t out3[9];
+    int64_t three[2] = {3, 3};
+    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 1, shapes + 4, in + 2, three, &o, NULL,
+                                        CLPAD_PLACE_CENTER, out3, sizeof out3));
+    static const int32_t want3[9] = {20, 10, 21, 20, 5, 21, 20, 11, 21};
+    assert_memory_equal(out3, want3, sizeof want3);
+    memset(out, 0x5A, sizeof out);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, NULL, NULL,
+                                            CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "options is NULL"));
+    o.modes[1] = CLPAD_PAD_EDGE;
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+                                            CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_UNSUPPORTED);
+    assert_non_null(strstr(clpad_last_error(), "one mode"));
+    clpad_pad_options_init(&o, CLPAD_PAD_EDGE);
+    o.side_values = sides;
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+                                            CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "side_values needs mode constant"));
+    o.side_values = NULL;
+    o.flags = CLPAD_PAD_LARGE_NUMPY;
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+                                            CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_UNSUPPORTED);
+    o.flags = 0;
+    o.reserved[0] = 1;
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+                                            CLPAD_PLACE_TOP_LEFT, out, sizeof out),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "pad_stack: options->reserved[0]"));
+    for (size_t i = 0; i < sizeof out; i++)
+        assert_int_equal(((unsigned char *)out)[i], 0x5A);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_pad_sequence_example),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_side_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

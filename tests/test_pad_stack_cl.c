@@ -23,8 +23,9 @@ static int diff_case(const ps_case *c, int index)
     for (size_t i = 0; i < c->n; i++)
         in[i] = c->data[i];
     unsigned char *want = malloc(nout + 1), *got = malloc(nout + 1);
-    TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in, shape, c->mode,
-                                     c->value, c->placement, want, nout));
+    clpad_pad_options o = ps_case_options(c);
+    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
+                                        c->value, c->placement, want, nout));
     char buf[1024];
     /* the enqueue API: tensors packed at element-aligned offsets */
     size_t es = clpad_dtype_size(c->dtype), offsets[PS_MAX_TENSORS], total = es;
@@ -46,9 +47,14 @@ static int diff_case(const ps_case *c, int index)
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
     uint64_t launches = clpad_context_launches(g_ctx);
-    TU_ASSERT_OK(clpad_enqueue_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin, offsets,
-                                         shape, c->mode, c->value, c->placement, bout, GUARD,
-                                         NULL, 0, NULL, &ev));
+    if (c->per_side) /* (the options form; the mode form for the rest) */
+        TU_ASSERT_OK(clpad_enqueue_pad_stack_ex(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin,
+                                                offsets, shape, &o, c->value, c->placement, bout,
+                                                GUARD, NULL, 0, NULL, &ev));
+    else
+        TU_ASSERT_OK(clpad_enqueue_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin,
+                                             offsets, shape, c->mode, c->value, c->placement,
+                                             bout, GUARD, NULL, 0, NULL, &ev));
     assert_non_null(ev);
     assert_int_equal(clpad_context_launches(g_ctx) - launches, nout ? 1 : 0);
     assert_int_equal(clEnqueueReadBuffer(clpad_context_queue(g_ctx), bout, CL_TRUE, 0,
@@ -68,8 +74,12 @@ static int diff_case(const ps_case *c, int index)
     /* the host-pointer API */
     memset(got, 0, nout);
     launches = clpad_context_launches(g_ctx);
-    TU_ASSERT_OK(clpad_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape, c->mode,
-                                 c->value, c->placement, got, nout, NULL));
+    if (c->per_side)
+        TU_ASSERT_OK(clpad_pad_stack_ex(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
+                                        c->value, c->placement, got, nout, NULL));
+    else
+        TU_ASSERT_OK(clpad_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape,
+                                     c->mode, c->value, c->placement, got, nout, NULL));
     assert_int_equal(clpad_context_launches(g_ctx) - launches, nout ? 1 : 0);
     if (memcmp(got, want, nout))
         fail_msg("case %d: host API differs from the CPU reference: %s", index,
@@ -83,16 +93,20 @@ static void test_random(void **state)
 {
     (void)state;
     uint64_t rng = tu_seed() ^ 0x57AC1;
-    int ran = 0;
+    int ran = 0, sides = 0;
     enum { CASES = 150 };
     for (int i = 0; i < CASES; i++) {
         ps_case c;
         ps_random_case(&c, &rng, i % 10 == 0 ? 7 : -1, 6, i % 10 == 0 ? 3 : 9);
-        ran += diff_case(&c, i);
+        int ok = diff_case(&c, i);
+        ran += ok;
+        sides += ok && c.per_side;
         ps_case_free(&c);
     }
-    printf("%d random batches: both device APIs equal the CPU reference\n", ran);
+    printf("%d random batches (%d with per-side constants): both device APIs equal the CPU "
+           "reference\n", ran, sides);
     assert_true(ran > CASES / 2);
+    assert_true(sides > 0);
 }
 
 /* Token batches: [L_i, 768] f16, L_i in 1..300, into [N, max L, 768]
@@ -115,6 +129,10 @@ static void test_token_batches(void **state)
             c.bytes[i] = (size_t)c.shapes[2 * i] * 768 * 2;
             c.data[i] = malloc(c.bytes[i]);
             tu_fill(c.data[i], c.bytes[i], &rng);
+        }
+        if (k == 2) { /* numpy's per-side constants, over pads and crops */
+            c.per_side = 1;
+            tu_fill(c.sides, sizeof c.sides, &rng);
         }
         if (k >= 1) {
             c.have_shape = 1;

@@ -19,7 +19,7 @@ from ._types import BatchPadModeName, Placement, Scalar
 def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] = None, *,
               mode: BatchPadModeName = "constant", value: Optional[Scalar] = None,
               placement: Placement = "top-left", device: DeviceLike = None,
-              out: Optional["np.ndarray[Any, Any]"] = None,
+              out: Optional["np.ndarray[Any, Any]"] = None, constant_values: Any = None,
               ) -> Tuple["np.ndarray[Any, Any]", "np.ndarray[Any, np.dtype[np.int64]]"]:
     """Stack tensors of one dtype and rank but different shapes into one
     batch, each padded as :func:`clpad.pad` pads (OpenVINO Pad-12 plus wrap),
@@ -43,6 +43,16 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
         "torch:circular"); "np:reflect", "np:symmetric", "cv:REFLECT" and
         "cv:REFLECT_101" mean a mirror repeated beyond the limits, which
         pad_stack does not have: ClpadValueError naming the mode to give.
+    constant_values: mode "constant"'s values in numpy.pad's form, as
+        :func:`clpad.pad` takes them (give it or value, not both): a scalar,
+        ``(before, after)`` for every axis, ``((b0, a0), (b1, a1), ...)`` one
+        per side of each axis, or an array broadcastable to (rank, 2); each
+        cast to the dtype as numpy.pad casts it. Every tensor is padded as
+        ``numpy.pad(t, pads, constant_values=constant_values)``: an element
+        in the padding takes the value of the last axis whose pad holds it
+        (numpy pads axis after axis, so a corner is the inner axis'). Still
+        one launch (the C call clpad_pad_stack_ex with
+        clpad_pad_options.side_values).
 
     Returns (batch, shapes): batch [N, *S] of the tensors' dtype (or ``out``,
     a C-contiguous array of that shape and dtype), slice i equal to
@@ -85,9 +95,24 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     if shape is not None:
         c_shape = _args.i64(_args.axes("shape", shape, rank))
     mode_code = _args.pad_mode_within_limits(mode)
-    value_bytes = _args.scalar_bytes(value, dt, code)
-    if mode_code != _lib.constant("CLPAD_PAD_CONSTANT") and not _args.is_zero(value_bytes, dt):
-        raise _args.unused_value("value", value, mode)
+    if value is not None and constant_values is not None:
+        raise TypeError("value= and constant_values= name the same thing: give one")
+    sides = None  # the per-side table (clpad_pad_options.side_values), or None
+    if constant_values is not None:
+        if mode_code != _lib.constant("CLPAD_PAD_CONSTANT"):
+            raise _args.unused_value("constant_values", constant_values, mode)
+        from ._numpy_pad import side_values
+        values = [v for pair in side_values(dt, rank, constant_values) for v in pair]
+        if len(set(v.tobytes() for v in values)) > 1:
+            sides = ctypes.create_string_buffer(b"".join(v.tobytes() for v in values))
+            value_bytes = None
+        else:  # one value on every side (or rank 0: none is used)
+            value_bytes = values[0].tobytes() if values else None
+    else:
+        value_bytes = _args.scalar_bytes(value, dt, code)
+        if mode_code != _lib.constant("CLPAD_PAD_CONSTANT") and \
+                not _args.is_zero(value_bytes, dt):
+            raise _args.unused_value("value", value, mode)
     lib = _lib.lib()
     c_out = _args.i64([0] * (rank + 1))
     check(lib.clpad_pad_stack_plan(rank, n, c_shapes, c_shape, mode_code,
@@ -96,9 +121,17 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     result = _memory.batch_output(out, out_shape, dt, arrays, "a tensor")
     inputs = (ctypes.c_void_p * n)(*[a.ctypes.data if a.size else None for a in arrays])
     ctx = _context.context(device)
-    check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, mode_code,
-                              value_bytes, _placement(placement), result.ctypes.data,
-                              result.nbytes, None))
+    if sides is not None:
+        opts = _lib.PadOptions()
+        lib.clpad_pad_options_init(ctypes.byref(opts), mode_code)
+        opts.side_values = ctypes.cast(sides, ctypes.c_void_p)
+        check(lib.clpad_pad_stack_ex(ctx, code, rank, n, c_shapes, inputs, c_shape,
+                                     ctypes.byref(opts), None, _placement(placement),
+                                     result.ctypes.data, result.nbytes, None))
+    else:
+        check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, mode_code,
+                                  value_bytes, _placement(placement), result.ctypes.data,
+                                  result.nbytes, None))
     return result, shapes
 
 

@@ -199,6 +199,74 @@ def test_pad_stack_given_shape_and_errors():
         clpad.pad_stack([])
 
 
+def test_pad_stack_per_side_constant_values_are_numpy_pad_of_each():
+    """constant_values in numpy.pad's forms (scalar, (before, after), one per
+    side of each axis, cast as numpy casts): each slice equals numpy.pad of
+    its tensor, corners the last axis' value, top-left and centred (pads and
+    crops), on the default device, the reference path and, for the large
+    batches, the kernel."""
+    rng = np.random.default_rng(29)
+    dtypes = (np.uint8, np.int16, np.int64, np.float16, np.float32, np.float64, np.bool_)
+    for k in range(42):
+        rank = 1 + k % 3
+        big = k % 7 == 6  # past the small-call threshold: the kernel runs
+        dtype = dtypes[k // 7 if big else k % len(dtypes)]
+        hi = (0, 5000, 300, 60)[rank] if big else 6
+        ts = [rng.integers(0, 100, tuple(int(d) for d in rng.integers(0, hi, rank)))
+              .astype(dtype) for _ in range(4)]
+        S = tuple(max(t.shape[a] for t in ts) + int(rng.integers(0, 3)) for a in range(rank))
+        if k % 3 == 0 or big:
+            cv = [[int(v) for v in rng.integers(0, 2 if dtype == np.bool_ else 120, 2)]
+                  for _ in range(rank)]
+        elif k % 3 == 1:
+            cv = tuple(int(v) for v in rng.integers(0, 2 if dtype == np.bool_ else 120, 2))
+        else:
+            cv = int(rng.integers(0, 2 if dtype == np.bool_ else 120))
+        placement = ("top-left", "center")[k % 2]
+        shape = S if k % 4 else tuple(max(1, d - 2) for d in S)  # crops too
+        want = []
+        for t in ts:
+            total = [shape[a] - t.shape[a] for a in range(rank)]
+            before = [d // 2 if placement == "center" else 0 for d in total]
+            # numpy.pad takes no negative widths: crop first, then pad
+            src = t[tuple(slice(max(0, -b), max(0, -b) + min(t.shape[a], shape[a]))
+                          for a, b in enumerate(before))]
+            widths = [(max(b, 0), shape[a] - src.shape[a] - max(b, 0))
+                      for a, b in enumerate(before)]
+            want.append(np.pad(src, widths, constant_values=cv))
+        want = np.stack(want)
+        for device in (None, clpad.REFERENCE):
+            batch, shapes = clpad.pad_stack(ts, shape, placement=placement,
+                                            constant_values=cv, device=device)
+            assert batch.dtype == want.dtype and batch.shape == want.shape, (k, device)
+            assert batch.tobytes() == want.tobytes(), (k, device, cv, placement)
+    # a batch of rank 3 large enough for the kernel on a CPU device (tens of
+    # MB, past the small-call threshold), centred: rows padded on both outer
+    # axes take the inner one's value
+    ts = [rng.integers(0, 100, (150, 161, 170)).astype(np.int32),
+          rng.integers(0, 100, (161, 150, 168)).astype(np.int32)]
+    cv = ((1, 2), (3, 4), (5, 6))
+    batch, _ = clpad.pad_stack(ts, (165, 165, 172), placement="center", constant_values=cv)
+    for t, got in zip(ts, batch):
+        total = [S - d for S, d in zip((165, 165, 172), t.shape)]
+        want = np.pad(t, [(d // 2, d - d // 2) for d in total], constant_values=cv)
+        assert got.tobytes() == want.tobytes()
+    # numpy's casting (floats into uint8 as numpy.pad casts them; 300 refused
+    # as numpy.pad refuses it) and the refusals
+    x = [np.zeros((1, 2), np.uint8), np.zeros((2, 1), np.uint8)]
+    cv = ((1.7, 250.9), (2, 3))
+    want = np.stack([np.pad(x[0], ((0, 1), (0, 0)), constant_values=cv),
+                     np.pad(x[1], ((0, 0), (0, 1)), constant_values=cv)])
+    got, _ = clpad.pad_stack(x, constant_values=cv)
+    assert got.tobytes() == want.tobytes()
+    with pytest.raises(clpad.ClpadValueError, match="300"):
+        clpad.pad_stack(x, constant_values=((1, 300), (2, 3)))
+    with pytest.raises(TypeError, match="give one"):
+        clpad.pad_stack(x, value=1, constant_values=2)
+    with pytest.raises(clpad.ClpadValueError, match="constant_values"):
+        clpad.pad_stack(x, mode="edge", constant_values=((1, 2), (3, 4)))
+
+
 # ---- preprocess: the fits and torchvision's normalisation --------------------
 
 

@@ -38,6 +38,12 @@ void clpad__pad_plan(int rank, const int64_t *shape, const int64_t *pads_begin,
                      const int64_t *pads_end, const int8_t *rules, size_t elem_size,
                      bool widen, clpad_pad_plan *plan);
 
+/* The fields of clpad_pad_options this library reads into *out: up to
+ * `flags` at least (the first version), zeros past what it knows, valid
+ * flags and modes[0..rank-1]; messages start with `op` (pad, pad_stack). */
+clpad_status clpad__pad_options_load(const clpad_pad_options *o, int rank, const char *op,
+                                     clpad_pad_options *out);
+
 /* The rules of a uniform-mode call without flags (the classic API). */
 void clpad__pad_uniform_rules(int rank, clpad_pad_mode mode, int8_t *rules);
 

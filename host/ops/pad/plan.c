@@ -65,39 +65,38 @@ static clpad_status check_limit(clpad_pad_mode mode, bool large, bool stack, int
     return CLPAD_OK;
 }
 
-/* The fields of clpad_pad_options this library reads: up to `flags` at
- * least (the first version), and zeros past what it knows. */
-static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad_options *out)
+clpad_status clpad__pad_options_load(const clpad_pad_options *o, int rank, const char *op,
+                                     clpad_pad_options *out)
 {
     if (!o)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: options is NULL");
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: options is NULL", op);
     size_t min = offsetof(clpad_pad_options, flags) + sizeof o->flags;
     if (o->size < min)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "pad: options->size = %zu is smaller than the first version's %zu "
+                           "%s: options->size = %zu is smaller than the first version's %zu "
                            "bytes (fill it with clpad_pad_options_init)",
-                           o->size, min);
+                           op, o->size, min);
     size_t known = o->size < sizeof *o ? o->size : sizeof *o;
     memset(out, 0, sizeof *out);
     memcpy(out, o, known);
     for (size_t k = sizeof *o; k < o->size; k++)
         if (((const unsigned char *)o)[k])
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "pad: options has a non-zero byte at offset %zu, past the "
+                               "%s: options has a non-zero byte at offset %zu, past the "
                                "fields this library version knows (%zu bytes)",
-                               k, sizeof *o);
+                               op, k, sizeof *o);
     for (int k = 0; k < 3; k++)
         if (out->reserved[k])
             return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "pad: options->reserved[%d] must be 0", k);
+                               "%s: options->reserved[%d] must be 0", op, k);
     if (out->flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "pad: options->flags = 0x%x has unknown bits 0x%x", out->flags,
+                           "%s: options->flags = 0x%x has unknown bits 0x%x", op, out->flags,
                            out->flags & ~(unsigned)CLPAD_PAD_LARGE_NUMPY);
     for (int i = 0; i < rank && i < CLPAD_MAX_RANK; i++)
         if ((unsigned)out->modes[i] >= CLPAD_PAD_MODE_COUNT)
             return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "options->modes", i,
-                               "pad: options->modes[%d] = %d is not a clpad_pad_mode", i,
+                               "%s: options->modes[%d] = %d is not a clpad_pad_mode", op, i,
                                (int)out->modes[i]);
     return CLPAD_OK;
 }
@@ -127,7 +126,7 @@ static clpad_status pad_shape(int rank, const int64_t *shape, const int64_t *pad
     if (st)
         return st;
     clpad_pad_options o;
-    if ((st = load_options(options, rank, &o)))
+    if ((st = clpad__pad_options_load(options, rank, "pad", &o)))
         return st;
     if (rank > 0 && (!pads_begin || !pads_end))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad: %s is NULL",

@@ -55,9 +55,15 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
     cl_long n_rows = rows_per_tensor * (cl_long)p->n;
     cl_int rank = p->rank, mode = (cl_int)p->mode;
     cl_ulong dst_off = output_offset / es;
-    unsigned char value[8] = {0};
-    if (pad_value && p->mode == CLPAD_PAD_CONSTANT)
-        memcpy(value, pad_value, es);
+    /* constant mode's value of each side (the bits of one element) */
+    cl_ulong8 vb = {{0}}, va = {{0}};
+    for (int k = 0; k < p->rank && p->mode == CLPAD_PAD_CONSTANT; k++)
+        for (size_t j = 0; j < es; j++) {
+            const unsigned char *b = p->per_side ? p->sides[k][0] : pad_value;
+            const unsigned char *a = p->per_side ? p->sides[k][1] : pad_value;
+            vb.s[k] |= b ? (cl_ulong)b[j] << (8 * j) : 0;
+            va.s[k] |= a ? (cl_ulong)a[j] << (8 * j) : 0;
+        }
     char options[CLPAD_OPTIONS_MAX];
     clpad__ps_options(es, options, sizeof options);
     clpad_kernel_call kc;
@@ -74,27 +80,28 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
     clpad__arg(&kc, "S", sizeof S, &S);
     clpad__arg(&kc, "rank", sizeof rank, &rank);
     clpad__arg(&kc, "mode", sizeof mode, &mode);
-    clpad__arg(&kc, "value", es, value);
+    clpad__arg(&kc, "vb", sizeof vb, &vb);
+    clpad__arg(&kc, "va", sizeof va, &va);
     clpad__arg(&kc, "row_len", sizeof row_len, &row_len);
     clpad__arg(&kc, "rows_per_tensor", sizeof rows_per_tensor, &rows_per_tensor);
     clpad__arg_rows(&kc, n_rows, &g);
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases bdesc */
 }
 
-clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
-                                     const int64_t *shapes, cl_mem input,
-                                     const size_t *input_offsets, const int64_t *shape,
-                                     clpad_pad_mode mode, const void *pad_value,
-                                     clpad_placement placement, cl_mem output,
-                                     size_t output_offset, cl_command_queue queue,
-                                     cl_uint num_events, const cl_event *wait_list,
-                                     cl_event *event)
+static clpad_status enqueue_call(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                                 const int64_t *shapes, cl_mem input,
+                                 const size_t *input_offsets, const int64_t *shape,
+                                 clpad_pad_mode mode, const clpad_pad_options *options,
+                                 const void *pad_value, clpad_placement placement, cl_mem output,
+                                 size_t output_offset, cl_command_queue queue,
+                                 cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_stack");
     if (st)
         return st;
     ps_plan p;
-    if ((st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, NULL)))
+    if ((st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, options, placement, &p,
+                                 NULL)))
         return st;
     if (num_events && !wait_list)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
@@ -129,6 +136,38 @@ clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int 
                         queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
+clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                                     const int64_t *shapes, cl_mem input,
+                                     const size_t *input_offsets, const int64_t *shape,
+                                     clpad_pad_mode mode, const void *pad_value,
+                                     clpad_placement placement, cl_mem output,
+                                     size_t output_offset, cl_command_queue queue,
+                                     cl_uint num_events, const cl_event *wait_list,
+                                     cl_event *event)
+{
+    return enqueue_call(ctx, dtype, rank, n, shapes, input, input_offsets, shape, mode, NULL,
+                        pad_value, placement, output, output_offset, queue, num_events,
+                        wait_list, event);
+}
+
+clpad_status clpad_enqueue_pad_stack_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
+                                        size_t n, const int64_t *shapes, cl_mem input,
+                                        const size_t *input_offsets, const int64_t *shape,
+                                        const clpad_pad_options *options, const void *pad_value,
+                                        clpad_placement placement, cl_mem output,
+                                        size_t output_offset, cl_command_queue queue,
+                                        cl_uint num_events, const cl_event *wait_list,
+                                        cl_event *event)
+{
+    if (!options) {
+        clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_stack");
+        return st ? st : clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: options is NULL");
+    }
+    return enqueue_call(ctx, dtype, rank, n, shapes, input, input_offsets, shape,
+                        CLPAD_PAD_CONSTANT, options, pad_value, placement, output,
+                        output_offset, queue, num_events, wait_list, event);
+}
+
 /* ---- Host pointers ------------------------------------------------------------------ */
 
 typedef struct ps_host_call {
@@ -156,24 +195,26 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
     return st;
 }
 
-clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
-                             const int64_t *shapes, const void *const *inputs,
-                             const int64_t *shape, clpad_pad_mode mode, const void *pad_value,
-                             clpad_placement placement, void *output, size_t output_bytes,
-                             clpad_run_info *info)
+static clpad_status host_call(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                              const int64_t *shapes, const void *const *inputs,
+                              const int64_t *shape, clpad_pad_mode mode,
+                              const clpad_pad_options *options, const void *pad_value,
+                              clpad_placement placement, void *output, size_t output_bytes,
+                              clpad_run_info *info)
 {
     ps_plan p;
     size_t in_bytes = 0;
     clpad_status st = clpad__host_enter(ctx, info, "pad_stack");
     if (st ||
-        (st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, &in_bytes)) ||
+        (st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, options, placement, &p,
+                                 &in_bytes)) ||
         (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))
         return st;
     uint64_t moved = (uint64_t)in_bytes + p.out_bytes;
     if (clpad__host_call_on_cpu(ctx, moved)) {
         uint64_t t0 = clpad__now_ns();
-        st = clpad_pad_stack_cpu(dtype, rank, n, shapes, inputs, shape, mode, pad_value,
-                                 placement, output, output_bytes);
+        st = clpad__ps_cpu(dtype, rank, n, shapes, inputs, shape, mode, options, pad_value,
+                           placement, output, output_bytes);
         if (!st)
             clpad__run_info_put(info, (clpad_run_info){.total_ns = clpad__now_ns() - t0,
                                                        .bytes_moved = moved});
@@ -257,4 +298,28 @@ clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, si
     if (!st)
         clpad__run_info_put(info, acc);
     return st;
+}
+
+clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                             const int64_t *shapes, const void *const *inputs,
+                             const int64_t *shape, clpad_pad_mode mode, const void *pad_value,
+                             clpad_placement placement, void *output, size_t output_bytes,
+                             clpad_run_info *info)
+{
+    return host_call(ctx, dtype, rank, n, shapes, inputs, shape, mode, NULL, pad_value,
+                     placement, output, output_bytes, info);
+}
+
+clpad_status clpad_pad_stack_ex(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
+                                const int64_t *shapes, const void *const *inputs,
+                                const int64_t *shape, const clpad_pad_options *options,
+                                const void *pad_value, clpad_placement placement, void *output,
+                                size_t output_bytes, clpad_run_info *info)
+{
+    if (!options) {
+        clpad_status st = clpad__host_enter(ctx, info, "pad_stack");
+        return st ? st : clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: options is NULL");
+    }
+    return host_call(ctx, dtype, rank, n, shapes, inputs, shape, CLPAD_PAD_CONSTANT, options,
+                     pad_value, placement, output, output_bytes, info);
 }

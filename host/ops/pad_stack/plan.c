@@ -113,16 +113,62 @@ clpad_status clpad_pad_stack_plan(int rank, size_t n, const int64_t *shapes, con
     return CLPAD_OK;
 }
 
+/* The mode of a call's options (one on every axis, no flags) and its
+ * per-side constants. */
+static clpad_status load_options(const clpad_pad_options *options, int rank, size_t esize,
+                                 clpad_pad_mode *mode, ps_plan *p)
+{
+    clpad_pad_options o;
+    clpad_status st = clpad__pad_options_load(options, rank, "pad_stack", &o);
+    if (st)
+        return st;
+    if (o.flags & CLPAD_PAD_LARGE_NUMPY)
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "pad_stack: options->flags has CLPAD_PAD_LARGE_NUMPY: pad-and-stack "
+                           "pads within Pad-12's limits (reflect and symmetric mirror once)");
+    for (int a = 1; a < rank; a++)
+        if (o.modes[a] != o.modes[0])
+            return clpad__fail_at(CLPAD_ERR_UNSUPPORTED, "options->modes", a,
+                                  "pad_stack: options->modes[%d] = %s but modes[0] = %s: "
+                                  "pad-and-stack pads every axis with one mode",
+                                  a, clpad_pad_mode_name(o.modes[a]),
+                                  clpad_pad_mode_name(o.modes[0]));
+    *mode = o.modes[0];
+    if (o.side_values && *mode != CLPAD_PAD_CONSTANT)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "pad_stack: options->side_values needs mode constant (not %s)",
+                           clpad_pad_mode_name(*mode));
+    if (o.side_values && rank > 0) {
+        const unsigned char *v = o.side_values;
+        p->per_side = true;
+        p->side_values = o.side_values;
+        for (int a = 0; a < rank; a++)
+            for (int s = 0; s < 2; s++)
+                memcpy(p->sides[a][s], v + (size_t)(2 * a + s) * esize, esize);
+    }
+    return CLPAD_OK;
+}
+
 clpad_status clpad__ps_validate(clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
                                 const int64_t *shape, clpad_pad_mode mode,
-                                clpad_placement placement, ps_plan *p, size_t *in_bytes)
+                                const clpad_pad_options *options, clpad_placement placement,
+                                ps_plan *p, size_t *in_bytes)
 {
     size_t es = clpad_dtype_size(dtype);
     if (!es)
         return clpad__fail(CLPAD_ERR_UNSUPPORTED, "pad_stack: invalid dtype %d", (int)dtype);
+    ps_plan sides = {0};
+    if (options && rank >= 0 && rank < CLPAD_MAX_RANK) {
+        clpad_status st = load_options(options, rank, es, &mode, &sides);
+        if (st)
+            return st;
+    }
     clpad_status st = clpad__ps_check(rank, n, shapes, shape, mode, placement, es, p);
     if (st)
         return st;
+    p->per_side = sides.per_side;
+    p->side_values = sides.side_values;
+    memcpy(p->sides, sides.sides, sizeof p->sides);
     p->placement_center = placement == CLPAD_PLACE_CENTER;
     p->esize = es;
     size_t total = 0;
@@ -158,24 +204,51 @@ clpad_status clpad__ps_check_host(const ps_plan *p, const int64_t *shapes,
     return CLPAD_OK;
 }
 
+clpad_status clpad__ps_cpu(clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
+                           const void *const *inputs, const int64_t *shape, clpad_pad_mode mode,
+                           const clpad_pad_options *options, const void *pad_value,
+                           clpad_placement placement, void *output, size_t output_bytes)
+{
+    clpad__clear_error();
+    ps_plan p;
+    clpad_status st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, options, placement,
+                                         &p, NULL);
+    if (st || (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))
+        return st;
+    /* every tensor is Pad's, per-side constants included (clpad_pad_options) */
+    clpad_pad_options o;
+    clpad_pad_options_init(&o, p.mode);
+    o.side_values = p.per_side ? p.side_values : NULL;
+    for (size_t i = 0; i < n && p.slice_bytes > 0; i++) {
+        const int64_t *D = shapes + i * (size_t)rank;
+        int64_t b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
+        clpad__ps_pads(&p, D, b, e);
+        st = clpad_pad_cpu(dtype, rank, D, inputs ? inputs[i] : NULL, b, e, &o, pad_value,
+                           (unsigned char *)output + i * p.slice_bytes, p.slice_bytes);
+        if (st) /* validated above: only a bug could get here */
+            return st;
+    }
+    return CLPAD_OK;
+}
+
 clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
                                  const void *const *inputs, const int64_t *shape,
                                  clpad_pad_mode mode, const void *pad_value,
                                  clpad_placement placement, void *output, size_t output_bytes)
 {
+    return clpad__ps_cpu(dtype, rank, n, shapes, inputs, shape, mode, NULL, pad_value, placement,
+                         output, output_bytes);
+}
+
+clpad_status clpad_pad_stack_cpu_ex(clpad_dtype dtype, int rank, size_t n,
+                                    const int64_t *shapes, const void *const *inputs,
+                                    const int64_t *shape, const clpad_pad_options *options,
+                                    const void *pad_value, clpad_placement placement,
+                                    void *output, size_t output_bytes)
+{
     clpad__clear_error();
-    ps_plan p;
-    clpad_status st = clpad__ps_validate(dtype, rank, n, shapes, shape, mode, placement, &p, NULL);
-    if (st || (st = clpad__ps_check_host(&p, shapes, inputs, output, output_bytes)))
-        return st;
-    for (size_t i = 0; i < n && p.slice_bytes > 0; i++) {
-        const int64_t *D = shapes + i * (size_t)rank;
-        int64_t b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
-        clpad__ps_pads(&p, D, b, e);
-        st = clpad_pad_cpu(dtype, rank, D, inputs ? inputs[i] : NULL, b, e, CLPAD_PAD_OPTIONS(mode),
-                           pad_value, (unsigned char *)output + i * p.slice_bytes, p.slice_bytes);
-        if (st) /* validated above: only a bug could get here */
-            return st;
-    }
-    return CLPAD_OK;
+    if (!options)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "pad_stack: options is NULL");
+    return clpad__ps_cpu(dtype, rank, n, shapes, inputs, shape, CLPAD_PAD_CONSTANT, options,
+                         pad_value, placement, output, output_bytes);
 }
