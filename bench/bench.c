@@ -439,8 +439,8 @@ static clpad_status ps_enqueue(clpad_context *ctx, const bench_case *c, const vo
     int64_t shapes[2 * BENCH_MAX_ITEMS];
     batch_tensors(b, NULL, shapes, NULL);
     return clpad_enqueue_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, in, b->offset, NULL,
-                                   CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, 0, NULL, 0,
-                                   NULL, ev);
+                                   CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                                   CLPAD_PLACE_TOP_LEFT, out, 0, NULL, 0, NULL, ev);
 }
 static clpad_status ps_host(clpad_context *ctx, const bench_case *c, const void *value,
                             const void *in, void *out, size_t out_bytes, clpad_run_info *info)
@@ -450,7 +450,8 @@ static clpad_status ps_host(clpad_context *ctx, const bench_case *c, const void 
     const void *inputs[BENCH_MAX_ITEMS];
     batch_tensors(b, in, shapes, inputs);
     return clpad_pad_stack(ctx, CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
-                           CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes, info);
+                           CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, CLPAD_PLACE_TOP_LEFT, out,
+                           out_bytes, info);
 }
 static clpad_status ps_cpu(const bench_case *c, const void *value, const void *in, void *out,
                            size_t out_bytes)
@@ -460,7 +461,8 @@ static clpad_status ps_cpu(const bench_case *c, const void *value, const void *i
     const void *inputs[BENCH_MAX_ITEMS];
     batch_tensors(b, in, shapes, inputs);
     return clpad_pad_stack_cpu(CLPAD_F16, 2, (size_t)b->n, shapes, inputs, NULL,
-                               CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out, out_bytes);
+                               CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL, CLPAD_PLACE_TOP_LEFT,
+                               out, out_bytes);
 }
 
 static clpad_status np_shape(const bench_case *c, int64_t *os)

@@ -69,9 +69,8 @@ static clpad_status run_pad_stack(clpad_context *ctx, const void *op, void *out,
                                   size_t out_bytes, clpad_run_info *info)
 {
     const ps_op *p = op;
-    return clpad_pad_stack_ex(ctx, p->in[0].dtype, p->in[0].rank, p->n, p->shapes, p->inputs,
-                              p->shape, p->options, p->value, p->placement, out, out_bytes,
-                              info);
+    return clpad_pad_stack(ctx, p->in[0].dtype, p->in[0].rank, p->n, p->shapes, p->inputs,
+                           p->shape, p->options, p->value, p->placement, out, out_bytes, info);
 }
 
 int cmd_pad_stack(int argc, char **argv)

@@ -354,7 +354,7 @@ CLPAD_API clpad_status clpad_pad_mode_parse(const char *name, clpad_pad_mode *mo
 
 /**
  * Parse a pad mode for an operation that pads within Pad-12's limits only
- * (clpad_pad_stack, clpad_letterbox: one mode, no clpad_pad_options), so
+ * (clpad_pad_stack, clpad_letterbox: one mode on every axis), so
  * that every entry point takes the same names with the same meaning. The
  * names of clpad_pad_mode_parse are accepted where their meaning is what
  * the operation does (clpad's names; cv:CONSTANT, cv:REPLICATE, cv:WRAP,

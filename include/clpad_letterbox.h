@@ -382,16 +382,29 @@ CLPAD_API clpad_status clpad_pad_stack_plan(int rank, size_t n, const int64_t *s
 /**
  * Pad-and-stack on the host (the CPU reference path): inputs[i] holds the
  * product(shapes[i]) elements of `dtype` of tensor i (dense, C order; may be
- * NULL for an empty tensor). `pad_value` (one element of dtype, NULL: zero)
- * is used by CLPAD_PAD_CONSTANT. Output: the tensor of clpad_pad_stack_plan,
- * slice i equal to clpad_pad_cpu of tensor i with its pads, bit for bit.
+ * NULL for an empty tensor). `options` (clpad_pad_options, as Pad's, e.g.
+ * CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT)): options->modes[0] is the mode, and
+ * every axis's must be the same (pad-and-stack pads every axis with one
+ * mode); flags must be 0 (its mirrors stay within Pad-12's limits).
+ * `pad_value` (one element of dtype, NULL: zero) is used by
+ * CLPAD_PAD_CONSTANT on every side, unless options->side_values (mode
+ * constant) holds 2 * rank values of the dtype, [before axis 0, after axis 0,
+ * before axis 1, ...]: numpy.pad's constant_values=((b0, a0), (b1, a1), ...)
+ * for each tensor, as clpad_pad_options documents it: an element in a
+ * tensor's padding takes the value of the last (innermost) axis whose pad
+ * holds it; pad_value is then not read. Output: the tensor of
+ * clpad_pad_stack_plan, slice i equal to clpad_pad_cpu of tensor i with its
+ * pads and these options, bit for bit.
  * Errors: those of clpad_pad_stack_plan, CLPAD_ERR_INVALID_ARGUMENT (NULL
- * input of a non-empty tensor, NULL output), CLPAD_ERR_BUFFER_TOO_SMALL,
- * CLPAD_ERR_UNSUPPORTED (dtype).
+ * input of a non-empty tensor, NULL output; options NULL, its size, reserved
+ * words or modes as clpad_pad_options requires, side_values with a mode
+ * other than constant), CLPAD_ERR_BUFFER_TOO_SMALL, CLPAD_ERR_UNSUPPORTED
+ * (dtype, modes that differ between axes, CLPAD_PAD_LARGE_NUMPY).
  */
 CLPAD_API clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n,
                                            const int64_t *shapes, const void *const *inputs,
-                                           const int64_t *shape, clpad_pad_mode mode,
+                                           const int64_t *shape,
+                                           const clpad_pad_options *options,
                                            const void *pad_value, clpad_placement placement,
                                            void *output, size_t output_bytes);
 
@@ -411,7 +424,8 @@ CLPAD_API clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n
  */
 CLPAD_API clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
                                        const int64_t *shapes, const void *const *inputs,
-                                       const int64_t *shape, clpad_pad_mode mode,
+                                       const int64_t *shape,
+                                       const clpad_pad_options *options,
                                        const void *pad_value, clpad_placement placement,
                                        void *output, size_t output_bytes, clpad_run_info *info);
 
@@ -419,55 +433,15 @@ CLPAD_API clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, in
  * Enqueue pad-and-stack of tensors that lie in one device buffer: tensor i
  * at byte input_offsets[i] of `input` (a multiple of the element size; each
  * must lie inside the buffer). Output at byte `output_offset` of `output`.
- * One kernel launch (none for an empty output); queue, wait list and event
- * as clpad_enqueue_pad.
- * Errors: those of clpad_pad_stack_plan, CLPAD_ERR_BUFFER_TOO_SMALL,
+ * `options` and `pad_value` as clpad_pad_stack_cpu (per-side constants
+ * included). One kernel launch (none for an empty output); queue, wait list
+ * and event as clpad_enqueue_pad.
+ * Errors: those of clpad_pad_stack_plan and clpad_pad_stack_cpu's options,
+ * CLPAD_ERR_BUFFER_TOO_SMALL,
  * CLPAD_ERR_NO_DEVICE, CLPAD_ERR_BUILD_FAILED,
  * CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_enqueue_pad_stack(
-    clpad_context *ctx, clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
-    cl_mem input, const size_t *input_offsets, const int64_t *shape, clpad_pad_mode mode,
-    const void *pad_value, clpad_placement placement, cl_mem output, size_t output_offset,
-    cl_command_queue queue, cl_uint num_events, const cl_event *wait_list, cl_event *event);
-
-/**
- * Pad-and-stack with clpad_pad_options in place of the mode: per-side
- * constants. Each of the three calls above (clpad_pad_stack_cpu,
- * clpad_pad_stack, clpad_enqueue_pad_stack) with `options` for `mode`, and
- * otherwise the same arguments, results and errors. options->modes[0] is
- * the mode, and every axis's must be the same (pad-and-stack pads every
- * axis with one mode); flags must be 0 (its mirrors stay within Pad-12's
- * limits). options->side_values (mode constant; NULL: pad_value on every
- * side) holds 2 * rank values of the dtype, [before axis 0, after axis 0,
- * before axis 1, ...]: numpy.pad's constant_values=((b0, a0), (b1, a1),
- * ...) for each tensor, as clpad_pad_options documents it: an element in
- * a tensor's padding takes the value of the last (innermost) axis whose
- * pad holds it; pad_value is then not read. Slice i equals clpad_pad_cpu
- * of tensor i with its pads and these options, bit for bit (also on the
- * device: one launch, as without them).
- * Errors: those of the call it extends; CLPAD_ERR_INVALID_ARGUMENT
- * (options NULL, its size, reserved words or modes as clpad_pad_options
- * requires, side_values with a mode other than constant),
- * CLPAD_ERR_UNSUPPORTED (modes that differ between axes,
- * CLPAD_PAD_LARGE_NUMPY).
- */
-CLPAD_API clpad_status clpad_pad_stack_cpu_ex(clpad_dtype dtype, int rank, size_t n,
-                                              const int64_t *shapes, const void *const *inputs,
-                                              const int64_t *shape,
-                                              const clpad_pad_options *options,
-                                              const void *pad_value, clpad_placement placement,
-                                              void *output, size_t output_bytes);
-/** clpad_pad_stack with options (see clpad_pad_stack_cpu_ex). */
-CLPAD_API clpad_status clpad_pad_stack_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                          size_t n, const int64_t *shapes,
-                                          const void *const *inputs, const int64_t *shape,
-                                          const clpad_pad_options *options,
-                                          const void *pad_value, clpad_placement placement,
-                                          void *output, size_t output_bytes,
-                                          clpad_run_info *info);
-/** clpad_enqueue_pad_stack with options (see clpad_pad_stack_cpu_ex). */
-CLPAD_API clpad_status clpad_enqueue_pad_stack_ex(
     clpad_context *ctx, clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
     cl_mem input, const size_t *input_offsets, const int64_t *shape,
     const clpad_pad_options *options, const void *pad_value, clpad_placement placement,

@@ -437,12 +437,12 @@ static void test_pad_stack_beyond_max_alloc(void **state)
             i += k;
         }
         unsigned char *want = malloc(nout), *got = malloc(nout);
-        TU_ASSERT_OK(clpad_pad_stack_cpu(dt, rank, n, shapes, (const void *const *)in, NULL, mode,
-                                         value, pl, want, nout));
+        TU_ASSERT_OK(clpad_pad_stack_cpu(dt, rank, n, shapes, (const void *const *)in, NULL,
+                                         CLPAD_PAD_OPTIONS(mode), value, pl, want, nout));
         memset(got, 0x5A, nout);
         uint64_t before = clpad_context_launches(small);
-        clpad_status st = clpad_pad_stack(small, dt, rank, n, shapes, (const void *const *)in,
-                                          NULL, mode, value, pl, got, nout, NULL);
+        clpad_status st = clpad_pad_stack(small, dt, rank, n, shapes, (const void *const *)in, NULL,
+                                          CLPAD_PAD_OPTIONS(mode), value, pl, got, nout, NULL);
         uint64_t launches = clpad_context_launches(small) - before;
         if (alone_too_big) {
             TU_ASSERT_STATUS(st, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
@@ -472,9 +472,10 @@ static void test_pad_stack_beyond_max_alloc(void **state)
     int64_t shapes[2] = {40, 40};
     float *a = calloc(40 * 40, 4), *out = calloc(40 * 40, 4);
     const void *ins[1] = {a};
-    TU_ASSERT_STATUS(clpad_pad_stack(small, CLPAD_F32, 2, 1, shapes, ins, NULL, CLPAD_PAD_CONSTANT,
-                                     NULL, CLPAD_PLACE_TOP_LEFT, out, 40 * 40 * 4, NULL),
-                     CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
+    TU_ASSERT_STATUS(clpad_pad_stack(small, CLPAD_F32, 2, 1, shapes, ins, NULL,
+                                     CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                                     CLPAD_PLACE_TOP_LEFT, out, 40 * 40 * 4,
+                                     NULL), CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);
     const char *msg = clpad_last_error();
     printf("message: %s\n", msg);
     assert_non_null(strstr(msg, "tensors[0]"));

@@ -104,14 +104,9 @@ static int check_case(const ps_case *c, int index)
     for (size_t i = 0; i < c->n; i++)
         in[i] = c->data[i];
     clpad_pad_options o = ps_case_options(c);
-    if (c->per_side)
-        TU_ASSERT_OK(clpad_pad_stack_cpu_ex(c->dtype, c->rank, c->n, c->shapes, in,
-                                            c->have_shape ? c->shape : NULL, &o, c->value,
-                                            c->placement, got, bytes));
-    else
-        TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in,
-                                         c->have_shape ? c->shape : NULL, c->mode, c->value,
-                                         c->placement, got, bytes));
+    TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in,
+                                     c->have_shape ? c->shape : NULL, &o, c->value, c->placement,
+                                     got, bytes));
     if (memcmp(got, want, bytes))
         fail_msg("case %d: differs from the oracle: %s", index, ps_case_str(c, buf, sizeof buf));
     if (got[bytes] != 0xA5)
@@ -157,7 +152,8 @@ static void test_pad_sequence_example(void **state)
     assert_int_equal(pe[1], 0);
     assert_int_equal(pe[2], 3); /* tensor 1: 3 rows after */
     assert_int_equal(pb[2], 0);
-    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, CLPAD_PAD_CONSTANT, &v,
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL,
+                                     CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), &v,
                                      CLPAD_PLACE_TOP_LEFT, out, sizeof out));
     static const int32_t want[36] = {1,   2,   3,   4,   5,   6,   -1,  -1,  -1,  -1,  -1,  -1,
                                      10,  11,  12,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,  -1,
@@ -167,8 +163,9 @@ static void test_pad_sequence_example(void **state)
      * rows 1 before, 1 after */
     int64_t S[2] = {4, 5};
     int32_t o2[3 * 20];
-    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, S, CLPAD_PAD_EDGE, NULL,
-                                     CLPAD_PLACE_CENTER, o2, sizeof o2));
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, S,
+                                     CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, CLPAD_PLACE_CENTER,
+                                     o2, sizeof o2));
     static const int32_t first[20] = {1, 1, 2, 3, 3, 1, 1, 2, 3, 3, 4, 4, 5, 6, 6, 4, 4, 5, 6, 6};
     assert_memory_equal(o2, first, sizeof first);
 }
@@ -183,9 +180,10 @@ static void test_errors(void **state)
     int64_t shapes[3] = {4, 4, 1};
     float out[12];
     memset(out, 0x5A, sizeof out);
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_REFLECT,
-                                         NULL, CLPAD_PLACE_TOP_LEFT, out, sizeof out),
-                     CLPAD_ERR_INVALID_PADS);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_REFLECT), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out), CLPAD_ERR_INVALID_PADS);
     assert_non_null(strstr(clpad_last_error(), "tensors[2]"));
     /* the way out is one pad-and-stack has (it has no large pads) */
     assert_non_null(strstr(clpad_last_error(), "pad-and-stack mirrors once: give a smaller "
@@ -193,32 +191,38 @@ static void test_errors(void **state)
     assert_null(strstr(clpad_last_error(), "large pads"));
     for (size_t i = 0; i < sizeof out; i++)
         assert_int_equal(((unsigned char *)out)[i], 0x5A);
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_SYMMETRIC,
-                                         NULL, CLPAD_PLACE_TOP_LEFT, out, sizeof out),
-                     CLPAD_ERR_INVALID_PADS);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_SYMMETRIC), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out), CLPAD_ERR_INVALID_PADS);
     assert_non_null(strstr(clpad_last_error(), "symmetric limit"));
     assert_non_null(strstr(clpad_last_error(), "give a smaller shape, or the mode edge or wrap"));
     assert_null(strstr(clpad_last_error(), "large pads"));
     shapes[1] = -1;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
-                                         CLPAD_PLACE_TOP_LEFT, out, sizeof out),
-                     CLPAD_ERR_INVALID_SHAPE);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out), CLPAD_ERR_INVALID_SHAPE);
     assert_non_null(strstr(clpad_last_error(), "tensors[1]"));
     shapes[1] = 4;
     in[1] = NULL;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
-                                         CLPAD_PLACE_TOP_LEFT, out, sizeof out),
-                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out), CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "tensors[1]"));
     in[1] = a;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
-                                         CLPAD_PLACE_TOP_LEFT, out, sizeof out - 1),
-                     CLPAD_ERR_BUFFER_TOO_SMALL);
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 8, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
-                                         CLPAD_PLACE_TOP_LEFT, out, sizeof out),
-                     CLPAD_ERR_INVALID_ARGUMENT);
-    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL, CLPAD_PAD_EDGE, NULL,
-                                     CLPAD_PLACE_TOP_LEFT, out, sizeof out));
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out - 1), CLPAD_ERR_BUFFER_TOO_SMALL);
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_F32, 8, 3, shapes, in, NULL,
+                                         CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL,
+                                         CLPAD_PLACE_TOP_LEFT, out,
+                                         sizeof out), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_F32, 1, 3, shapes, in, NULL,
+                                     CLPAD_PAD_OPTIONS(CLPAD_PAD_EDGE), NULL, CLPAD_PLACE_TOP_LEFT,
+                                     out, sizeof out));
     static const float want[12] = {1, 2, 3, 4, 1, 2, 3, 4, 5, 5, 5, 5};
     assert_memory_equal(out, want, sizeof want);
     /* sizes whose product overflows, in any order */
@@ -237,7 +241,8 @@ static void test_errors(void **state)
     assert_int_equal(os[0], 0);
     float s1 = 7, s2 = 8, pair[2];
     const void *sc[2] = {&s1, &s2};
-    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_F32, 0, 2, NULL, sc, NULL, CLPAD_PAD_CONSTANT, NULL,
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_F32, 0, 2, NULL, sc, NULL,
+                                     CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
                                      CLPAD_PLACE_TOP_LEFT, pair, sizeof pair));
     assert_true(pair[0] == 7 && pair[1] == 8);
 }
@@ -256,41 +261,41 @@ static void test_side_values(void **state)
     clpad_pad_options o;
     clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);
     o.side_values = sides;
-    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
                                         CLPAD_PLACE_TOP_LEFT, out, sizeof out));
     static const int32_t want[12] = {1, 2, 11, 11, 3, 21, 4, 21, 5, 21, 11, 21};
     assert_memory_equal(out, want, sizeof want);
     /* centred: [[5]] into 3 x 3 takes every side; corners the last axis' */
     int32_t out3[9];
     int64_t three[2] = {3, 3};
-    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 1, shapes + 4, in + 2, three, &o, NULL,
+    TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_I32, 2, 1, shapes + 4, in + 2, three, &o, NULL,
                                         CLPAD_PLACE_CENTER, out3, sizeof out3));
     static const int32_t want3[9] = {20, 10, 21, 20, 5, 21, 20, 11, 21};
     assert_memory_equal(out3, want3, sizeof want3);
     memset(out, 0x5A, sizeof out);
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, NULL, NULL,
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, NULL, NULL,
                                             CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "options is NULL"));
     o.modes[1] = CLPAD_PAD_EDGE;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
                                             CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_UNSUPPORTED);
     assert_non_null(strstr(clpad_last_error(), "one mode"));
     clpad_pad_options_init(&o, CLPAD_PAD_EDGE);
     o.side_values = sides;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
                                             CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "side_values needs mode constant"));
     o.side_values = NULL;
     o.flags = CLPAD_PAD_LARGE_NUMPY;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
                                             CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_UNSUPPORTED);
     o.flags = 0;
     o.reserved[0] = 1;
-    TU_ASSERT_STATUS(clpad_pad_stack_cpu_ex(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
+    TU_ASSERT_STATUS(clpad_pad_stack_cpu(CLPAD_I32, 2, 3, shapes, in, NULL, &o, NULL,
                                             CLPAD_PLACE_TOP_LEFT, out, sizeof out),
                      CLPAD_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(clpad_last_error(), "pad_stack: options->reserved[0]"));

@@ -24,8 +24,8 @@ static int diff_case(const ps_case *c, int index)
         in[i] = c->data[i];
     unsigned char *want = malloc(nout + 1), *got = malloc(nout + 1);
     clpad_pad_options o = ps_case_options(c);
-    TU_ASSERT_OK(clpad_pad_stack_cpu_ex(c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
-                                        c->value, c->placement, want, nout));
+    TU_ASSERT_OK(clpad_pad_stack_cpu(c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
+                                     c->value, c->placement, want, nout));
     char buf[1024];
     /* the enqueue API: tensors packed at element-aligned offsets */
     size_t es = clpad_dtype_size(c->dtype), offsets[PS_MAX_TENSORS], total = es;
@@ -47,14 +47,9 @@ static int diff_case(const ps_case *c, int index)
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
     uint64_t launches = clpad_context_launches(g_ctx);
-    if (c->per_side) /* (the options form; the mode form for the rest) */
-        TU_ASSERT_OK(clpad_enqueue_pad_stack_ex(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin,
-                                                offsets, shape, &o, c->value, c->placement, bout,
-                                                GUARD, NULL, 0, NULL, &ev));
-    else
-        TU_ASSERT_OK(clpad_enqueue_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin,
-                                             offsets, shape, c->mode, c->value, c->placement,
-                                             bout, GUARD, NULL, 0, NULL, &ev));
+    TU_ASSERT_OK(clpad_enqueue_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, bin, offsets,
+                                         shape, &o, c->value, c->placement, bout, GUARD, NULL, 0,
+                                         NULL, &ev));
     assert_non_null(ev);
     assert_int_equal(clpad_context_launches(g_ctx) - launches, nout ? 1 : 0);
     assert_int_equal(clEnqueueReadBuffer(clpad_context_queue(g_ctx), bout, CL_TRUE, 0,
@@ -74,12 +69,8 @@ static int diff_case(const ps_case *c, int index)
     /* the host-pointer API */
     memset(got, 0, nout);
     launches = clpad_context_launches(g_ctx);
-    if (c->per_side)
-        TU_ASSERT_OK(clpad_pad_stack_ex(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
-                                        c->value, c->placement, got, nout, NULL));
-    else
-        TU_ASSERT_OK(clpad_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape,
-                                     c->mode, c->value, c->placement, got, nout, NULL));
+    TU_ASSERT_OK(clpad_pad_stack(g_ctx, c->dtype, c->rank, c->n, c->shapes, in, shape, &o,
+                                 c->value, c->placement, got, nout, NULL));
     assert_int_equal(clpad_context_launches(g_ctx) - launches, nout ? 1 : 0);
     if (memcmp(got, want, nout))
         fail_msg("case %d: host API differs from the CPU reference: %s", index,
@@ -154,18 +145,21 @@ static void test_buffer_checks(void **state)
     int64_t shapes[2] = {10, 20};
     size_t off[2] = {0, 40};
     TU_ASSERT_STATUS(clpad_enqueue_pad_stack(g_ctx, CLPAD_F32, 1, 2, shapes, in, off, NULL,
-                                             CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
+                                             CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                                             CLPAD_PLACE_TOP_LEFT, out,
                                              0, NULL, 0, NULL, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     assert_non_null(strstr(clpad_last_error(), "tensors[1]"));
     off[1] = 2;
     TU_ASSERT_STATUS(clpad_enqueue_pad_stack(g_ctx, CLPAD_F32, 1, 2, shapes, in, off, NULL,
-                                             CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
+                                             CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                                             CLPAD_PLACE_TOP_LEFT, out,
                                              0, NULL, 0, NULL, NULL),
                      CLPAD_ERR_INVALID_ARGUMENT);
     off[1] = 0;
     TU_ASSERT_STATUS(clpad_enqueue_pad_stack(g_ctx, CLPAD_F32, 1, 2, shapes, in, off, NULL,
-                                             CLPAD_PAD_CONSTANT, NULL, CLPAD_PLACE_TOP_LEFT, out,
+                                             CLPAD_PAD_OPTIONS(CLPAD_PAD_CONSTANT), NULL,
+                                             CLPAD_PLACE_TOP_LEFT, out,
                                              4096 - 100, NULL, 0, NULL, NULL),
                      CLPAD_ERR_BUFFER_TOO_SMALL);
     clReleaseMemObject(in);

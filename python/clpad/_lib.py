@@ -243,10 +243,6 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
         _status, [_int, _size_t, _i64p, _i64p, _int, _int, _i64p, _i64p, _i64p]),
     "clpad_pad_stack": (
         _status,
-        [_ctx, _int, _int, _size_t, _i64p, _void_p, _i64p, _int, _void_p, _int, _void_p,
-         _size_t, _run_p]),
-    "clpad_pad_stack_ex": (
-        _status,
         [_ctx, _int, _int, _size_t, _i64p, _void_p, _i64p, ctypes.POINTER(PadOptions), _void_p,
          _int, _void_p, _size_t, _run_p]),
     # clpad_image.h (argument structs: clpad._image)

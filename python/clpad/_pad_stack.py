@@ -51,7 +51,7 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
         ``numpy.pad(t, pads, constant_values=constant_values)``: an element
         in the padding takes the value of the last axis whose pad holds it
         (numpy pads axis after axis, so a corner is the inner axis'). Still
-        one launch (the C call clpad_pad_stack_ex with
+        one launch (the C call clpad_pad_stack with
         clpad_pad_options.side_values).
 
     Returns (batch, shapes): batch [N, *S] of the tensors' dtype (or ``out``,
@@ -121,17 +121,13 @@ def pad_stack(tensors: Iterable[npt.ArrayLike], shape: Optional[Sequence[int]] =
     result = _memory.batch_output(out, out_shape, dt, arrays, "a tensor")
     inputs = (ctypes.c_void_p * n)(*[a.ctypes.data if a.size else None for a in arrays])
     ctx = _context.context(device)
+    opts = _lib.PadOptions()
+    lib.clpad_pad_options_init(ctypes.byref(opts), mode_code)
     if sides is not None:
-        opts = _lib.PadOptions()
-        lib.clpad_pad_options_init(ctypes.byref(opts), mode_code)
         opts.side_values = ctypes.cast(sides, ctypes.c_void_p)
-        check(lib.clpad_pad_stack_ex(ctx, code, rank, n, c_shapes, inputs, c_shape,
-                                     ctypes.byref(opts), None, _placement(placement),
-                                     result.ctypes.data, result.nbytes, None))
-    else:
-        check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, mode_code,
-                                  value_bytes, _placement(placement), result.ctypes.data,
-                                  result.nbytes, None))
+    check(lib.clpad_pad_stack(ctx, code, rank, n, c_shapes, inputs, c_shape, ctypes.byref(opts),
+                              None if sides is not None else value_bytes, _placement(placement),
+                              result.ctypes.data, result.nbytes, None))
     return result, shapes
 
 

@@ -139,25 +139,11 @@ static clpad_status enqueue_call(clpad_context *ctx, clpad_dtype dtype, int rank
 clpad_status clpad_enqueue_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
                                      const int64_t *shapes, cl_mem input,
                                      const size_t *input_offsets, const int64_t *shape,
-                                     clpad_pad_mode mode, const void *pad_value,
+                                     const clpad_pad_options *options, const void *pad_value,
                                      clpad_placement placement, cl_mem output,
                                      size_t output_offset, cl_command_queue queue,
                                      cl_uint num_events, const cl_event *wait_list,
                                      cl_event *event)
-{
-    return enqueue_call(ctx, dtype, rank, n, shapes, input, input_offsets, shape, mode, NULL,
-                        pad_value, placement, output, output_offset, queue, num_events,
-                        wait_list, event);
-}
-
-clpad_status clpad_enqueue_pad_stack_ex(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                        size_t n, const int64_t *shapes, cl_mem input,
-                                        const size_t *input_offsets, const int64_t *shape,
-                                        const clpad_pad_options *options, const void *pad_value,
-                                        clpad_placement placement, cl_mem output,
-                                        size_t output_offset, cl_command_queue queue,
-                                        cl_uint num_events, const cl_event *wait_list,
-                                        cl_event *event)
 {
     if (!options) {
         clpad_status st = clpad__enqueue_enter(ctx, "enqueue_pad_stack");
@@ -302,19 +288,9 @@ static clpad_status host_call(clpad_context *ctx, clpad_dtype dtype, int rank, s
 
 clpad_status clpad_pad_stack(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
                              const int64_t *shapes, const void *const *inputs,
-                             const int64_t *shape, clpad_pad_mode mode, const void *pad_value,
-                             clpad_placement placement, void *output, size_t output_bytes,
-                             clpad_run_info *info)
-{
-    return host_call(ctx, dtype, rank, n, shapes, inputs, shape, mode, NULL, pad_value,
-                     placement, output, output_bytes, info);
-}
-
-clpad_status clpad_pad_stack_ex(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
-                                const int64_t *shapes, const void *const *inputs,
-                                const int64_t *shape, const clpad_pad_options *options,
-                                const void *pad_value, clpad_placement placement, void *output,
-                                size_t output_bytes, clpad_run_info *info)
+                             const int64_t *shape, const clpad_pad_options *options,
+                             const void *pad_value, clpad_placement placement, void *output,
+                             size_t output_bytes, clpad_run_info *info)
 {
     if (!options) {
         clpad_status st = clpad__host_enter(ctx, info, "pad_stack");

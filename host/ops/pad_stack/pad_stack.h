@@ -45,8 +45,8 @@ clpad_status clpad__ps_check_host(const ps_plan *p, const int64_t *shapes,
                                   const void *const *inputs, const void *output,
                                   size_t output_bytes);
 
-/* The CPU reference of a call (clpad_pad_stack_cpu and _cpu_ex; options
- * as clpad__ps_validate). */
+/* The CPU reference of a call (clpad_pad_stack_cpu; options as
+ * clpad__ps_validate). */
 clpad_status clpad__ps_cpu(clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
                            const void *const *inputs, const int64_t *shape, clpad_pad_mode mode,
                            const clpad_pad_options *options, const void *pad_value,

@@ -233,18 +233,8 @@ clpad_status clpad__ps_cpu(clpad_dtype dtype, int rank, size_t n, const int64_t 
 
 clpad_status clpad_pad_stack_cpu(clpad_dtype dtype, int rank, size_t n, const int64_t *shapes,
                                  const void *const *inputs, const int64_t *shape,
-                                 clpad_pad_mode mode, const void *pad_value,
+                                 const clpad_pad_options *options, const void *pad_value,
                                  clpad_placement placement, void *output, size_t output_bytes)
-{
-    return clpad__ps_cpu(dtype, rank, n, shapes, inputs, shape, mode, NULL, pad_value, placement,
-                         output, output_bytes);
-}
-
-clpad_status clpad_pad_stack_cpu_ex(clpad_dtype dtype, int rank, size_t n,
-                                    const int64_t *shapes, const void *const *inputs,
-                                    const int64_t *shape, const clpad_pad_options *options,
-                                    const void *pad_value, clpad_placement placement,
-                                    void *output, size_t output_bytes)
 {
     clpad__clear_error();
     if (!options)
