@@ -425,6 +425,113 @@ kernel void fill(global NP_T *restrict dst, ulong dst_off, long n_rows, long out
         row[i * sa] = right;
 }
 
+/* maximum, minimum and mean (summed in order, pw 0) along an axis that is
+ * not the innermost: its rows r with consecutive innermost indices lie at
+ * consecutive addresses, so a work-item takes `cols` of them (of one line
+ * of the innermost axis' n0 data elements; n0 = i_dims.s0) and walks the
+ * slab element after element, each step a contiguous run of `cols`
+ * elements, keeping one statistic per row: the same operations in the
+ * same order per row as `statistic` (bit for bit), read once per slab
+ * row, not once per row and element of the slab (the strided walk of
+ * `fill` reads a slab row's cache line per row; on CPUs that was most of
+ * the whole-axis time). Fill's arguments, then cols. */
+#define NP_COLS_MAX 16
+/* One step of maximum (max 1) or minimum over a run: statistic's rule per
+ * row, the first NaN, else the first extreme (v != v: a NaN; never for
+ * integers). */
+#define NP_EXT_STEP(b, v, max) (!((b) != (b)) && ((v) != (v) || ((max) ? (b) < (v) : (v) < (b))))
+static void stat_cols(global const NP_T *p, long L, long sa, long cols, int mode,
+                      NP_T *out)
+{
+    NP_T best[NP_COLS_MAX];
+    acc_t sum[NP_COLS_MAX];
+    if (mode <= NP_MINIMUM) {
+        int max = mode == NP_MAXIMUM;
+        if (cols == NP_COLS_MAX) { /* a whole run: a loop of fixed length */
+            for (int j = 0; j < NP_COLS_MAX; j++)
+                best[j] = p[j];
+            for (long i = 1; i < L; i++) {
+                global const NP_T *q = p + i * sa;
+                if (max) {
+                    for (int j = 0; j < NP_COLS_MAX; j++) {
+                        NP_T b = best[j], v = q[j];
+                        best[j] = NP_EXT_STEP(b, v, 1) ? v : b;
+                    }
+                } else {
+                    for (int j = 0; j < NP_COLS_MAX; j++) {
+                        NP_T b = best[j], v = q[j];
+                        best[j] = NP_EXT_STEP(b, v, 0) ? v : b;
+                    }
+                }
+            }
+        } else {
+            for (long j = 0; j < cols; j++)
+                best[j] = p[j];
+            for (long i = 1; i < L; i++) {
+                global const NP_T *q = p + i * sa;
+                for (long j = 0; j < cols; j++) {
+                    NP_T b = best[j], v = q[j];
+                    best[j] = NP_EXT_STEP(b, v, max) ? v : b;
+                }
+            }
+        }
+        for (long j = 0; j < cols; j++)
+            out[j] = best[j];
+        return;
+    }
+    if (cols == NP_COLS_MAX) {
+        for (int j = 0; j < NP_COLS_MAX; j++)
+            sum[j] = 0;
+        for (long i = 0; i < L; i++) {
+            global const NP_T *q = p + i * sa;
+            for (int j = 0; j < NP_COLS_MAX; j++)
+                sum[j] += (acc_t)q[j];
+        }
+    } else {
+        for (long j = 0; j < cols; j++)
+            sum[j] = 0;
+        for (long i = 0; i < L; i++) {
+            global const NP_T *q = p + i * sa;
+            for (long j = 0; j < cols; j++)
+                sum[j] += (acc_t)q[j];
+        }
+    }
+    for (long j = 0; j < cols; j++) {
+        acc_t m = sum[j] / (acc_t)L;
+        out[j] = NP_FROM_ACC(m);
+    }
+}
+
+kernel void fill_cols(global NP_T *restrict dst, ulong dst_off, long n_rows, long outer_stride,
+                      int n_inner, long8 i_dims, long8 i_offs, long8 i_strides, long sa,
+                      long pb, long n, long N, long Lb, long Le, int pw, int mode,
+                      global const int *restrict zero, ulong sb_bits, ulong se_bits, float sbf,
+                      float sef, int rf32, long cols)
+{
+    long n0 = i_dims.s0, per_line = (n0 + cols - 1) / cols;
+    long b = get_global_id(1), line = b / per_line, j0 = (b - line * per_line) * cols;
+    if (line * n0 >= n_rows)
+        return;
+    long c = min(cols, n0 - j0);
+    global NP_T *row = dst + dst_off +
+                       row_offset(line * n0 + j0, outer_stride, n_inner, &i_dims, &i_offs,
+                                  &i_strides);
+    NP_T left[NP_COLS_MAX], right[NP_COLS_MAX];
+    stat_cols(row + pb * sa, Lb, sa, c, mode, left);
+    if (Lb == n && Le == n) { /* both sides over the whole axis: one slab */
+        for (long j = 0; j < c; j++)
+            right[j] = left[j];
+    } else {
+        stat_cols(row + (pb + n - Le) * sa, Le, sa, c, mode, right);
+    }
+    for (long i = 0; i < pb; i++)
+        for (long j = 0; j < c; j++)
+            row[i * sa + j] = left[j];
+    for (long i = pb + n; i < N; i++)
+        for (long j = 0; j < c; j++)
+            row[i * sa + j] = right[j];
+}
+
 /* Pad's per-side constants (clpad_pad_options.side_values; the host side is
  * clpad__pad_sides_enqueue, host/ops/pad_numpy/cl.c), after Pad's kernel has
  * written the output: built for the unsigned type of the element's size (a

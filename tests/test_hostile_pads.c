@@ -413,8 +413,13 @@ static void test_pad_stack_beyond_max_alloc(void **state)
             in[i] = malloc(bytes[i]);
             tu_fill(in[i], bytes[i], &rng);
         }
-        unsigned char value[8];
+        unsigned char value[8], sides[2 * CLPAD_MAX_RANK * 8];
         tu_fill(value, sizeof value, &rng);
+        tu_fill(sides, sizeof sides, &rng);
+        /* every other constant batch: per-side constants (each piece's plan keeps them) */
+        clpad_pad_options o;
+        clpad_pad_options_init(&o, mode);
+        o.side_values = mode == CLPAD_PAD_CONSTANT && iter % 2 ? sides : NULL;
         int64_t os[CLPAD_MAX_RANK + 1];
         TU_ASSERT_OK(clpad_pad_stack_plan(rank, n, shapes, NULL, mode, pl, os, NULL, NULL));
         size_t slice = es, nout;
@@ -437,12 +442,12 @@ static void test_pad_stack_beyond_max_alloc(void **state)
             i += k;
         }
         unsigned char *want = malloc(nout), *got = malloc(nout);
-        TU_ASSERT_OK(clpad_pad_stack_cpu(dt, rank, n, shapes, (const void *const *)in, NULL,
-                                         CLPAD_PAD_OPTIONS(mode), value, pl, want, nout));
+        TU_ASSERT_OK(clpad_pad_stack_cpu(dt, rank, n, shapes, (const void *const *)in, NULL, &o,
+                                         value, pl, want, nout));
         memset(got, 0x5A, nout);
         uint64_t before = clpad_context_launches(small);
         clpad_status st = clpad_pad_stack(small, dt, rank, n, shapes, (const void *const *)in, NULL,
-                                          CLPAD_PAD_OPTIONS(mode), value, pl, got, nout, NULL);
+                                          &o, value, pl, got, nout, NULL);
         uint64_t launches = clpad_context_launches(small) - before;
         if (alone_too_big) {
             TU_ASSERT_STATUS(st, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES);

@@ -377,6 +377,23 @@ def test_statistic_modes_nan_and_empty_on_the_device(monkeypatch):
     assert np.array_equal(got[1:4, 3:], y)
 
 
+def test_statistic_outer_axis_keeps_the_first_nan():
+    """maximum/minimum along an outer axis (the kernel's runs of rows, on a
+    tensor past the small-call threshold) give a slab's first NaN, bits and
+    all, where a later NaN has other bits: the library's reference's rule."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((300, 48, 300)).astype(np.float32)
+    bits = x.view(np.uint32)
+    bits[5, :, ::3] = 0x7fc00001  # the first NaN of those columns
+    bits[100, :, ::3] = 0xffc12345  # a later one, other bits
+    bits[200, :, 1::3] = 0x7f800001  # other columns: one NaN, signalling bits
+    for mode in ("maximum", "minimum"):
+        got = clpad.pad(x, ((2, 3), (0, 0), (0, 0)), mode)
+        want = clpad.pad(x, ((2, 3), (0, 0), (0, 0)), mode, device="reference")
+        assert got.tobytes() == want.tobytes(), mode
+        assert (got[0, :, ::3].view(np.uint32) == 0x7fc00001).all(), mode
+
+
 def test_pad_numpy_c_errors_name_the_argument():
     """clpad_pad_numpy's refusals: one line naming the argument, nothing
     written."""

@@ -20,15 +20,15 @@ static bool has_doubles(const clpad_context *ctx)
  * them all, ramp_zero all but the statistic's (Lb, Le, pw, mode). */
 typedef struct np_axis_args {
     cl_ulong dst_off;
-    cl_long n_rows, outer_stride, sa, pb, n, N, Lb, Le;
+    cl_long n_rows, outer_stride, sa, pb, n, N, Lb, Le, cols;
     cl_int n_inner, pw, mode, rf32;
     cl_long8 dims, offs, strides;
     cl_ulong sb_bits, se_bits;
     cl_float sbf, sef;
 } np_axis_args;
 
-/* Launch `kernel` ("ramp_zero" or "fill") of the program `options` over
- * one axis' rows. */
+/* Launch `kernel` ("ramp_zero", "fill" or "fill_cols", which takes cols
+ * too) of the program `options` over one axis' rows. */
 static clpad_status np_launch(clpad_context *ctx, const char *options, const char *kernel,
                               const np_axis_args *a, cl_mem out, cl_mem zero, cl_command_queue q,
                               const clpad_row_geometry *geo, cl_event *event)
@@ -59,6 +59,8 @@ static clpad_status np_launch(clpad_context *ctx, const char *options, const cha
     clpad__arg(&kc, "sbf", sizeof a->sbf, &a->sbf);
     clpad__arg(&kc, "sef", sizeof a->sef, &a->sef);
     clpad__arg(&kc, "rf32", sizeof a->rf32, &a->rf32);
+    if (!strcmp(kernel, "fill_cols"))
+        clpad__arg(&kc, "cols", sizeof a->cols, &a->cols);
     return clpad__kernel_launch(&kc, q, geo, 0, NULL, event);
 }
 
@@ -107,6 +109,21 @@ static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int 
                               .local = {1, local},
                               .items = 1,
                               .rows_per_item = 1};
+    /* maximum, minimum and an in-order mean along an axis with later axes:
+     * a work-item per run of `cols` rows at consecutive addresses, the slab
+     * walked a contiguous run at a time (kernels/pad_numpy.cl, fill_cols).
+     * The CPU geometry takes 16 (a cache line of f32); the GPU geometry 1,
+     * where consecutive work-items reading consecutive addresses is what
+     * coalesces ($CLPAD_GEOMETRY picks either, for the tests). */
+    if (a.n_inner > 0 && !a.pw &&
+        (c->mode == CLPAD_NUMPY_MAXIMUM || c->mode == CLPAD_NUMPY_MINIMUM ||
+         c->mode == CLPAD_NUMPY_MEAN)) {
+        cl_long n0 = a.dims.s[0];
+        a.cols = clpad__cpu_geometry(ctx) ? 16 : 1; /* (NP_COLS_MAX) */
+        size_t blocks = (size_t)(a.n_rows / n0) * (size_t)((n0 + a.cols - 1) / a.cols);
+        geo.global[1] = (blocks + local - 1) / local * local;
+        return np_launch(ctx, options, "fill_cols", &a, out, NULL, q, &geo, event);
+    }
     if (c->mode == CLPAD_NUMPY_LINEAR_RAMP) {
         cl_int err, nothing = 0;
         *zero = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL, &err);
