@@ -351,6 +351,8 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
         nonzero |= (a.pb && a.pb[i]) || (a.pe && a.pe[i]) ||
                    (a.onnx_pads && (a.onnx_pads[i] || a.onnx_pads[naxes + i]));
     clpad_window_result r0, r1;
+    clpad_window_result_init(&r0);
+    clpad_window_result_init(&r1);
     struct window_args a1 = a;
     for (int i = 0; i < naxes; i++) {
         a1.bbuf[i] = (a.pb ? a.pb[i] : 0) + 1;

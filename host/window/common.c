@@ -252,10 +252,31 @@ void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_
     clpad__w_split(total, extra_at_end, B, A);
 }
 
-clpad_status clpad__w_check_result(const char *who, clpad_window_result *result)
+void clpad_window_result_init(clpad_window_result *result)
 {
     if (!result)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: result must not be NULL", who);
+        return;
+    memset(result, 0, sizeof *result);
+    result->size = sizeof *result;
+}
+
+clpad_status clpad__w_check_result(const char *who, const clpad_window_result *result)
+{
+    if (!result)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "result", -1,
+                              "%s: result must not be NULL", who);
+    if (result->size < sizeof *result)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "result", -1,
+                              "%s: result->size is %zu, not at least %zu: fill it with "
+                              "clpad_window_result_init()",
+                              who, result->size, sizeof *result);
+    return CLPAD_OK;
+}
+
+clpad_status clpad__w_store(clpad_window_result *result, clpad_window_result r)
+{
+    r.size = result->size;
+    memcpy(result, &r, result->size < sizeof r ? result->size : sizeof r);
     return CLPAD_OK;
 }
 

@@ -163,6 +163,7 @@ _Image = _lib.struct("clpad_image", [
 ], "clpad_image.")
 
 _Options = _lib.struct("clpad_letterbox_options", [
+    ("size", ctypes.c_size_t),
     ("out_height", ctypes.c_int64),
     ("out_width", ctypes.c_int64),
     ("interp", ctypes.c_int),
@@ -187,6 +188,7 @@ _Options = _lib.struct("clpad_letterbox_options", [
 ], "clpad_letterbox_options.")
 
 _Transform = _lib.struct("clpad_letterbox_transform", [
+    ("size", ctypes.c_size_t),
     ("scale", ctypes.c_double),
     ("pad_top", ctypes.c_int64),
     ("pad_left", ctypes.c_int64),
@@ -649,6 +651,7 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     out_shape = tuple(int(s) for s in shape)
     result = _memory.batch_output(out, out_shape, dt, keep, "an image")
     t = (_Transform * max(n, 1))()
+    lib.clpad_letterbox_transform_init(t)  # t[0].size: the size of every entry
     ctx = _context.context(device)
     check(lib.clpad_letterbox(ctx, arr, n, ctypes.byref(o), result.ctypes.data, result.nbytes,
                               t, None))

@@ -130,6 +130,28 @@ void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height
     o->stride = 0;
     o->divisor = 1.0f;
     o->pil_version = 13;
+    o->size = sizeof *o;
+}
+
+void clpad_letterbox_transform_init(clpad_letterbox_transform *t)
+{
+    if (!t)
+        return;
+    memset(t, 0, sizeof *t);
+    t->size = sizeof *t;
+}
+
+void clpad__lb_put_transforms(const clpad_image *images, size_t n,
+                              const clpad_letterbox_options *o, int64_t H, int64_t W,
+                              clpad_letterbox_transform *transforms)
+{
+    size_t stride = transforms && n > 0 ? transforms[0].size : 0;
+    for (size_t i = 0; stride && i < n; i++) {
+        clpad_letterbox_transform t;
+        clpad__lb_image_transform(&images[i], o, H, W, &t);
+        t.size = stride;
+        memcpy((unsigned char *)transforms + i * stride, &t, stride < sizeof t ? stride : sizeof t);
+    }
 }
 
 /* ---- Size and placement ---------------------------------------------------------- */
@@ -508,9 +530,17 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: options are NULL");
     if (n > 0 && !images)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: images is NULL but n = %zu", n);
-    clpad_status st = check_options(o);
-    if (st)
+    clpad_letterbox_options known;
+    clpad_status st = clpad__versioned_in(&known, sizeof known, o, sizeof known, NULL, 0,
+                                          "letterbox: options", "options",
+                                          "clpad_letterbox_options_init");
+    if (st || (st = check_options(o)))
         return st;
+    if (transforms && n > 0 && transforms[0].size < sizeof *transforms)
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "transforms", 0,
+                              "letterbox: transforms[0].size is %zu, not at least %zu: fill "
+                              "it with clpad_letterbox_transform_init()",
+                              transforms[0].size, sizeof *transforms);
     const bool yuv = o->input_format != CLPAD_INPUT_PACKED;
     int64_t C = n > 0 && !yuv ? images[0].channels : 3;
     uint64_t in_bytes = 0;
@@ -633,8 +663,6 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
         memcpy(p->fill + (size_t)c * p->es,
                p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
-    for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], o, H, W, &transforms[i]);
     return CLPAD_OK;
 }
 
@@ -647,9 +675,11 @@ clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_plan: out_shape is NULL");
     lb_plan p;
     clpad_status st = clpad__lb_check(images, n, opts, false, &p, transforms);
-    if (!st)
-        memcpy(out_shape, p.out_shape, sizeof p.out_shape);
-    return st;
+    if (st)
+        return st;
+    memcpy(out_shape, p.out_shape, sizeof p.out_shape);
+    clpad__lb_put_transforms(images, n, opts, p.H, p.W, transforms);
+    return CLPAD_OK;
 }
 
 /* ---- Coefficient tables ------------------------------------------------------------- */
@@ -839,9 +869,10 @@ void clpad__lb_free(lb_plan *p)
 
 clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
                                  const clpad_letterbox_options *opts, const void *output,
-                                 size_t output_bytes, lb_plan *p)
+                                 size_t output_bytes, clpad_letterbox_transform *transforms,
+                                 lb_plan *p)
 {
-    clpad_status st = clpad__lb_check(images, n, opts, true, p, NULL);
+    clpad_status st = clpad__lb_check(images, n, opts, true, p, transforms);
     if (st)
         return st;
     if (p->out_bytes > 0 && !output)
