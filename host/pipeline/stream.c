@@ -91,10 +91,8 @@ struct clpad_letterbox_stream {
 
 void clpad_stream_options_init(clpad_stream_options *o)
 {
-    if (!o)
+    if (!clpad__sized_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->size = sizeof *o;
     o->batch = 32;
     o->workers = 0;
     clpad_read_options_init(&o->read);
@@ -478,7 +476,7 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
     clpad_status st;
     if (options && (st = clpad__versioned_in(&so, sizeof so, options, sizeof so, NULL, 0,
                                              "letterbox_stream_open: options", "options",
-                                             "clpad_stream_options_init")))
+                                             "fill it with clpad_stream_options_init()")))
         return st;
     so.size = sizeof so;
     if (so.batch < 1 || so.batch > ((size_t)1 << 24))
@@ -674,14 +672,14 @@ clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *s, void *output
     clpad__clear_error();
     if (!s || !b)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_stream_next: NULL argument");
-    if (b->size < sizeof *b) /* (a larger one, a newer caller's: its fields past ours stay) */
-        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "batch", -1,
-                              "letterbox_stream_next: batch->size is %zu, not at least %zu: set "
-                              "it to sizeof(clpad_stream_batch)",
-                              b->size, sizeof *b);
+    /* (a larger size, a newer caller's: its fields past ours stay) */
+    clpad_status st = clpad__sized_check(b->size, sizeof *b, "letterbox_stream_next",
+                                         "batch->size", "batch", -1,
+                                         "set it to sizeof(clpad_stream_batch)");
+    if (st)
+        return st;
     pthread_mutex_lock(&s->call);
     pthread_mutex_lock(&s->mu);
-    clpad_status st = CLPAD_OK;
     /* what the previous call left: its kept pixels, its report */
     if (s->kept) {
         release_batch(s, s->kept);

@@ -254,10 +254,7 @@ void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_
 
 void clpad_window_result_init(clpad_window_result *result)
 {
-    if (!result)
-        return;
-    memset(result, 0, sizeof *result);
-    result->size = sizeof *result;
+    clpad__sized_init(result, sizeof *result);
 }
 
 clpad_status clpad__w_check_result(const char *who, const clpad_window_result *result)
@@ -265,18 +262,13 @@ clpad_status clpad__w_check_result(const char *who, const clpad_window_result *r
     if (!result)
         return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "result", -1,
                               "%s: result must not be NULL", who);
-    if (result->size < sizeof *result)
-        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "result", -1,
-                              "%s: result->size is %zu, not at least %zu: fill it with "
-                              "clpad_window_result_init()",
-                              who, result->size, sizeof *result);
-    return CLPAD_OK;
+    return clpad__sized_check(result->size, sizeof *result, who, "result->size", "result", -1,
+                              "fill it with clpad_window_result_init()");
 }
 
 clpad_status clpad__w_store(clpad_window_result *result, clpad_window_result r)
 {
-    r.size = result->size;
-    memcpy(result, &r, result->size < sizeof r ? result->size : sizeof r);
+    clpad__sized_put(result, result->size, &r, sizeof r);
     return CLPAD_OK;
 }
 

@@ -107,38 +107,29 @@ LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOU
 void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height,
                                   int64_t out_width)
 {
-    if (!o)
+    _Static_assert(LB_MAXC == 4, "the per-channel defaults below list 4 channels");
+    if (!clpad__sized_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->out_height = out_height;
-    o->out_width = out_width;
-    o->interp = CLPAD_INTERP_BILINEAR;
-    o->placement = CLPAD_PLACE_CENTER;
-    o->scaleup = 1;
-    o->pad_mode = CLPAD_PAD_CONSTANT;
-    for (int c = 0; c < LB_MAXC; c++) {
-        o->pad_value[c] = 114;
-        o->mean[c] = 0.0f;
-        o->std[c] = 1.0f;
-    }
-    o->swap_rb = 0;
-    o->scale = 1.0f;
-    o->dtype = CLPAD_F32;
-    o->layout = CLPAD_LAYOUT_NCHW;
-    o->fit = CLPAD_FIT_CONTAIN;
-    o->resize_shorter = 0;
-    o->stride = 0;
-    o->divisor = 1.0f;
-    o->pil_version = 13;
-    o->size = sizeof *o;
+    *o = (clpad_letterbox_options){.size = sizeof *o,
+                                   .out_height = out_height,
+                                   .out_width = out_width,
+                                   .interp = CLPAD_INTERP_BILINEAR,
+                                   .placement = CLPAD_PLACE_CENTER,
+                                   .scaleup = 1,
+                                   .pad_mode = CLPAD_PAD_CONSTANT,
+                                   .pad_value = {114, 114, 114, 114},
+                                   .scale = 1.0f,
+                                   .std = {1.0f, 1.0f, 1.0f, 1.0f},
+                                   .dtype = CLPAD_F32,
+                                   .layout = CLPAD_LAYOUT_NCHW,
+                                   .fit = CLPAD_FIT_CONTAIN,
+                                   .divisor = 1.0f,
+                                   .pil_version = 13};
 }
 
 void clpad_letterbox_transform_init(clpad_letterbox_transform *t)
 {
-    if (!t)
-        return;
-    memset(t, 0, sizeof *t);
-    t->size = sizeof *t;
+    clpad__sized_init(t, sizeof *t);
 }
 
 void clpad__lb_put_transforms(const clpad_image *images, size_t n,
@@ -149,8 +140,7 @@ void clpad__lb_put_transforms(const clpad_image *images, size_t n,
     for (size_t i = 0; stride && i < n; i++) {
         clpad_letterbox_transform t;
         clpad__lb_image_transform(&images[i], o, H, W, &t);
-        t.size = stride;
-        memcpy((unsigned char *)transforms + i * stride, &t, stride < sizeof t ? stride : sizeof t);
+        clpad__sized_put((unsigned char *)transforms + i * stride, stride, &t, sizeof t);
     }
 }
 
@@ -533,14 +523,13 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
     clpad_letterbox_options known;
     clpad_status st = clpad__versioned_in(&known, sizeof known, o, sizeof known, NULL, 0,
                                           "letterbox: options", "options",
-                                          "clpad_letterbox_options_init");
-    if (st || (st = check_options(o)))
+                                          "fill it with clpad_letterbox_options_init()");
+    if (st || (st = check_options(o)) ||
+        (transforms && n > 0 &&
+         (st = clpad__sized_check(transforms[0].size, sizeof *transforms, "letterbox",
+                                  "transforms[0].size", "transforms", 0,
+                                  "fill it with clpad_letterbox_transform_init()"))))
         return st;
-    if (transforms && n > 0 && transforms[0].size < sizeof *transforms)
-        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "transforms", 0,
-                              "letterbox: transforms[0].size is %zu, not at least %zu: fill "
-                              "it with clpad_letterbox_transform_init()",
-                              transforms[0].size, sizeof *transforms);
     const bool yuv = o->input_format != CLPAD_INPUT_PACKED;
     int64_t C = n > 0 && !yuv ? images[0].channels : 3;
     uint64_t in_bytes = 0;

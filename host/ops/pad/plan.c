@@ -104,10 +104,8 @@ static clpad_status load_options(const clpad_pad_options *o, int rank, clpad_pad
 
 clpad_pad_options *clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode)
 {
-    if (!options)
+    if (!clpad__sized_init(options, sizeof *options))
         return NULL;
-    memset(options, 0, sizeof *options);
-    options->size = sizeof *options;
     for (int i = 0; i < CLPAD_MAX_RANK; i++)
         options->modes[i] = mode;
     return options;
