@@ -82,8 +82,11 @@ CLPAD_API const char *clpad_letterbox_preset_name(size_t i, const char **descrip
  * Set the options preset `name` names (case-insensitive) in *opts, leaving
  * the slot size (out_height, out_width) as it is; the caller then sets the
  * options given explicitly, which override the preset's.
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (an unknown
- * name; the message lists the presets).
+ * opts->size (clpad_letterbox_options_init) is kept; only this version's
+ * fields are written.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, opts->size below this
+ * version's struct), CLPAD_ERR_PARSE (an unknown name; the message lists
+ * the presets).
  */
 CLPAD_API clpad_status clpad_letterbox_preset(const char *name, clpad_letterbox_options *opts);
 

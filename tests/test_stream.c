@@ -355,6 +355,27 @@ static void test_preset_and_options(void **state)
     assert_int_equal(o.pad_value[1], 114);
     TU_ASSERT_STATUS(clpad_letterbox_preset("yolo9000", &o), CLPAD_ERR_PARSE);
     assert_non_null(strstr(clpad_last_error(), "ultralytics"));
+    /* opts->size: one below the struct refused (nothing written), a larger
+     * one kept with the bytes past this version's fields */
+    union {
+        clpad_letterbox_options o;
+        unsigned char b[sizeof(clpad_letterbox_options) + 16];
+    } v;
+    memset(v.b, 0x5A, sizeof v.b);
+    v.o.size = sizeof v.o - 4;
+    TU_ASSERT_STATUS(clpad_letterbox_preset("imagenet", &v.o), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "opts->size"));
+    for (size_t k = sizeof v.o.size; k < sizeof v.b; k++)
+        if (v.b[k] != 0x5A)
+            fail_msg("byte %zu of refused options written", k);
+    clpad_letterbox_options_init(&v.o, 64, 32);
+    v.o.size = sizeof v.b;
+    TU_ASSERT_OK(clpad_letterbox_preset("imagenet", &v.o));
+    assert_int_equal(v.o.size, sizeof v.b);
+    assert_int_equal(v.o.resize_shorter, 256);
+    for (size_t k = sizeof v.o; k < sizeof v.b; k++)
+        if (v.b[k] != 0x5A)
+            fail_msg("byte %zu, past this version's options, written", k);
     const char *d = NULL;
     assert_string_equal(clpad_letterbox_preset_name(0, &d), "ultralytics");
     assert_non_null(d);
