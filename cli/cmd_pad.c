@@ -437,6 +437,7 @@ int cmd_pad(int argc, char **argv)
         }
         cli_window_set_input(&win, naxes, in.shape + first);
         clpad_window_result wr;
+        clpad_window_result_init(&wr);
         int wrc = cli_window_compute(&win, &wr);
         if (wrc != CLI_OK) {
             rc = wrc;

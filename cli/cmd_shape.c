@@ -169,6 +169,7 @@ int cmd_shape(int argc, char **argv)
         return rc;
 
     clpad_window_result r;
+    clpad_window_result_init(&r);
     rc = cli_window_compute(&w, &r);
     if (rc != CLI_OK)
         return rc;

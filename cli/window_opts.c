@@ -65,6 +65,23 @@ static const char *option_name(int opt)
     }
 }
 
+/* The list an option sets, or NULL. */
+static struct cli_window_list *list_of(struct cli_window_opts *w, int opt)
+{
+    switch (opt) {
+    case CLI_WOPT_INPUT: return &w->input;
+    case CLI_WOPT_KERNEL: return &w->kernel;
+    case CLI_WOPT_STRIDE: return &w->stride;
+    case CLI_WOPT_DILATION: return &w->dilation;
+    case CLI_WOPT_PADS_BEGIN: return &w->pads_begin;
+    case CLI_WOPT_PADS_END: return &w->pads_end;
+    case CLI_WOPT_ONNX_PADS: return &w->onnx_pads;
+    case CLI_WOPT_OUTPUT_PADDING: return &w->output_padding;
+    case CLI_WOPT_OUTPUT_SHAPE: return &w->output_shape;
+    default: return NULL;
+    }
+}
+
 static int parse_list(const char *arg, int opt, struct cli_window_list *l, int cap)
 {
     if (!cli_parse_i64_list(arg, option_name(opt), l->v, cap, &l->n))
@@ -84,40 +101,64 @@ static int set_convention(struct cli_window_opts *w, enum cli_window_convention 
     return CLI_OK;
 }
 
-/* A convention option whose argument is a mode name: `st` is the parse of
- * `arg` into `mode`; unknown, "<option>: unknown <what> '<arg>' (expected
- * <expected>)". */
-static int named_convention(struct cli_window_opts *w, clpad_status st, int mode,
-                            enum cli_window_convention conv, const char *option, const char *arg,
-                            const char *what, const char *expected)
+/* The library's name functions of a mode enum, the enum as an int. */
+#define INT_PARSER(type)                                                                  \
+    static clpad_status type##_parse(const char *name, int *mode)                         \
+    {                                                                                     \
+        type m = (type)0;                                                                 \
+        clpad_status st = type##_from_name(name, &m);                                     \
+        *mode = (int)m;                                                                   \
+        return st;                                                                        \
+    }                                                                                     \
+    static const char *type##_text(int mode) { return type##_name((type)mode); }
+INT_PARSER(clpad_trt_padding)
+INT_PARSER(clpad_tf_padding)
+INT_PARSER(clpad_onnx_auto_pad)
+INT_PARSER(clpad_ov_auto_pad)
+#undef INT_PARSER
+
+/* The convention options whose argument is a mode name: an unknown one is
+ * "<option>: unknown <what> '<arg>' (expected <expected>)"; `label` and
+ * `text` describe the convention and its mode (cli_window_describe). */
+static const struct named_convention {
+    int opt;
+    enum cli_window_convention conv;
+    const char *option, *what, *expected, *label;
+    clpad_status (*parse)(const char *name, int *mode);
+    const char *(*text)(int mode);
+} named_conventions[] = {
+    {CLI_WOPT_TRT, CLI_WIN_TRT, "--trt", "TensorRT padding mode",
+     "explicit-round-down, explicit-round-up, same-upper or same-lower", "tensorrt",
+     clpad_trt_padding_parse, clpad_trt_padding_text},
+    {CLI_WOPT_TF, CLI_WIN_TF, "--tf", "padding", "SAME, VALID or EXPLICIT", "tf",
+     clpad_tf_padding_parse, clpad_tf_padding_text},
+    {CLI_WOPT_ONNX, CLI_WIN_ONNX, "--onnx", "auto_pad", "NOTSET, VALID, SAME_UPPER or SAME_LOWER",
+     "onnx", clpad_onnx_auto_pad_parse, clpad_onnx_auto_pad_text},
+    {CLI_WOPT_OPENVINO, CLI_WIN_OPENVINO, "--openvino", "auto_pad",
+     "explicit, same_upper, same_lower or valid", "openvino", clpad_ov_auto_pad_parse,
+     clpad_ov_auto_pad_text},
+};
+
+static int named_convention(struct cli_window_opts *w, const struct named_convention *c,
+                            const char *arg)
 {
-    if (st != CLPAD_OK)
-        return cli_error(CLI_USAGE, "%s: unknown %s '%s' (expected %s)", option, what, arg,
-                         expected);
-    return set_convention(w, conv, option, mode);
+    int mode = 0;
+    if (c->parse(arg, &mode) != CLPAD_OK)
+        return cli_error(CLI_USAGE, "%s: unknown %s '%s' (expected %s)", c->option, c->what,
+                         arg, c->expected);
+    return set_convention(w, c->conv, c->option, mode);
 }
 
 int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
 {
+    for (size_t k = 0; k < sizeof named_conventions / sizeof *named_conventions; k++)
+        if (named_conventions[k].opt == opt)
+            return named_convention(w, &named_conventions[k], arg);
+    struct cli_window_list *list = list_of(w, opt);
+    if (list)
+        return parse_list(arg, opt, list,
+                          opt == CLI_WOPT_ONNX_PADS ? 2 * CLPAD_MAX_RANK : CLPAD_MAX_RANK);
     switch (opt) {
-    case CLI_WOPT_INPUT:
-        return parse_list(arg, opt, &w->input, CLPAD_MAX_RANK);
-    case CLI_WOPT_KERNEL:
-        return parse_list(arg, opt, &w->kernel, CLPAD_MAX_RANK);
-    case CLI_WOPT_STRIDE:
-        return parse_list(arg, opt, &w->stride, CLPAD_MAX_RANK);
-    case CLI_WOPT_DILATION:
-        return parse_list(arg, opt, &w->dilation, CLPAD_MAX_RANK);
-    case CLI_WOPT_PADS_BEGIN:
-        return parse_list(arg, opt, &w->pads_begin, CLPAD_MAX_RANK);
-    case CLI_WOPT_PADS_END:
-        return parse_list(arg, opt, &w->pads_end, CLPAD_MAX_RANK);
-    case CLI_WOPT_ONNX_PADS:
-        return parse_list(arg, opt, &w->onnx_pads, 2 * CLPAD_MAX_RANK);
-    case CLI_WOPT_OUTPUT_PADDING:
-        return parse_list(arg, opt, &w->output_padding, CLPAD_MAX_RANK);
-    case CLI_WOPT_OUTPUT_SHAPE:
-        return parse_list(arg, opt, &w->output_shape, CLPAD_MAX_RANK);
     case CLI_WOPT_CEIL_MODE:
         w->ceil_mode = true;
         return CLI_OK;
@@ -130,31 +171,6 @@ int cli_window_parse_opt(int opt, const char *arg, struct cli_window_opts *w)
         w->rounding = rd;
         w->have_rounding = true;
         return CLI_OK;
-    }
-    case CLI_WOPT_TRT: {
-        clpad_trt_padding m = CLPAD_TRT_EXPLICIT_ROUND_DOWN;
-        clpad_status st = clpad_trt_padding_from_name(arg, &m);
-        return named_convention(w, st, (int)m, CLI_WIN_TRT, "--trt", arg,
-                                "TensorRT padding mode", "explicit-round-down, "
-                                "explicit-round-up, same-upper or same-lower");
-    }
-    case CLI_WOPT_TF: {
-        clpad_tf_padding m = CLPAD_TF_VALID;
-        clpad_status st = clpad_tf_padding_from_name(arg, &m);
-        return named_convention(w, st, (int)m, CLI_WIN_TF, "--tf", arg, "padding",
-                                "SAME, VALID or EXPLICIT");
-    }
-    case CLI_WOPT_ONNX: {
-        clpad_onnx_auto_pad m = CLPAD_ONNX_NOTSET;
-        clpad_status st = clpad_onnx_auto_pad_from_name(arg, &m);
-        return named_convention(w, st, (int)m, CLI_WIN_ONNX, "--onnx", arg, "auto_pad",
-                                "NOTSET, VALID, SAME_UPPER or SAME_LOWER");
-    }
-    case CLI_WOPT_OPENVINO: {
-        clpad_ov_auto_pad m = CLPAD_OV_EXPLICIT;
-        clpad_status st = clpad_ov_auto_pad_from_name(arg, &m);
-        return named_convention(w, st, (int)m, CLI_WIN_OPENVINO, "--openvino", arg, "auto_pad",
-                                "explicit, same_upper, same_lower or valid");
     }
     case CLI_WOPT_TORCH: {
         clpad_torch_padding m;
@@ -351,6 +367,8 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
         nonzero |= (a.pb && a.pb[i]) || (a.pe && a.pe[i]) ||
                    (a.onnx_pads && (a.onnx_pads[i] || a.onnx_pads[naxes + i]));
     clpad_window_result r0, r1;
+    clpad_window_result_init(&r0);
+    clpad_window_result_init(&r1);
     struct window_args a1 = a;
     for (int i = 0; i < naxes; i++) {
         a1.bbuf[i] = (a.pb ? a.pb[i] : 0) + 1;
@@ -376,29 +394,16 @@ int cli_window_compute(const struct cli_window_opts *w, clpad_window_result *r)
 const char *cli_window_describe(const struct cli_window_opts *w, char *buf, size_t len)
 {
     const char *conv = "?", *mode = "?";
-    switch (w->conv) {
-    case CLI_WIN_TRT:
-        conv = "tensorrt";
-        mode = clpad_trt_padding_name((clpad_trt_padding)w->mode);
-        break;
-    case CLI_WIN_TF:
-        conv = w->output_padding.n ? "keras" : "tf";
-        mode = clpad_tf_padding_name((clpad_tf_padding)w->mode);
-        break;
-    case CLI_WIN_ONNX:
-        conv = "onnx";
-        mode = clpad_onnx_auto_pad_name((clpad_onnx_auto_pad)w->mode);
-        break;
-    case CLI_WIN_OPENVINO:
-        conv = "openvino";
-        mode = clpad_ov_auto_pad_name((clpad_ov_auto_pad)w->mode);
-        break;
-    case CLI_WIN_TORCH:
+    for (size_t k = 0; k < sizeof named_conventions / sizeof *named_conventions; k++)
+        if (named_conventions[k].conv == w->conv) {
+            conv = named_conventions[k].label;
+            mode = named_conventions[k].text(w->mode);
+        }
+    if (w->conv == CLI_WIN_TF && w->output_padding.n)
+        conv = "keras"; /* (Keras' transposed convolution with output_padding) */
+    if (w->conv == CLI_WIN_TORCH) {
         conv = "torch";
         mode = clpad_torch_padding_name((clpad_torch_padding)w->mode);
-        break;
-    default:
-        break;
     }
     snprintf(buf, len, "%s, %s %s%s%s%s", clpad_window_op_name(w->op), conv, mode ? mode : "?",
              w->ceil_mode ? " ceil_mode" : "", w->have_rounding ? " rounding=" : "",

@@ -1987,6 +1987,7 @@ static const char *check_convention(const wcall *c, int rank, int first)
     if (!res)
         abort();
     memset(res, 0x7a, sizeof *res);
+    res->size = sizeof *res; /* (the rest poisoned: written only on success) */
     before = *res;
     clpad_window_result *R = c->null_result ? NULL : res;
     clpad_status st;
@@ -2168,7 +2169,7 @@ names:
     {
         /* tensor_pads on a result that no clpad_window_* call made. */
         clpad_window_result g;
-        memset(&g, 0, sizeof g);
+        clpad_window_result_init(&g);
         g.op = (clpad_window_op)rd_enum(r, CLPAD_WINDOW_OP_COUNT);
         g.naxes = rd_rank(r, 1, CLPAD_MAX_RANK);
         for (int i = 0; i < CLPAD_MAX_RANK; i++) {
@@ -2418,6 +2419,8 @@ const char *fz_check_letterbox(const uint8_t *data, size_t size)
     }
     int64_t shape[4] = {0};
     clpad_letterbox_transform tp[3], tc[3];
+    clpad_letterbox_transform_init(&tp[0]);
+    clpad_letterbox_transform_init(&tc[0]);
     unsigned char *out[2] = {NULL, NULL};
     clpad_status st = clpad_letterbox_plan(ims, n, &o, shape, tp);
     if ((msg = judge("clpad_letterbox_plan", st,

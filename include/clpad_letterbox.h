@@ -178,12 +178,17 @@ typedef struct clpad_image {
 /**
  * Options of a letterbox call. Fill them with clpad_letterbox_options_init()
  * and change what differs: a zeroed struct is not a valid set of options.
+ * The library reads `size` (set by init): a smaller one than this version's
+ * struct is refused, a larger one (a newer caller) accepted when the bytes
+ * past this version's fields are zero, so that later versions can add
+ * fields at the end.
  * Arrays indexed by channel use their first `channels` entries: pad_value in
  * the images' channel order (the border is part of the image, as
  * cv2.copyMakeBorder before any swap), mean and std in OUTPUT channel order
  * (after swap_rb, as cv2.dnn.blobFromImage's mean with swapRB).
  */
 typedef struct clpad_letterbox_options {
+    size_t size;                   /* sizeof(clpad_letterbox_options) (set by init) */
     int64_t out_height, out_width; /* H_out, W_out of every image's slot, >= 1 */
     clpad_interp interp;           /* default CLPAD_INTERP_BILINEAR */
     clpad_placement placement;     /* default CLPAD_PLACE_CENTER */
@@ -236,8 +241,13 @@ typedef struct clpad_letterbox_options {
  * contain and cover both are `scale` (Ultralytics' scale_boxes); for
  * stretch H_out / h and W_out / w; with resize_shorter resized_height / h
  * and resized_width / w (h x w: the image's geometry size).
+ * Calls that write transforms take an array whose transforms[0].size
+ * (clpad_letterbox_transform_init) is the size of every entry: the entries
+ * lie that many bytes apart and each receives the fields that fit in it,
+ * with its size set (as clpad_devices writes device infos).
  */
 typedef struct clpad_letterbox_transform {
+    size_t size;   /* sizeof(clpad_letterbox_transform) (set by init) */
     double scale;
     int64_t pad_top, pad_left;
     int64_t resized_height, resized_width;
@@ -249,11 +259,15 @@ typedef struct clpad_letterbox_transform {
  * usual YOLO input step (u8 -> f32, NCHW) with scale 1: a slot of
  * out_height x out_width, bilinear, centred, scale-up on, constant border
  * 114 on every channel, no channel swap, scale 1, mean 0, std 1, f32, NCHW,
- * fit contain, no resize_shorter, no stride, divisor 1.
- * `opts` NULL is a no-op.
+ * fit contain, no resize_shorter, no stride, divisor 1; `size` is
+ * sizeof(clpad_letterbox_options). `opts` NULL is a no-op.
  */
 CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64_t out_height,
                                             int64_t out_width);
+
+/** Zero *transform and set its size; NULL is a no-op. For an array, filling
+ *  its first entry is enough (its size is every entry's). */
+CLPAD_API void clpad_letterbox_transform_init(clpad_letterbox_transform *transform);
 
 /**
  * Validate a letterbox call and compute its output shape and transforms.
@@ -263,7 +277,9 @@ CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64
  * (NHWC), with C the images' channels (or 3 when n is 0) and H_out x W_out
  * the slot (with a stride: the batch's shrunk slot); `transforms` (may be
  * NULL) receives one entry per image.
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL opts or out_shape, an option out
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL opts or out_shape, opts->size
+ * below this version's struct or non-zero bytes past it, transforms[0].size
+ * below this version's struct (n >= 1), an option out
  * of range: dtype not u8/f16/f32, std[c] or divisor zero or not finite,
  * scale or mean not finite, an unknown enum value, resize_shorter without
  * fit cover or out of range, stride without fit contain or negative), CLPAD_ERR_INVALID_SHAPE (an image of

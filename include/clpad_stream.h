@@ -82,8 +82,11 @@ CLPAD_API const char *clpad_letterbox_preset_name(size_t i, const char **descrip
  * Set the options preset `name` names (case-insensitive) in *opts, leaving
  * the slot size (out_height, out_width) as it is; the caller then sets the
  * options given explicitly, which override the preset's.
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (an unknown
- * name; the message lists the presets).
+ * opts->size (clpad_letterbox_options_init) is kept; only this version's
+ * fields are written.
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, opts->size below this
+ * version's struct), CLPAD_ERR_PARSE (an unknown name; the message lists
+ * the presets).
  */
 CLPAD_API clpad_status clpad_letterbox_preset(const char *name, clpad_letterbox_options *opts);
 
@@ -109,7 +112,10 @@ typedef clpad_status (*clpad_stream_read_fn)(void *user, const char *path, size_
 /** Frees an image read_fn returned (default: clpad_decoded_image_free). */
 typedef void (*clpad_stream_release_fn)(void *user, clpad_decoded_image *image);
 
-/** How a stream reads and batches. Initialise with clpad_stream_options_init. */
+/** How a stream reads and batches. Initialise with clpad_stream_options_init.
+ *  The library reads `size`: a smaller one than this version's struct is
+ *  refused, a larger one (a newer caller) accepted when the bytes past this
+ *  version's fields are zero. */
 typedef struct clpad_stream_options {
     size_t size;             /* sizeof(clpad_stream_options), set by _init */
     size_t batch;            /* images per batch, >= 1 (default 32) */
@@ -157,7 +163,9 @@ typedef struct clpad_stream_skip {
 } clpad_stream_skip;
 
 /** What one call of clpad_letterbox_stream_next produced. The arrays are
- *  the stream's, valid until its next call or its close. */
+ *  the stream's, valid until its next call or its close. The caller sets
+ *  `size`: a smaller one than this version's struct is refused, and only
+ *  this version's fields are written. */
 typedef struct clpad_stream_batch {
     size_t size;                      /* sizeof(clpad_stream_batch): set by the caller */
     size_t count;                     /* images written to the output (<= batch) */
@@ -185,7 +193,8 @@ typedef struct clpad_letterbox_stream clpad_letterbox_stream;
  * identical, byte for byte, to clpad_letterbox_cpu of the decoded images.
  * `ctx` must outlive the stream. `options` NULL: the defaults.
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL ctx, lb or out; NULL paths with
- * n > 0; an option out of range: batch 0, workers < 0, keep_depth, an
+ * n > 0; options->size below this version's struct or non-zero bytes past
+ * it; an option out of range: batch 0, workers < 0, keep_depth, an
  * unknown decode_scale or on_error, a bad lb option, lb->input_format other
  * than CLPAD_INPUT_PACKED: the stream's images are decoded files),
  * CLPAD_ERR_INVALID_SHAPE
@@ -224,7 +233,8 @@ CLPAD_API clpad_status clpad_letterbox_stream_batch_shape(clpad_letterbox_stream
  * the file; the output may then hold part of a batch.
  * Errors: the file's (CLPAD_ERR_IO, CLPAD_ERR_BAD_INPUT, CLPAD_ERR_TOO_LARGE,
  * CLPAD_ERR_INVALID_SHAPE, CLPAD_ERR_INVALID_PADS, ...), CLPAD_ERR_INVALID_ARGUMENT
- * (NULL arguments, batch->size), CLPAD_ERR_BUFFER_TOO_SMALL, and the device's
+ * (NULL arguments, batch->size below this version's struct),
+ * CLPAD_ERR_BUFFER_TOO_SMALL, and the device's
  * (CLPAD_ERR_OPENCL, CLPAD_ERR_OUT_OF_MEMORY, ...), which end the stream
  * whatever on_error says.
  */

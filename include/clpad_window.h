@@ -148,8 +148,12 @@ typedef enum clpad_torch_padding {
  * `naxes` entries of each array are meaningful; the rest are zero.
  * input, extent and stride echo the call (after defaults), so that the result
  * alone is enough for clpad_window_tensor_pads().
+ * The caller sets `size` (clpad_window_result_init): a front end refuses a
+ * size below this version's struct and writes only the first `size` bytes
+ * (keeping `size`), so that later versions can add fields at the end.
  */
 typedef struct clpad_window_result {
+    size_t size;                        /* sizeof(clpad_window_result) (set by init) */
     clpad_window_op op;
     int naxes;
     int64_t input[CLPAD_MAX_RANK];      /* I */
@@ -159,6 +163,9 @@ typedef struct clpad_window_result {
     int64_t pads_begin[CLPAD_MAX_RANK]; /* B (deconv: cropped at the start) */
     int64_t pads_end[CLPAD_MAX_RANK];   /* A (deconv: cropped at the end) */
 } clpad_window_result;
+
+/** Zero *result and set its size; NULL is a no-op. */
+CLPAD_API void clpad_window_result_init(clpad_window_result *result);
 
 /* ------------------------------------------------------------------------- */
 /* Front ends, one per convention                                            */
@@ -188,7 +195,8 @@ typedef struct clpad_window_result {
  * In SAME modes pads_begin / pads_end are ignored (TensorRT: "padding mode
  * takes precedence") and may be NULL; in explicit modes NULL means 0.
  *
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (naxes, NULL input/kernel/result, bad
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (naxes, NULL input/kernel/result,
+ * result->size below this version's struct, bad
  * op or mode, kernel/stride/dilation < 1, dilation != 1 for pooling),
  * CLPAD_ERR_INVALID_SHAPE (input < 1, M < DK, deconv output < 1),
  * CLPAD_ERR_OVERFLOW.
@@ -512,7 +520,8 @@ CLPAD_API clpad_status clpad_window_pads_to_tf(int naxes, clpad_tf_layout layout
  *    (I-1)*S + DK): pads_begin = -B, pads_end = O - ((I-1)*S + DK) + B, which
  *    crop it to the framework's output (positive values append the zeros of
  *    output_padding).
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, result->naxes or op invalid, an
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL, result->size below this
+ * version's struct, result->naxes or op invalid, an
  * axis whose input, stride, extent or output is < 1 -- a result no
  * clpad_window_* call made --, first_axis < 0 or first_axis + naxes > rank,
  * rank > CLPAD_MAX_RANK), CLPAD_ERR_OVERFLOW.

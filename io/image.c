@@ -27,10 +27,8 @@
 
 void clpad_read_options_init(clpad_read_options *o)
 {
-    if (!o)
+    if (!clpad__sized_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->size = sizeof *o;
     o->channels = CLPAD_CHANNELS_COLOR;
 }
 

@@ -55,6 +55,7 @@ static void test_letterbox(void **state)
     size_t bytes = 4 * 3 * 64 * 48 * 4;
     float *want = malloc(bytes);
     clpad_letterbox_transform t[4];
+    clpad_letterbox_transform_init(&t[0]);
     TU_ASSERT_OK(clpad_letterbox_cpu(im, 4, &o, want, bytes, t));
     tio_tensor out = {0};
     ch_load("out.npy", &out);

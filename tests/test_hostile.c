@@ -553,7 +553,10 @@ static void window_all(clpad_window_op op, int naxes, const int64_t *I, const in
                        const int64_t *S, const int64_t *d, clpad_status want, int line)
 {
     clpad_window_result r, before;
+    clpad_window_result_init(&r);
+    clpad_window_result_init(&before);
     memset(&r, 0x5a, sizeof r);
+    r.size = sizeof r;
     before = r;
     clpad_status st[5];
     st[0] = clpad_window_tensorrt(op, CLPAD_TRT_EXPLICIT_ROUND_DOWN, naxes, I, F, S,
@@ -579,6 +582,7 @@ static void test_window_hostile(void **state)
                        SHAPE = CLPAD_ERR_INVALID_SHAPE, PADS = CLPAD_ERR_INVALID_PADS;
     const int64_t one[CLPAD_MAX_RANK + 1] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* naxes out of range, with arrays long enough to be read by mistake. */
     const int bad[] = {0, -1, CLPAD_MAX_RANK + 1, INT_MIN, INT_MAX};
     for (size_t k = 0; k < N_OF(bad); k++)
@@ -669,6 +673,7 @@ static void test_window_tensor_pads_hostile(void **state)
     (void)state;
     const clpad_status OK = CLPAD_OK, ARG = CLPAD_ERR_INVALID_ARGUMENT;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     const int64_t in2[2] = {6, 6}, k2[2] = {3, 3};
     EXPECT(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 2, in2, k2, NULL, NULL,
                                  NULL, NULL, &r),
@@ -1029,7 +1034,10 @@ static void test_api_arguments(void **state)
     (void)state;
     const int64_t I[2] = {7, 8}, F[2] = {4, 4}, S[2] = {3, 3}, P[2] = {1, 1};
     clpad_window_result r, before;
+    clpad_window_result_init(&r);
+    clpad_window_result_init(&before);
     memset(&r, 0x5a, sizeof r);
+    r.size = sizeof r;
     before = r;
     /* TensorFlow EXPLICIT without its explicit_paddings (NULL pads read as
      * zeros): refused, naming the NULL one, the result untouched. */

@@ -326,7 +326,7 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
         oracle_geom g = oracle_geometry(im->geometry_height ? im->geometry_height : im->height,
                                         im->geometry_width ? im->geometry_width : im->width, o,
                                         H, W);
-        t[i] = (clpad_letterbox_transform){g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
+        t[i] = (clpad_letterbox_transform){sizeof t[i], g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
         if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
             oracle_pil_resize(im, g.nh, g.nw, o->interp, o->pil_version, rs);
@@ -385,6 +385,8 @@ static int check_case(const lb_case *c, int index)
     TU_ASSERT_OK(st);
     unsigned char *want = malloc(bytes + 1), *got = malloc(bytes + 1);
     clpad_letterbox_transform tw[LB_MAX_IMAGES], tg[LB_MAX_IMAGES];
+    clpad_letterbox_transform_init(&tw[0]);
+    clpad_letterbox_transform_init(&tg[0]);
     oracle(c, want, tw);
     memset(got, 0xA5, bytes + 1);
     TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, got, bytes, tg));
@@ -467,6 +469,7 @@ static void test_edge_cases(void **state)
     c.o.layout = CLPAD_LAYOUT_NHWC;
     unsigned char out[30 * 40 * 3];
     clpad_letterbox_transform t;
+    clpad_letterbox_transform_init(&t);
     TU_ASSERT_OK(clpad_letterbox_cpu(c.im, 1, &c.o, out, sizeof out, &t));
     assert_memory_equal(out, c.pixels[0], sizeof out);
     assert_true(t.scale == 1.0 && t.pad_top == 0 && t.pad_left == 0 && t.resized_height == 30);
@@ -522,6 +525,7 @@ static void test_transforms(void **state)
                          {.height = 100, .width = 50, .channels = 3},
                          {.height = 1, .width = 10000, .channels = 3}};
     clpad_letterbox_transform t[4];
+    clpad_letterbox_transform_init(&t[0]);
     int64_t shape[4];
     TU_ASSERT_OK(clpad_letterbox_plan(im, 4, &o, shape, t));
     assert_int_equal(shape[0], 4);
@@ -595,6 +599,7 @@ static void test_errors(void **state)
                              {.data = px, .height = 5, .width = 5, .channels = 3}};
         memset(out, 0x5A, sizeof out);
         clpad_letterbox_transform t[4];
+        clpad_letterbox_transform_init(&t[0]);
         memset(t, 0x5A, sizeof t);
         TU_ASSERT_STATUS(clpad_letterbox_cpu(im, 4, &o, out, sizeof out, t), cases[k].want);
         if (!strstr(clpad_last_error(), cases[k].says))
@@ -685,6 +690,7 @@ static void test_fits(void **state)
     clpad_image im[2] = {{.height = 375, .width = 500, .channels = 3},
                          {.height = 500, .width = 375, .channels = 3}};
     clpad_letterbox_transform t[2];
+    clpad_letterbox_transform_init(&t[0]);
     int64_t shape[4];
     TU_ASSERT_OK(clpad_letterbox_plan(im, 2, &o, shape, t));
     assert_int_equal(shape[2], 224);
@@ -788,6 +794,81 @@ static void test_names(void **state)
     assert_null(clpad_interp_name(CLPAD_INTERP_COUNT));
 }
 
+/* The versioned structs: options->size below this version's struct is
+ * refused naming `options`, a larger one with a zero tail accepted and one
+ * with a non-zero byte past the known fields refused; transforms[0].size
+ * below the struct is refused naming `transforms` (nothing written), and a
+ * larger one spaces the entries that far apart, each written up to this
+ * version's fields only. */
+static void test_struct_sizes(void **state)
+{
+    (void)state;
+    unsigned char px[8 * 8 * 3] = {0}, out[2 * 3 * 4 * 4];
+    clpad_image im[2] = {{.data = px, .height = 8, .width = 8, .channels = 3},
+                         {.data = px, .height = 4, .width = 8, .channels = 3}};
+    union {
+        clpad_letterbox_options o;
+        unsigned char b[sizeof(clpad_letterbox_options) + 16];
+    } u;
+    memset(u.b, 0, sizeof u.b);
+    clpad_letterbox_options_init(&u.o, 4, 4);
+    assert_int_equal(u.o.size, sizeof u.o);
+    u.o.dtype = CLPAD_U8;
+    int64_t shape[4];
+    clpad_error_info e = {.size = sizeof e};
+    u.o.size = sizeof u.o - 4;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 2, &u.o, shape, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "options");
+    assert_non_null(strstr(e.message, "size"));
+    memset(out, 0x5A, sizeof out);
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(im, 2, &u.o, out, sizeof out, NULL),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    assert_int_equal(out[0], 0x5A);
+    u.o.size = sizeof u.b; /* a newer caller's options: zeros past ours */
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 2, &u.o, shape, NULL));
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, 2, &u.o, out, sizeof out, NULL));
+    u.b[sizeof u.o + 3] = 1; /* a field this version does not know, set */
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 2, &u.o, shape, NULL), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "options");
+    u.b[sizeof u.o + 3] = 0;
+
+    /* transforms: entries of a newer, larger struct */
+    enum { BIG = sizeof(clpad_letterbox_transform) + 24 };
+    union {
+        clpad_letterbox_transform t;
+        unsigned char b[2 * BIG];
+    } v;
+    memset(v.b, 0x5A, sizeof v.b);
+    v.t.size = sizeof v.t - 8;
+    TU_ASSERT_STATUS(clpad_letterbox_plan(im, 2, &u.o, shape, &v.t), CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "transforms");
+    assert_non_null(strstr(e.message, "transforms[0].size"));
+    TU_ASSERT_STATUS(clpad_letterbox_cpu(im, 2, &u.o, out, sizeof out, &v.t),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    for (size_t k = sizeof v.t.size; k < sizeof v.b; k++)
+        if (v.b[k] != 0x5A)
+            fail_msg("byte %zu of a refused transforms array written", k);
+    v.t.size = BIG;
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, 2, &u.o, out, sizeof out, &v.t));
+    clpad_letterbox_transform want[2];
+    clpad_letterbox_transform_init(&want[0]);
+    TU_ASSERT_OK(clpad_letterbox_plan(im, 2, &u.o, shape, want));
+    for (size_t i = 0; i < 2; i++) {
+        clpad_letterbox_transform got;
+        memcpy(&got, v.b + i * BIG, sizeof got);
+        assert_int_equal(got.size, BIG);
+        got.size = sizeof got;
+        assert_memory_equal(&got, &want[i], sizeof got);
+        for (size_t k = sizeof got; k < BIG; k++)
+            if (v.b[i * BIG + k] != 0x5A)
+                fail_msg("transforms[%zu]: byte %zu, past this version's struct, written", i, k);
+    }
+    assert_int_equal(want[1].resized_height, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -795,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_fits),
+        cmocka_unit_test(test_struct_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,6 +49,7 @@ static void enqueue_case(const lb_case *c, unsigned char *got, size_t nout, uint
     assert_int_equal(err, CL_SUCCESS);
     cl_event ev = NULL;
     clpad_letterbox_transform t[LB_MAX_IMAGES];
+    clpad_letterbox_transform_init(&t[0]);
     uint64_t launches = clpad_context_launches(g_ctx);
     TU_ASSERT_OK(clpad_enqueue_letterbox(g_ctx, im, c->n, &c->o, bin, bout, GUARD, t, NULL, 0, NULL,
                                          &ev));
@@ -78,6 +79,8 @@ static int diff_case(const lb_case *c, uint64_t *rng, int index)
         return 0;
     unsigned char *want = malloc(nout), *got = malloc(nout);
     clpad_letterbox_transform tw[LB_MAX_IMAGES], tg[LB_MAX_IMAGES];
+    clpad_letterbox_transform_init(&tw[0]);
+    clpad_letterbox_transform_init(&tg[0]);
     TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, want, nout, tw));
     char buf[1024];
     /* a device whose kernel loops end early (quirk loop-limit): the

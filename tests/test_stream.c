@@ -283,6 +283,7 @@ static size_t run_and_compare(clpad_context *ctx, const folder *f, const char *c
                               .width = f->hw[fi][1],
                               .channels = lb->layout == CLPAD_LAYOUT_NHWC ? shape[3] : shape[1]};
             clpad_letterbox_transform t;
+            clpad_letterbox_transform_init(&t);
             TU_ASSERT_OK(clpad_letterbox_cpu(&im, 1, lb, want, slot, &t));
             if (memcmp(out + k * slot, want, slot))
                 fail_msg("image %zu (%s) differs from clpad_letterbox_cpu", seen, paths[idx]);
@@ -354,6 +355,27 @@ static void test_preset_and_options(void **state)
     assert_int_equal(o.pad_value[1], 114);
     TU_ASSERT_STATUS(clpad_letterbox_preset("yolo9000", &o), CLPAD_ERR_PARSE);
     assert_non_null(strstr(clpad_last_error(), "ultralytics"));
+    /* opts->size: one below the struct refused (nothing written), a larger
+     * one kept with the bytes past this version's fields */
+    union {
+        clpad_letterbox_options o;
+        unsigned char b[sizeof(clpad_letterbox_options) + 16];
+    } v;
+    memset(v.b, 0x5A, sizeof v.b);
+    v.o.size = sizeof v.o - 4;
+    TU_ASSERT_STATUS(clpad_letterbox_preset("imagenet", &v.o), CLPAD_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(clpad_last_error(), "opts->size"));
+    for (size_t k = sizeof v.o.size; k < sizeof v.b; k++)
+        if (v.b[k] != 0x5A)
+            fail_msg("byte %zu of refused options written", k);
+    clpad_letterbox_options_init(&v.o, 64, 32);
+    v.o.size = sizeof v.b;
+    TU_ASSERT_OK(clpad_letterbox_preset("imagenet", &v.o));
+    assert_int_equal(v.o.size, sizeof v.b);
+    assert_int_equal(v.o.resize_shorter, 256);
+    for (size_t k = sizeof v.o; k < sizeof v.b; k++)
+        if (v.b[k] != 0x5A)
+            fail_msg("byte %zu, past this version's options, written", k);
     const char *d = NULL;
     assert_string_equal(clpad_letterbox_preset_name(0, &d), "ultralytics");
     assert_non_null(d);
@@ -394,6 +416,45 @@ static void test_preset_and_options(void **state)
     so.size = 3;
     TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &o, &so, &s),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* the versioned structs: a size below this version's refused, naming
+     * the argument; a newer caller's larger options (zeros past ours)
+     * accepted, a set byte past them refused; a batch below the struct */
+    clpad_error_info e = {.size = sizeof e};
+    clpad_letterbox_options small_lb = o;
+    small_lb.size = sizeof small_lb - 4;
+    TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &small_lb, NULL, &s),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "options");
+    assert_non_null(strstr(e.message, "letterbox: options: size"));
+    union {
+        clpad_stream_options so;
+        unsigned char b[sizeof(clpad_stream_options) + 16];
+    } big;
+    memset(big.b, 0, sizeof big.b);
+    clpad_stream_options_init(&big.so);
+    big.so.size = sizeof big.b;
+    big.b[sizeof big.so + 5] = 1;
+    TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &o, &big.so, &s),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "options");
+    assert_non_null(strstr(e.message, "stream_open: options: a non-zero byte"));
+    big.b[sizeof big.so + 5] = 0;
+    big.so.size = sizeof big.so - sizeof(void *); /* one field short */
+    TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &o, &big.so, &s),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    big.so.size = sizeof big.b;
+    TU_ASSERT_OK(clpad_letterbox_stream_open(ctx, p, 1, &o, &big.so, &s));
+    clpad_stream_batch b = {.size = sizeof b - 8};
+    unsigned char one[4];
+    TU_ASSERT_STATUS(clpad_letterbox_stream_next(s, one, sizeof one, &b),
+                     CLPAD_ERR_INVALID_ARGUMENT);
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "batch");
+    assert_int_equal(b.count, 0);
+    clpad_letterbox_stream_close(s);
+    s = NULL;
     clpad_letterbox_options bad_lb = o;
     bad_lb.std[1] = 0.0f;
     TU_ASSERT_STATUS(clpad_letterbox_stream_open(ctx, p, 1, &bad_lb, NULL, &s),
@@ -584,6 +645,7 @@ static void test_scaled_geometry(void **state)
     assert_int_equal(e->decoded_height, (f.hw[2][0] + 1) / 2);
     assert_int_equal(e->scale_num, 4);
     clpad_letterbox_transform full;
+    clpad_letterbox_transform_init(&full);
     clpad_image src = {.data = f.px[2], .height = f.hw[2][0], .width = f.hw[2][1], .channels = 3};
     int64_t shape[4];
     TU_ASSERT_OK(clpad_letterbox_plan(&src, 1, &lb, shape, &full));

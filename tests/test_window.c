@@ -49,6 +49,7 @@ static void test_trt_seed_pool_example1(void **state)
     const int64_t *I = I64(6, 6), *F = I64(3, 3), *S = I64(2, 2);
     const int64_t *B = I64(3, 3), *A = I64(2, 2);
     clpad_window_result r;
+    clpad_window_result_init(&r);
 
     /* M = 6+3+2 = 11; floor((11-3)/2) + 1 = floor(8/2) + 1 = 5 */
     TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_POOL, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 2, I,
@@ -77,6 +78,7 @@ static void test_trt_seed_pool_example2(void **state)
     const int64_t *I = I64(6, 6), *F = I64(3, 3), *S = I64(2, 2);
     const int64_t *B = I64(3, 3), *A = I64(3, 3);
     clpad_window_result r;
+    clpad_window_result_init(&r);
 
     /* M = 6+3+3 = 12; floor((12-3)/2) + 1 = floor(4.5) + 1 = 4 + 1 = 5 */
     TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_POOL, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 2, I,
@@ -100,6 +102,7 @@ static void test_trt_conv_dilation(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* M = 10+1+1 = 12; floor((12-5)/2) + 1 = 3 + 1 = 4; ceil(7/2) + 1 = 5 */
     TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1,
                                        I64(10), I64(3), I64(2), I64(2), I64(1), I64(1), &r));
@@ -131,6 +134,7 @@ static void test_kernel_smaller_than_stride(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* I = 6, S = 4, F = 1: O = ceil(6/4) = 2; P = floor(5/4)*4 + 1 - 6 = -1;
      * upper: B = floor(-1/2) = -1, A = -1 - (-1) = 0; lower: A = -1, B = 0 */
     TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 1, I64(6),
@@ -171,6 +175,7 @@ static void test_stride_greater_than_input(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* I = 3, S = 5, F = 2: O = 1; TF total = max(0 + 2 - 3, 0) = 0; TensorRT P = -1 */
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_POOL, CLPAD_TF_SAME, 1, I64(3), I64(2), I64(5),
                                  NULL, NULL, NULL, NULL, &r));
@@ -207,6 +212,7 @@ static void test_trt_deconv(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* I = 4, S = 2, F = 3: full = 3*2 + 3 = 9; B = A = 1 -> 7 */
     TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_DECONV, CLPAD_TRT_EXPLICIT_ROUND_DOWN, 1,
                                        I64(4), I64(3), I64(2), NULL, I64(1), I64(1), &r));
@@ -254,6 +260,7 @@ static void test_tf_seed_004(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     const int64_t *I = I64(7, 8), *F = I64(4, 4), *S = I64(3, 3);
     /* H: O = ceil(7/3) = 3, total = (3-1)*3 + 4 - 7 = 3 -> top 1, bottom 2
      * W: O = ceil(8/3) = 3, total = (3-1)*3 + 4 - 8 = 2 -> left 1, right 1 */
@@ -288,6 +295,7 @@ static void test_onnx_seed_004(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     const int64_t *I = I64(7, 8), *F = I64(4, 4), *S = I64(3, 3);
     /* SAME_UPPER = TF SAME: pads H [1, 2], W [1, 1] */
     TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_CONV, CLPAD_ONNX_SAME_UPPER, 2, I, F, S, NULL,
@@ -319,6 +327,7 @@ static void test_ceil_mode(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* zero begin pad: I = 4, F = 1, S = 2: floor(3/2) + 1 = 2; ceil(3/2) + 1 = 3, but
      * window 2 starts at 4 >= I + 0: dropped -> 2 */
     TU_ASSERT_OK(clpad_window_torch(CLPAD_WINDOW_POOL, CLPAD_TORCH_EXPLICIT, 1, I64(4), I64(1),
@@ -417,6 +426,7 @@ static void test_onnx_conv_transpose(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* I = 3, S = 2, F = 3: full = 2*2 + 3 = 7; pads [1, 1] -> 5 */
     TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 1, I64(3), I64(3),
                                    I64(2), NULL, I64(1, 1), 0, NULL, NULL, &r));
@@ -465,6 +475,7 @@ static void test_onnx_conv_transpose(void **state)
         for (int64_t S = 1; S <= 4; S++)
             for (int64_t F = 1; F <= 5; F++) {
                 clpad_window_result t;
+                clpad_window_result_init(&t);
                 TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_SAME_UPPER, 1, &I,
                                                &F, &S, NULL, NULL, 0, NULL, NULL, &r));
                 TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_DECONV, CLPAD_TRT_SAME_UPPER, 1,
@@ -518,6 +529,8 @@ static void test_openvino(void **state)
 {
     (void)state;
     clpad_window_result r, o;
+    clpad_window_result_init(&r);
+    clpad_window_result_init(&o);
     /* convolution same_upper / same_lower agree with ONNX on a grid */
     for (int64_t I = 1; I <= 9; I++)
         for (int64_t S = 1; S <= 4; S++)
@@ -656,6 +669,7 @@ static void test_torch(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* padding='same', stride 1: total = d*(k-1); F = 4 -> 3 -> 1 + 2 (extra at the end);
      * F = 3, d = 2 -> 4 -> 2 + 2; output = input */
     TU_ASSERT_OK(clpad_window_torch(CLPAD_WINDOW_CONV, CLPAD_TORCH_SAME, 2, I64(7, 8),
@@ -716,6 +730,7 @@ static void test_tf_deconv(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* SAME, default O = I*S = 8 (I = 4, S = 2, F = 3): forward SAME of 8 -> 4 with
      * total = 3*2 + 3 - 8 = 1 -> 0 + 1; crop: B = 0, A = full - O - B = 9 - 8 - 0 = 1 */
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_DECONV, CLPAD_TF_SAME, 1, I64(4), I64(3), I64(2),
@@ -758,6 +773,7 @@ static void test_onnx_backend_conv_transpose(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* test_convtranspose: no attributes -> 5x5 */
     TU_ASSERT_OK(clpad_window_onnx(CLPAD_WINDOW_DECONV, CLPAD_ONNX_NOTSET, 2, I64(3, 3),
                                    I64(3, 3), NULL, NULL, NULL, 0, NULL, NULL, &r));
@@ -820,6 +836,7 @@ static void test_keras(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     /* Keras' ops tests (keras/src/ops/nn_test.py, test_conv_transpose): input 4,
      * kernel 2, strides 2 -> 8 ("valid" and "same"); strides 5, "valid",
      * output_padding 4 -> 21 */
@@ -868,6 +885,7 @@ static void test_keras(void **state)
                             expect_result("keras vs oracle", &r, 1, &O, &B, &A);
                             if (op < 0) {
                                 clpad_window_result t;
+                                clpad_window_result_init(&t);
                                 TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_DECONV, pd, 1, &I, &F,
                                                              &S, &d, NULL, NULL, NULL, &t));
                                 expect_result("keras vs tf", &r, 1, t.output, t.pads_begin,
@@ -952,6 +970,7 @@ static void test_tensor_pads(void **state)
 {
     (void)state;
     clpad_window_result r;
+    clpad_window_result_init(&r);
     int64_t pb[4], pe[4];
     /* the TF SAME article's example into NHWC (first spatial axis 1) and NCHW (2) */
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
@@ -1007,9 +1026,65 @@ static void test_tensor_pads(void **state)
     EXPECT_FAIL(clpad_window_tensor_pads(NULL, 1, 0, pb, pe), CLPAD_ERR_INVALID_ARGUMENT,
                 "result");
     clpad_window_result bad;
-    memset(&bad, 0, sizeof bad);
+    clpad_window_result_init(&bad);
     EXPECT_FAIL(clpad_window_tensor_pads(&bad, 1, 0, pb, pe), CLPAD_ERR_INVALID_ARGUMENT,
                 "naxes = 0");
+    r.size = sizeof r - 1; /* a valid result, but its size unset */
+    EXPECT_FAIL(clpad_window_tensor_pads(&r, 1, 0, pb, pe), CLPAD_ERR_INVALID_ARGUMENT,
+                "result->size");
+}
+
+/* result->size: a front end refuses a size below this version's struct,
+ * naming `result` and writing nothing, and writes no byte past the
+ * caller's size (a newer caller's larger struct keeps its tail). */
+static void test_result_size(void **state)
+{
+    (void)state;
+    union {
+        clpad_window_result r;
+        unsigned char b[sizeof(clpad_window_result) + 64];
+    } u;
+    const size_t n = sizeof u.r;
+    memset(u.b, 0x5A, sizeof u.b);
+    u.r.size = n - 8;
+    EXPECT_FAIL(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 1, I64(6),
+                                      I64(3), I64(2), NULL, NULL, NULL, &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is");
+    clpad_error_info e = {.size = sizeof e};
+    TU_ASSERT_OK(clpad_last_error_info(&e));
+    assert_string_equal(e.argument, "result");
+    for (size_t k = sizeof u.r.size; k < sizeof u.b; k++)
+        if (u.b[k] != 0x5A)
+            fail_msg("byte %zu of a refused result written", k);
+    /* each front end checks it */
+    u.r.size = 0;
+    EXPECT_FAIL(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, I64(6), I64(3), I64(2),
+                                NULL, NULL, NULL, NULL, &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is 0");
+    EXPECT_FAIL(clpad_window_keras(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 1, I64(6), I64(3), I64(2),
+                                   NULL, NULL, &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is 0");
+    EXPECT_FAIL(clpad_window_onnx(CLPAD_WINDOW_CONV, CLPAD_ONNX_SAME_UPPER, 1, I64(6), I64(3),
+                                  I64(2), NULL, NULL, 0, NULL, NULL, &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is 0");
+    EXPECT_FAIL(clpad_window_openvino(CLPAD_WINDOW_CONV, CLPAD_OV_SAME_UPPER, CLPAD_OV_FLOOR, 1,
+                                      I64(6), I64(3), I64(2), NULL, NULL, NULL, NULL, NULL,
+                                      &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is 0");
+    EXPECT_FAIL(clpad_window_torch(CLPAD_WINDOW_CONV, CLPAD_TORCH_VALID, 1, I64(6), I64(3),
+                                   I64(2), NULL, NULL, 0, NULL, &u.r),
+                CLPAD_ERR_INVALID_ARGUMENT, "result->size is 0");
+    /* a larger size: this version's fields written, the rest kept */
+    memset(u.b, 0x5A, sizeof u.b);
+    u.r.size = sizeof u.b;
+    TU_ASSERT_OK(clpad_window_tensorrt(CLPAD_WINDOW_CONV, CLPAD_TRT_SAME_UPPER, 1, I64(6),
+                                       I64(3), I64(2), NULL, NULL, NULL, &u.r));
+    assert_int_equal(u.r.size, sizeof u.b);
+    assert_int_equal(u.r.output[0], 3);
+    assert_int_equal(u.r.output[1], 0);
+    for (size_t k = n; k < sizeof u.b; k++)
+        if (u.b[k] != 0x5A)
+            fail_msg("byte %zu, past this version's struct, written", k);
 }
 
 static void test_names(void **state)
@@ -1110,7 +1185,10 @@ static void test_errors(void **state)
 {
     (void)state;
     clpad_window_result r, sentinel;
+    clpad_window_result_init(&r);
+    clpad_window_result_init(&sentinel);
     memset(&sentinel, 0x5A, sizeof sentinel);
+    sentinel.size = sizeof sentinel;
     r = sentinel;
     const int64_t *I = I64(7, 8), *F = I64(3, 3), *S = I64(2, 2);
     const clpad_window_op C = CLPAD_WINDOW_CONV;
@@ -1224,7 +1302,10 @@ static void test_overflow(void **state)
 {
     (void)state;
     clpad_window_result r, sentinel;
+    clpad_window_result_init(&r);
+    clpad_window_result_init(&sentinel);
     memset(&sentinel, 0x33, sizeof sentinel);
+    sentinel.size = sizeof sentinel;
     r = sentinel;
     const int64_t big = INT64_MAX;
     /* kernel extent 1 + d*(F-1) */
@@ -1440,13 +1521,15 @@ static void test_equivalence_conv(void **state)
     /* first the seed's own case: ones input 7x8x16, 4x4 filter, stride 3 */
     struct conv_case c = {.what = "TF SAME article", .kind = WIN_CONV, .pad_value = 0.0,
                           .H = 7, .W = 8, .C = 16, .KH = 4, .KW = 4, .SH = 3, .SW = 3,
-                          .DH = 1, .DW = 1, .top = 1, .left = 1, .OH = 3, .OW = 3};
+                          .DH = 1, .DW = 1, .top = 1, .left = 1, .OH = 3, .OW = 3,
+                          .r = {.size = sizeof(clpad_window_result)}};
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, I64(7, 8), I64(4, 4),
                                  I64(3, 3), NULL, NULL, NULL, NULL, &c.r));
     check_equivalence(&c, &rng);
 
     for (int iter = 0; iter < 300; iter++) {
         memset(&c, 0, sizeof c);
+        clpad_window_result_init(&c.r);
         c.kind = WIN_CONV;
         c.pad_value = 0.0;
         random_geometry(&c, &rng, 1);
@@ -1518,6 +1601,7 @@ static void test_equivalence_pool(void **state)
     for (int iter = 0; iter < 300; iter++) {
         struct conv_case c;
         memset(&c, 0, sizeof c);
+        clpad_window_result_init(&c.r);
         int use_max = iter % 2 == 0;
         c.kind = use_max ? WIN_MAX : WIN_AVG_INCLUDE_PAD;
         c.pad_value = use_max ? -INFINITY : 0.0;
@@ -1595,6 +1679,7 @@ static void test_equivalence_pool(void **state)
      * everywhere, while the zero-padded (include-pad) average is below 1 wherever
      * a window reaches the padding. 5x5, 3x3 window, stride 2: pads 1 + 1. */
     clpad_window_result r;
+    clpad_window_result_init(&r);
     TU_ASSERT_OK(clpad_window_tf(CLPAD_WINDOW_POOL, CLPAD_TF_SAME, 2, I64(5, 5), I64(3, 3),
                                  I64(2, 2), NULL, NULL, NULL, NULL, &r));
     expect_result("tf avg", &r, 2, I64(3, 3), I64(1, 1), I64(1, 1));
@@ -1618,6 +1703,7 @@ static void test_equivalence_deconv(void **state)
         int64_t I = tu_range(&rng, 1, 9), F = tu_range(&rng, 1, 5), S = tu_range(&rng, 1, 4);
         int64_t d = tu_range(&rng, 1, 3), DK = 1 + d * (F - 1);
         clpad_window_result r;
+        clpad_window_result_init(&r);
         const char *what;
         int64_t op = 0;
         switch (iter % 4) {
@@ -1706,6 +1792,7 @@ int main(void)
         cmocka_unit_test(test_tf_deconv),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_tensor_pads),
+        cmocka_unit_test(test_result_size),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_overflow),

@@ -41,6 +41,20 @@ clpad_status clpad__versioned_in(void *out, size_t out_size, const void *user, s
                                  const uint64_t *reserved, int nreserved, const char *what,
                                  const char *arg, const char *init);
 
+/* The start of every public _init of a versioned struct (its first member
+ * the size_t `size`): zero the n bytes at p and set size to n. False (and
+ * nothing done) when p is NULL. */
+bool clpad__sized_init(void *p, size_t n);
+/* A caller's versioned struct too small for this version: unless
+ * size >= min, "<fn>: <field> is <size>, not at least <min>: <hint>" (how
+ * to fill it), naming the argument `arg` (index: its item, or -1). */
+clpad_status clpad__sized_check(size_t size, size_t min, const char *fn, const char *field,
+                                const char *arg, int64_t index, const char *hint);
+/* Write `value` (this version's struct, n bytes) to a caller's `dst` of
+ * dst_size bytes (its size, checked by clpad__sized_check): the first
+ * min(dst_size, n) bytes, with its size field set to dst_size. */
+void clpad__sized_put(void *dst, size_t dst_size, void *value, size_t n);
+
 /* Checked int64 arithmetic: return false on overflow (result untouched). */
 static inline bool clpad__add_i64(int64_t a, int64_t b, int64_t *r)
 {

@@ -12,10 +12,8 @@
 
 void clpad_context_config_init(clpad_context_config *config)
 {
-    if (!config)
+    if (!clpad__sized_init(config, sizeof *config))
         return;
-    memset(config, 0, sizeof *config);
-    config->size = sizeof *config;
     config->small_call_bytes = CLPAD_CONFIG_DEFAULT;
     config->nontemporal = CLPAD_CONFIG_DEFAULT;
     config->exact_fp32 = CLPAD_CONFIG_DEFAULT;

@@ -122,6 +122,30 @@ clpad_status clpad__versioned_in(void *out, size_t out_size, const void *user, s
     return CLPAD_OK;
 }
 
+bool clpad__sized_init(void *p, size_t n)
+{
+    if (!p)
+        return false;
+    memset(p, 0, n);
+    memcpy(p, &n, sizeof n);
+    return true;
+}
+
+clpad_status clpad__sized_check(size_t size, size_t min, const char *fn, const char *field,
+                                const char *arg, int64_t index, const char *hint)
+{
+    if (size >= min)
+        return CLPAD_OK;
+    return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, arg, index,
+                          "%s: %s is %zu, not at least %zu: %s", fn, field, size, min, hint);
+}
+
+void clpad__sized_put(void *dst, size_t dst_size, void *value, size_t n)
+{
+    memcpy(value, &dst_size, sizeof dst_size);
+    memcpy(dst, value, dst_size < n ? dst_size : n);
+}
+
 clpad_status clpad__fail_cl(cl_int err, const char *what)
 {
     return clpad__fail(clpad_status_from_cl(err), "%s failed: %s (%d)", what,

@@ -34,10 +34,7 @@ static cl_uint get_devices(cl_platform_id platform, cl_device_id *ids)
 
 void clpad_device_info_init(clpad_device_info *info)
 {
-    if (!info)
-        return;
-    memset(info, 0, sizeof *info);
-    info->size = sizeof *info;
+    clpad__sized_init(info, sizeof *info);
 }
 
 /* One device's info into `dst`, `size` bytes of it (its size field set). */
@@ -63,8 +60,7 @@ static void fill_info(cl_platform_id platform, cl_device_id dev, unsigned pi, un
     cl_ulong mem = 0;
     clGetDeviceInfo(dev, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof mem, &mem, NULL);
     info->global_mem_bytes = mem;
-    full.size = size;
-    memcpy(dst, &full, size < sizeof full ? size : sizeof full);
+    clpad__sized_put(dst, size, &full, sizeof full);
 }
 
 clpad_status clpad_devices(clpad_device_info *infos, size_t capacity, size_t *count)
@@ -74,11 +70,10 @@ clpad_status clpad_devices(clpad_device_info *infos, size_t capacity, size_t *co
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "devices: count/infos is NULL");
     size_t first = offsetof(clpad_device_info, global_mem_bytes) + sizeof infos->global_mem_bytes;
     size_t stride = capacity ? infos[0].size : 0;
-    if (capacity && stride < first)
-        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "infos", 0,
-                              "devices: infos[0].size is %zu, not at least %zu: fill it with "
-                              "clpad_device_info_init()",
-                              stride, first);
+    clpad_status st;
+    if (capacity && (st = clpad__sized_check(stride, first, "devices", "infos[0].size", "infos",
+                                             0, "fill it with clpad_device_info_init()")))
+        return st;
     cl_platform_id plats[MAX_PLATFORMS];
     cl_uint np;
     cl_int err = get_platforms(plats, &np);

@@ -375,21 +375,15 @@ done:
 
 void clpad_run_info_init(clpad_run_info *info)
 {
-    if (!info)
-        return;
-    memset(info, 0, sizeof *info);
-    info->size = sizeof *info;
+    clpad__sized_init(info, sizeof *info);
 }
 
 clpad_status clpad__run_info_check(const clpad_run_info *info, const char *fn)
 {
     size_t first = offsetof(clpad_run_info, bytes_moved) + sizeof info->bytes_moved;
-    if (info && info->size < first)
-        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "info", -1,
-                              "%s: info->size is %zu, not at least %zu: fill it with "
-                              "clpad_run_info_init()",
-                              fn, info->size, first);
-    return CLPAD_OK;
+    return info ? clpad__sized_check(info->size, first, fn, "info->size", "info", -1,
+                                     "fill it with clpad_run_info_init()")
+                : CLPAD_OK;
 }
 
 clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *info,
@@ -403,11 +397,8 @@ clpad_status clpad__host_enter(const clpad_context *ctx, const clpad_run_info *i
 
 void clpad__run_info_put(clpad_run_info *info, clpad_run_info value)
 {
-    if (!info)
-        return;
-    size_t n = info->size < sizeof value ? info->size : sizeof value;
-    value.size = info->size;
-    memcpy(info, &value, n);
+    if (info)
+        clpad__sized_put(info, info->size, &value, sizeof value);
 }
 
 clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes, void *out,

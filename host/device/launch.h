@@ -130,10 +130,13 @@ clpad_status clpad__fail_item_too_large(const clpad_context *ctx, const char *li
                                         uint64_t need, const char *what, const char *verb);
 
 /* Enqueue function of an operation over device buffers (host-pointer path):
- * the input at byte in_off of `in`, the output at out_off of `out`. */
-typedef clpad_status (*clpad__enqueue_fn)(clpad_context *ctx, cl_mem in, size_t in_off,
-                                          cl_mem out, size_t out_off, cl_command_queue queue,
-                                          cl_event *event, const void *closure);
+ * the input at byte in_off of `in`, the output at out_off of `out`. An
+ * operation declares its own with this type (`clpad__host_enqueue
+ * clpad__pad_host_enqueue;`), so that the compiler holds it to it. */
+typedef clpad_status clpad__host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off,
+                                         cl_mem out, size_t out_off, cl_command_queue queue,
+                                         cl_event *event, const void *closure);
+typedef clpad__host_enqueue *clpad__enqueue_fn;
 
 /* Run an operation on host memory: wrap or copy the buffers, enqueue via
  * `fn`, wait, bring the output back and fill `info` (may be NULL). On a

@@ -92,9 +92,17 @@ clpad_status clpad_letterbox_preset(const char *name, clpad_letterbox_options *o
     clpad__clear_error();
     if (!name || !opts)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_preset: NULL argument");
+    clpad_status st;
+    if ((st = clpad__sized_check(opts->size, sizeof *opts, "letterbox_preset", "opts->size",
+                                 "opts", -1, "fill it with clpad_letterbox_options_init()")))
+        return st;
     for (size_t i = 0; i < sizeof presets / sizeof *presets; i++)
         if (!strcasecmp(name, presets[i].name)) {
-            presets[i].apply(opts);
+            /* (a newer caller's larger options: this version's fields set,
+             * its size and the fields past ours kept) */
+            clpad_letterbox_options o = *opts;
+            presets[i].apply(&o);
+            clpad__sized_put(opts, opts->size, &o, sizeof o);
             return CLPAD_OK;
         }
     char list[256] = "";

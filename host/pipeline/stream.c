@@ -91,10 +91,8 @@ struct clpad_letterbox_stream {
 
 void clpad_stream_options_init(clpad_stream_options *o)
 {
-    if (!o)
+    if (!clpad__sized_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->size = sizeof *o;
     o->batch = 32;
     o->workers = 0;
     clpad_read_options_init(&o->read);
@@ -153,6 +151,7 @@ static void scaled_minimum(const clpad_letterbox_stream *s, const char *path,
         info.height > 0 && info.width > 0) {
         clpad_image im = {.height = info.height, .width = info.width, .channels = 3};
         clpad_letterbox_transform t;
+        clpad_letterbox_transform_init(&t);
         /* the transform alone: the plan checks the options too, which
          * open checked */
         if (clpad_letterbox_plan(&im, 1, &s->lb, (int64_t[4]){0}, &t) == CLPAD_OK) {
@@ -302,6 +301,7 @@ static void advance(clpad_letterbox_stream *s)
             im.geometry_width = img->source_width;
         }
         clpad_letterbox_transform t;
+        clpad_letterbox_transform_init(&t);
         char *msg = NULL;
         clpad_status st = check_image(s, s->cursor, &im, &t, &msg);
         if (st) {
@@ -473,14 +473,12 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
                            !ctx ? "the context" : !lb ? "the letterbox options" : "paths");
     clpad_stream_options so;
     clpad_stream_options_init(&so);
-    if (options) {
-        if (options->size != sizeof *options)
-            return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                               "letterbox_stream_open: options->size is %zu, not %zu (initialise "
-                               "the options with clpad_stream_options_init)",
-                               options->size, sizeof *options);
-        so = *options;
-    }
+    clpad_status st;
+    if (options && (st = clpad__versioned_in(&so, sizeof so, options, sizeof so, NULL, 0,
+                                             "letterbox_stream_open: options", "options",
+                                             "fill it with clpad_stream_options_init()")))
+        return st;
+    so.size = sizeof so;
     if (so.batch < 1 || so.batch > ((size_t)1 << 24))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_stream_open: batch = %zu: "
                                                        "1 .. 2^24 images",
@@ -493,14 +491,6 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "letterbox_stream_open: read.keep_depth: letterbox takes 8-bit "
                            "images");
-    if (lb->input_format != CLPAD_INPUT_PACKED)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox_stream_open: input_format %s: the stream decodes image "
-                           "files into packed images (letterbox YUV frames with "
-                           "clpad_letterbox)",
-                           clpad_input_format_name(lb->input_format)
-                               ? clpad_input_format_name(lb->input_format)
-                               : "(invalid)");
     if (so.read.channels != CLPAD_CHANNELS_KEEP && so.read.channels != 1 &&
         so.read.channels != 3 && so.read.channels != 4)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
@@ -524,9 +514,14 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
                                i);
     /* the options, checked once: a plan of no image */
     int64_t shape[4];
-    clpad_status st = clpad_letterbox_plan(NULL, 0, lb, shape, NULL);
-    if (st)
+    if ((st = clpad_letterbox_plan(NULL, 0, lb, shape, NULL)))
         return st;
+    if (lb->input_format != CLPAD_INPUT_PACKED)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "letterbox_stream_open: input_format %s: the stream decodes image "
+                           "files into packed images (letterbox YUV frames with "
+                           "clpad_letterbox)",
+                           clpad_input_format_name(lb->input_format));
     if (lb->stride)
         return clpad__fail(CLPAD_ERR_UNSUPPORTED,
                            "letterbox_stream_open: stride = %lld: a stream's batches have one "
@@ -548,6 +543,7 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
     pthread_cond_init(&s->done, NULL);
     s->ctx = ctx;
     s->lb = *lb;
+    s->lb.size = sizeof s->lb; /* (the caller's may be a newer, larger one) */
     s->so = so;
     s->n = n;
     s->B = so.batch;
@@ -676,13 +672,14 @@ clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *s, void *output
     clpad__clear_error();
     if (!s || !b)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_stream_next: NULL argument");
-    if (b->size != sizeof *b)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
-                           "letterbox_stream_next: batch->size is %zu, not %zu", b->size,
-                           sizeof *b);
+    /* (a larger size, a newer caller's: its fields past ours stay) */
+    clpad_status st = clpad__sized_check(b->size, sizeof *b, "letterbox_stream_next",
+                                         "batch->size", "batch", -1,
+                                         "set it to sizeof(clpad_stream_batch)");
+    if (st)
+        return st;
     pthread_mutex_lock(&s->call);
     pthread_mutex_lock(&s->mu);
-    clpad_status st = CLPAD_OK;
     /* what the previous call left: its kept pixels, its report */
     if (s->kept) {
         release_batch(s, s->kept);

@@ -252,10 +252,23 @@ void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_
     clpad__w_split(total, extra_at_end, B, A);
 }
 
-clpad_status clpad__w_check_result(const char *who, clpad_window_result *result)
+void clpad_window_result_init(clpad_window_result *result)
+{
+    clpad__sized_init(result, sizeof *result);
+}
+
+clpad_status clpad__w_check_result(const char *who, const clpad_window_result *result)
 {
     if (!result)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "%s: result must not be NULL", who);
+        return clpad__fail_at(CLPAD_ERR_INVALID_ARGUMENT, "result", -1,
+                              "%s: result must not be NULL", who);
+    return clpad__sized_check(result->size, sizeof *result, who, "result->size", "result", -1,
+                              "fill it with clpad_window_result_init()");
+}
+
+clpad_status clpad__w_store(clpad_window_result *result, clpad_window_result r)
+{
+    clpad__sized_put(result, result->size, &r, sizeof r);
     return CLPAD_OK;
 }
 

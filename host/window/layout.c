@@ -102,6 +102,7 @@ CLPAD_API clpad_status clpad_window_tensor_pads(const clpad_window_result *resul
     static const char who[] = "clpad_window_tensor_pads";
     clpad__clear_error();
     TRY(clpad__w_check_lists(who, "result", result, pads_begin, pads_end));
+    TRY(clpad__w_check_result(who, result));
     const clpad_window_result *r = result;
     if (r->naxes < 1 || r->naxes > CLPAD_MAX_RANK || (int)r->op < 0 ||
         r->op >= CLPAD_WINDOW_OP_COUNT)

@@ -85,6 +85,5 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
             TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, ROUND_FLOOR, full));
         }
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }

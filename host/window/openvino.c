@@ -82,6 +82,5 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
             TRY(clpad__w_explicit_axis(who, &r, i, pb, pe, rd, full));
         }
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }

@@ -96,8 +96,7 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
         TRY(clpad__w_ck_sub(i, "full output - output", full, O, &r.pads_end[i]));
         TRY(clpad__w_ck_sub(i, "full output - output - pads_begin", r.pads_end[i], fb, &r.pads_end[i]));
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }
 
 /* Keras (include/clpad_window.h states the rules). Convolution and pooling
@@ -171,6 +170,5 @@ CLPAD_API clpad_status clpad_window_keras(clpad_window_op op, clpad_tf_padding p
             return clpad__fail(CLPAD_ERR_INVALID_SHAPE, "%s: axis %d: output size %lld is < 1",
                                who, i, (long long)r.output[i]);
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }

@@ -67,6 +67,5 @@ CLPAD_API clpad_status clpad_window_torch(clpad_window_op op, clpad_torch_paddin
         TRY(clpad__w_explicit_axis(who, &r, i, p, p, ceil_mode ? ROUND_CEIL_DROP : ROUND_FLOOR,
                                    full));
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }

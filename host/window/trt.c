@@ -43,6 +43,5 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
                           &r.pads_end[i]));
         }
     }
-    *result = r;
-    return CLPAD_OK;
+    return clpad__w_store(result, r);
 }

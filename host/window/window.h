@@ -72,7 +72,10 @@ clpad_status clpad__w_check_output_shape(const char *who, int naxes, const int64
  * negative total extends the full output with zeros), split with the odd
  * element at the end (`extra_at_end`) or the beginning (floor halves). */
 void clpad__w_deconv_split_to(int64_t full, int64_t O, bool extra_at_end, int64_t *B, int64_t *A);
-clpad_status clpad__w_check_result(const char *who, clpad_window_result *result);
+/* result is non-NULL and its size at least this version's struct. */
+clpad_status clpad__w_check_result(const char *who, const clpad_window_result *result);
+/* Write r to the caller's result: its first result->size bytes, size kept. */
+clpad_status clpad__w_store(clpad_window_result *result, clpad_window_result r);
 /* "<who>: <name> = <value> must be in <lo>..<hi>" unless it is. */
 clpad_status clpad__w_check_range(const char *who, const char *name, int value, int lo, int hi);
 /* "<who>: <name> = <value> is not a <type>" unless 0 <= value < count. */

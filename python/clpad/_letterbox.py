@@ -147,54 +147,11 @@ def boxes_to_slot(boxes: Any, transforms: Union[LetterboxTransform,
     return [t.to_slot(_boxes("boxes_to_slot", b)) for t, b in zip(ts, bs)]
 
 
-_Image = _lib.struct("clpad_image", [
-    ("data", ctypes.c_void_p),
-    ("offset", ctypes.c_size_t),
-    ("height", ctypes.c_int64),
-    ("width", ctypes.c_int64),
-    ("channels", ctypes.c_int64),
-    ("row_stride", ctypes.c_int64),
-    ("geometry_height", ctypes.c_int64),
-    ("geometry_width", ctypes.c_int64),
-    ("planes", ctypes.c_void_p * 2),
-    ("plane_offset", ctypes.c_size_t * 2),
-    ("plane_stride", ctypes.c_int64 * 2),
-    ("separate_planes", ctypes.c_int),
-], "clpad_image.")
-
-_Options = _lib.struct("clpad_letterbox_options", [
-    ("out_height", ctypes.c_int64),
-    ("out_width", ctypes.c_int64),
-    ("interp", ctypes.c_int),
-    ("placement", ctypes.c_int),
-    ("scaleup", ctypes.c_int),
-    ("pad_mode", ctypes.c_int),
-    ("pad_value", ctypes.c_uint8 * MAX_CHANNELS),
-    ("swap_rb", ctypes.c_int),
-    ("scale", ctypes.c_float),
-    ("mean", ctypes.c_float * MAX_CHANNELS),
-    ("std", ctypes.c_float * MAX_CHANNELS),
-    ("dtype", ctypes.c_int),
-    ("layout", ctypes.c_int),
-    ("fit", ctypes.c_int),
-    ("resize_shorter", ctypes.c_int64),
-    ("stride", ctypes.c_int64),
-    ("divisor", ctypes.c_float),
-    ("pil_version", ctypes.c_int),
-    ("input_format", ctypes.c_int),
-    ("color_matrix", ctypes.c_int),
-    ("color_range", ctypes.c_int),
-], "clpad_letterbox_options.")
-
-_Transform = _lib.struct("clpad_letterbox_transform", [
-    ("scale", ctypes.c_double),
-    ("pad_top", ctypes.c_int64),
-    ("pad_left", ctypes.c_int64),
-    ("resized_height", ctypes.c_int64),
-    ("resized_width", ctypes.c_int64),
-    ("scale_y", ctypes.c_double),
-    ("scale_x", ctypes.c_double),
-], "clpad_letterbox_transform.")
+# the structs of include/clpad_letterbox.h, every field at the library's
+# offsets (clpad._abi)
+_Image = _lib.struct("clpad_image")
+_Options = _lib.struct("clpad_letterbox_options")
+_Transform = _lib.struct("clpad_letterbox_transform")
 
 
 _DTYPES = {np.dtype(t): _lib.constant(c) for t, c in (
@@ -649,6 +606,7 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     out_shape = tuple(int(s) for s in shape)
     result = _memory.batch_output(out, out_shape, dt, keep, "an image")
     t = (_Transform * max(n, 1))()
+    lib.clpad_letterbox_transform_init(t)  # t[0].size: the size of every entry
     ctx = _context.context(device)
     check(lib.clpad_letterbox(ctx, arr, n, ctypes.byref(o), result.ctypes.data, result.nbytes,
                               t, None))

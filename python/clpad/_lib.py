@@ -192,6 +192,7 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_device_info_init": (None, [ctypes.POINTER(DeviceInfo)]),
     "clpad_devices": (_status, [ctypes.POINTER(DeviceInfo), _size_t, ctypes.POINTER(_size_t)]),
     "clpad_run_info_init": (None, [_run_p]),
+    "clpad_window_result_init": (None, [_win_p]),
     "clpad_context_config_init": (None, [ctypes.POINTER(ContextConfig)]),
     "clpad_context_create": (_status, [ctypes.POINTER(ContextConfig), ctypes.POINTER(_ctx)]),
     "clpad_context_tuning": (_str, [_ctx]),
@@ -236,6 +237,7 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_context_launches": (ctypes.c_uint64, [_ctx]),
     # clpad_letterbox.h (argument structs: clpad._letterbox)
     "clpad_letterbox_options_init": (None, [_void_p, ctypes.c_int64, ctypes.c_int64]),
+    "clpad_letterbox_transform_init": (None, [_void_p]),
     "clpad_letterbox_plan": (_status, [_void_p, _size_t, _void_p, _i64p, _void_p]),
     "clpad_letterbox": (
         _status, [_ctx, _void_p, _size_t, _void_p, _void_p, _size_t, _void_p, _run_p]),

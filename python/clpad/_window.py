@@ -155,6 +155,7 @@ def window_geometry(op: str, input: Ints, kernel: Ints, stride: Optional[Ints] =
     c_op, c_os = axes("output_padding", output_padding), axes("output_shape", output_shape)
     res = _lib.WindowResult()
     lib = _lib.lib()
+    lib.clpad_window_result_init(ctypes.byref(res))
     if conv == "tensorrt":
         m = _enum("clpad_trt_padding_from_name", mode, "tensorrt")
         check(lib.clpad_window_tensorrt(op_code, m, n, c_in, c_k, c_s, c_d, c_pb, c_pe,

@@ -82,6 +82,7 @@ int main(void)
      * pads H [1, 2], W [1, 1]. */
     const int64_t win_in[2] = {7, 8}, kernel[2] = {4, 4}, stride[2] = {3, 3};
     clpad_window_result win;
+    clpad_window_result_init(&win);
     st = clpad_window_tf(CLPAD_WINDOW_CONV, CLPAD_TF_SAME, 2, win_in, kernel, stride, NULL, NULL,
                          NULL, NULL, &win);
     if (st != CLPAD_OK || win.output[0] != 3 || win.output[1] != 3 || win.pads_begin[0] != 1 ||

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
     o.interp = interp;
     o.dtype = CLPAD_U8; /* scale 1, mean 0, std 1: the value table is the identity */
     o.layout = CLPAD_LAYOUT_NHWC;
-    if (clpad__lb_plan_host(&im, 1, &o, out, out_bytes, &p)) {
+    if (clpad__lb_plan_host(&im, 1, &o, out, out_bytes, NULL, &p)) {
         why = clpad_last_error();
         goto done;
     }

@@ -259,7 +259,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     if (st)
         return st;
     lb_plan p;
-    if ((st = clpad__lb_check(images, n, opts, false, &p, NULL)))
+    if ((st = clpad__lb_check(images, n, opts, false, &p, transforms)))
         return st;
     /* (the images' places in the input are checked below) */
     if ((st = clpad__check_enqueue("enqueue_letterbox", num_events, wait_list, input, 0, 0,
@@ -304,8 +304,8 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
     st = enqueue_plan(ctx, &p, input, output, output_offset, queue ? queue : ctx->queue,
                       num_events, wait_list, event);
     clpad__lb_free(&p);
-    for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
+    if (!st)
+        clpad__lb_put_transforms(images, n, opts, p.H, p.W, transforms);
     return st;
 }
 
@@ -597,7 +597,8 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
     uint64_t t0 = clpad__now_ns();
     lb_plan p;
     clpad_status st = clpad__host_enter(ctx, info, "letterbox");
-    if (st || (st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p)))
+    if (st || (st = clpad__lb_plan_host(images, n, opts, output, output_bytes, transforms,
+                                               &p)))
         return st;
     uint64_t moved = p.in_bytes + p.out_bytes;
     /* the variable-tap kinds where kernel loops end early: the CPU path */
@@ -615,7 +616,7 @@ clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *images, size
             clpad__run_info_put(info, acc);
     }
     clpad__lb_free(&p);
-    for (size_t i = 0; !st && transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
+    if (!st)
+        clpad__lb_put_transforms(images, n, opts, p.H, p.W, transforms);
     return st;
 }

@@ -201,7 +201,7 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
 {
     clpad__clear_error();
     lb_plan p;
-    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, &p);
+    clpad_status st = clpad__lb_plan_host(images, n, opts, output, output_bytes, transforms, &p);
     if (st)
         return st;
     const unsigned char **src = clpad__lb_sources(&p, images);
@@ -212,7 +212,6 @@ clpad_status clpad_letterbox_cpu(const clpad_image *images, size_t n,
     clpad__lb_run_rows(&p, src, output, 0, (int64_t)n * p.H);
     free((void *)src);
     clpad__lb_free(&p);
-    for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], opts, p.H, p.W, &transforms[i]);
+    clpad__lb_put_transforms(images, n, opts, p.H, p.W, transforms);
     return CLPAD_OK;
 }

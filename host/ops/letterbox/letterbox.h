@@ -117,10 +117,16 @@ void clpad__lb_slot(const clpad_image *images, size_t n, const clpad_letterbox_o
 
 /* Validate a call; fill everything of the plan but the tables (no memory is
  * allocated). need_data: host calls, where every image's data must be
- * non-NULL. transforms may be NULL. */
+ * non-NULL. transforms (may be NULL) is the caller's array: its size is
+ * checked, nothing written (clpad__lb_put_transforms does). */
 clpad_status clpad__lb_check(const clpad_image *images, size_t n,
                              const clpad_letterbox_options *o, bool need_data, lb_plan *p,
                              clpad_letterbox_transform *transforms);
+/* Each image's transform into the caller's array (NULL: none), entries
+ * transforms[0].size bytes apart, each written up to that size. */
+void clpad__lb_put_transforms(const clpad_image *images, size_t n,
+                              const clpad_letterbox_options *o, int64_t H, int64_t W,
+                              clpad_letterbox_transform *transforms);
 
 /* The resize along one axis of src samples to dst (docs/letterbox.md,
  * "Resize"): e[d] = {s0, s1, w0, w1}, the two source samples of output
@@ -152,7 +158,8 @@ void clpad__lb_free(lb_plan *p);
  * the output buffer of output_bytes, then make the tables. */
 clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
                                  const clpad_letterbox_options *opts, const void *output,
-                                 size_t output_bytes, lb_plan *p);
+                                 size_t output_bytes, clpad_letterbox_transform *transforms,
+                                 lb_plan *p);
 
 /* The rows of an image of h rows of row_bytes bytes, stride apart, starting
  * at byte `offset` of a buffer of buffer_bytes bytes, whose pixels can be

@@ -107,29 +107,41 @@ LB_NAME_FUNCS(layout, clpad_layout, "layout", "NCHW, NHWC", {"NCHW", CLPAD_LAYOU
 void clpad_letterbox_options_init(clpad_letterbox_options *o, int64_t out_height,
                                   int64_t out_width)
 {
-    if (!o)
+    _Static_assert(LB_MAXC == 4, "the per-channel defaults below list 4 channels");
+    if (!clpad__sized_init(o, sizeof *o))
         return;
-    memset(o, 0, sizeof *o);
-    o->out_height = out_height;
-    o->out_width = out_width;
-    o->interp = CLPAD_INTERP_BILINEAR;
-    o->placement = CLPAD_PLACE_CENTER;
-    o->scaleup = 1;
-    o->pad_mode = CLPAD_PAD_CONSTANT;
-    for (int c = 0; c < LB_MAXC; c++) {
-        o->pad_value[c] = 114;
-        o->mean[c] = 0.0f;
-        o->std[c] = 1.0f;
+    *o = (clpad_letterbox_options){.size = sizeof *o,
+                                   .out_height = out_height,
+                                   .out_width = out_width,
+                                   .interp = CLPAD_INTERP_BILINEAR,
+                                   .placement = CLPAD_PLACE_CENTER,
+                                   .scaleup = 1,
+                                   .pad_mode = CLPAD_PAD_CONSTANT,
+                                   .pad_value = {114, 114, 114, 114},
+                                   .scale = 1.0f,
+                                   .std = {1.0f, 1.0f, 1.0f, 1.0f},
+                                   .dtype = CLPAD_F32,
+                                   .layout = CLPAD_LAYOUT_NCHW,
+                                   .fit = CLPAD_FIT_CONTAIN,
+                                   .divisor = 1.0f,
+                                   .pil_version = 13};
+}
+
+void clpad_letterbox_transform_init(clpad_letterbox_transform *t)
+{
+    clpad__sized_init(t, sizeof *t);
+}
+
+void clpad__lb_put_transforms(const clpad_image *images, size_t n,
+                              const clpad_letterbox_options *o, int64_t H, int64_t W,
+                              clpad_letterbox_transform *transforms)
+{
+    size_t stride = transforms && n > 0 ? transforms[0].size : 0;
+    for (size_t i = 0; stride && i < n; i++) {
+        clpad_letterbox_transform t;
+        clpad__lb_image_transform(&images[i], o, H, W, &t);
+        clpad__sized_put((unsigned char *)transforms + i * stride, stride, &t, sizeof t);
     }
-    o->swap_rb = 0;
-    o->scale = 1.0f;
-    o->dtype = CLPAD_F32;
-    o->layout = CLPAD_LAYOUT_NCHW;
-    o->fit = CLPAD_FIT_CONTAIN;
-    o->resize_shorter = 0;
-    o->stride = 0;
-    o->divisor = 1.0f;
-    o->pil_version = 13;
 }
 
 /* ---- Size and placement ---------------------------------------------------------- */
@@ -508,8 +520,15 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: options are NULL");
     if (n > 0 && !images)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox: images is NULL but n = %zu", n);
-    clpad_status st = check_options(o);
-    if (st)
+    clpad_letterbox_options known;
+    clpad_status st = clpad__versioned_in(&known, sizeof known, o, sizeof known, NULL, 0,
+                                          "letterbox: options", "options",
+                                          "fill it with clpad_letterbox_options_init()");
+    if (st || (st = check_options(o)) ||
+        (transforms && n > 0 &&
+         (st = clpad__sized_check(transforms[0].size, sizeof *transforms, "letterbox",
+                                  "transforms[0].size", "transforms", 0,
+                                  "fill it with clpad_letterbox_transform_init()"))))
         return st;
     const bool yuv = o->input_format != CLPAD_INPUT_PACKED;
     int64_t C = n > 0 && !yuv ? images[0].channels : 3;
@@ -633,8 +652,6 @@ clpad_status clpad__lb_check(const clpad_image *images, size_t n,
         memcpy(p->fill + (size_t)c * p->es,
                p->lut + ((size_t)c * 256 + o->pad_value[p->src_chan[c]]) * p->es, p->es);
     }
-    for (size_t i = 0; transforms && i < n; i++)
-        clpad__lb_image_transform(&images[i], o, H, W, &transforms[i]);
     return CLPAD_OK;
 }
 
@@ -647,9 +664,11 @@ clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_plan: out_shape is NULL");
     lb_plan p;
     clpad_status st = clpad__lb_check(images, n, opts, false, &p, transforms);
-    if (!st)
-        memcpy(out_shape, p.out_shape, sizeof p.out_shape);
-    return st;
+    if (st)
+        return st;
+    memcpy(out_shape, p.out_shape, sizeof p.out_shape);
+    clpad__lb_put_transforms(images, n, opts, p.H, p.W, transforms);
+    return CLPAD_OK;
 }
 
 /* ---- Coefficient tables ------------------------------------------------------------- */
@@ -839,9 +858,10 @@ void clpad__lb_free(lb_plan *p)
 
 clpad_status clpad__lb_plan_host(const clpad_image *images, size_t n,
                                  const clpad_letterbox_options *opts, const void *output,
-                                 size_t output_bytes, lb_plan *p)
+                                 size_t output_bytes, clpad_letterbox_transform *transforms,
+                                 lb_plan *p)
 {
-    clpad_status st = clpad__lb_check(images, n, opts, true, p, NULL);
+    clpad_status st = clpad__lb_check(images, n, opts, true, p, transforms);
     if (st)
         return st;
     if (p->out_bytes > 0 && !output)

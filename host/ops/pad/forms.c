@@ -244,10 +244,8 @@ clpad_status clpad_pad_to_multiple(int rank, const int64_t *shape, const int64_t
 
 void clpad_pad_form_init(clpad_pad_form *form)
 {
-    if (!form)
+    if (!clpad__sized_init(form, sizeof *form))
         return;
-    memset(form, 0, sizeof *form);
-    form->size = sizeof *form;
     form->naxes = -1;
     form->large_pads = CLPAD_CONFIG_DEFAULT;
     form->placement = CLPAD_PLACE_END;

@@ -12,6 +12,7 @@
 #define CLPAD_PAD_PLAN_H
 
 #include "core/core.h"
+#include "device/launch.h"
 
 /* A validated Pad with unpadded axes collapsed. Axis 0 is outermost. */
 typedef struct clpad_pad_plan {
@@ -135,10 +136,8 @@ clpad_status clpad__pad_enqueue(clpad_context *ctx, const clpad_pad_call *c, cl_
                                 size_t input_offset, cl_mem output, size_t output_offset,
                                 cl_command_queue queue, cl_uint num_events,
                                 const cl_event *wait_list, cl_event *event);
-/* The same as the host-pointer path's enqueue function (clpad__enqueue_fn
- * in host/device/launch.h; the closure is the call). */
-clpad_status clpad__pad_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
-                                     size_t out_off, cl_command_queue q, cl_event *event,
-                                     const void *closure);
+/* The same as the host-pointer path's enqueue function (host/device/launch.h;
+ * the closure is the call). */
+clpad__host_enqueue clpad__pad_host_enqueue;
 
 #endif /* CLPAD_PAD_PLAN_H */

@@ -103,10 +103,8 @@ clpad_status clpad__pad_options_load(const clpad_pad_options *o, int rank, const
 
 clpad_pad_options *clpad_pad_options_init(clpad_pad_options *options, clpad_pad_mode mode)
 {
-    if (!options)
+    if (!clpad__sized_init(options, sizeof *options))
         return NULL;
-    memset(options, 0, sizeof *options);
-    options->size = sizeof *options;
     for (int i = 0; i < CLPAD_MAX_RANK; i++)
         options->modes[i] = mode;
     return options;

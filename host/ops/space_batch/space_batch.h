@@ -20,6 +20,7 @@
 #define CLPAD_SPACE_BATCH_H
 
 #include "core/core.h"
+#include "device/launch.h"
 
 enum sb_op { SB_S2B, SB_B2S };
 
@@ -93,9 +94,7 @@ clpad_status clpad__sb_enqueue(clpad_context *ctx, const sb_call *c, cl_mem inpu
                                size_t input_offset, cl_mem output, size_t output_offset,
                                cl_command_queue queue, cl_uint num_events,
                                const cl_event *wait_list, cl_event *event);
-clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
-                                    size_t out_off, cl_command_queue q, cl_event *event,
-                                    const void *closure);
+clpad__host_enqueue clpad__sb_host_enqueue;
 
 /* Build options of the space_batch program on ctx moving units of
  * unit_bytes, with streaming stores or not, and the device's sb_vector (the
