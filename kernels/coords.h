@@ -183,7 +183,11 @@ CLPAD_COORD_FN int clpad_pil_clip8(int acc)
 #define CLPAD_YUV_SHIFT 20
 CLPAD_COORD_FN unsigned clpad_yuv_sat(int s)
 {
-    return s <= 0 ? 0u : s >= (256 << CLPAD_YUV_SHIFT) ? 255u : (unsigned)(s >> CLPAD_YUV_SHIFT);
+    /* s clamped to [0, 2^28 - 1], then shifted: the same values, as a
+     * max, a min and a shift where a compiler vectorises it */
+    int c = s < 0 ? 0 : s;
+    c = c > (256 << CLPAD_YUV_SHIFT) - 1 ? (256 << CLPAD_YUV_SHIFT) - 1 : c;
+    return (unsigned)(c >> CLPAD_YUV_SHIFT);
 }
 /* The luma term y of the rule above (a kernel that converts several pixels
  * of one chroma sample adds the sample's terms crv v, cgu u + cgv v and

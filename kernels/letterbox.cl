@@ -454,7 +454,7 @@ CLPAD_INLINE uint lb_load2(__global const uchar *p) { return (uint)p[0] | (uint)
  * lb_yuv_samples. */
 CLPAD_INLINE int3 lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
                                 __global const uchar *restrict u,
-                                __global const uchar *restrict v, long cx, int8 k)
+                                __global const uchar *restrict v, int cx, int8 k)
 {
     int U, V;
     if (step == 2) {
@@ -503,18 +503,18 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
 {
     bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
     __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
-    long last = sw / 2 - 1; /* the last chroma column */
+    int last = (int)(sw / 2) - 1, bmax = (int)sw - 2; /* the last chroma column, Y word */
     for (long j = 0; j < n; j++) {
         long e = x + j;
         int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
-        long b = min((long)x0, sw - 2);
+        int b = min(x0, bmax); /* (int: the lanes' arithmetic in 32 bits) */
         uint q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
         bool right = x0 != b; /* the last column: the word's second byte */
         int l00 = clpad_yuv_luma(right ? (int)(q0 >> 8) : (int)(q0 & 255), k.s0, k.s1, k.s2);
         int l01 = clpad_yuv_luma((int)(q0 >> 8), k.s0, k.s1, k.s2);
         int l10 = clpad_yuv_luma(right ? (int)(q1 >> 8) : (int)(q1 & 255), k.s0, k.s1, k.s2);
         int l11 = clpad_yuv_luma((int)(q1 >> 8), k.s0, k.s1, k.s2);
-        long cx0 = x0 >> 1, cx1 = min((long)(x0 + 1) >> 1, last);
+        int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
         int3 t00 = lb_yuv_chroma(step, swap, c0, u0, v0, cx0, k);
         int3 t01 = lb_yuv_chroma(step, swap, c0, u0, v0, cx1, k); /* (cx0 where x0 is even) */
         int3 t10 = same ? t00 : lb_yuv_chroma(step, swap, c1, u1, v1, cx0, k);
