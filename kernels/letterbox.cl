@@ -448,25 +448,42 @@ CLPAD_INLINE uint lb_load2(__global const uchar *p) { return (uint)p[0] | (uint)
 #endif
 
 /* The chroma terms {crv v, cgu u + cgv v, cbu u} (kernels/coords.h,
- * clpad_yuv_rgb) of chroma sample cx of a row: `step` 2 (NV12, NV21), the
- * U and V samples interleaved from c, read as one 16-bit word (V first
- * where swap); step 1 (I420, YV12), the bytes u[cx] and v[cx]. k as
- * lb_yuv_samples. */
-CLPAD_INLINE int3 lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
-                                __global const uchar *restrict u,
-                                __global const uchar *restrict v, int cx, int8 k)
+ * clpad_yuv_rgb) of samples U, V; k as lb_yuv_samples. */
+CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k)
 {
-    int U, V;
-    if (step == 2) {
-        uint w = lb_load2(c + 2 * cx);
-        U = swap ? (int)(w >> 8) : (int)(w & 255);
-        V = swap ? (int)(w & 255) : (int)(w >> 8);
-    } else {
-        U = u[cx];
-        V = v[cx];
+    int u = U - 128, v = V - 128;
+    return (int3)(k.s3 * v, k.s4 * u + k.s5 * v, k.s6 * u);
+}
+
+/* The chroma terms of columns cx0 and cx1 (cx0 or cx0 + 1, at most `last`)
+ * of a chroma row into *t0, *t1. `step` 1 (I420, YV12): the bytes u[cx],
+ * v[cx]; 2 (NV12, NV21: U and V interleaved from c, V first where swap):
+ * a 16-bit word at c + 2 cx each; 4 (the same where last >= 1): one 32-bit
+ * word at c + 2 min(cx0, last - 1), inside the row, which holds both
+ * columns' samples. */
+CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
+                                __global const uchar *restrict u,
+                                __global const uchar *restrict v, int cx0, int cx1, int last,
+                                int8 k, int3 *t0, int3 *t1)
+{
+    uint p0, p1;
+    if (step == 1) {
+        *t0 = lb_yuv_terms(u[cx0], v[cx0], k);
+        *t1 = lb_yuv_terms(u[cx1], v[cx1], k);
+        return;
     }
-    int uu = U - 128, vv = V - 128;
-    return (int3)(k.s3 * vv, k.s4 * uu + k.s5 * vv, k.s6 * uu);
+    if (step == 4) {
+        int cb = min(cx0, last - 1);
+        uint w = lb_load4(c + 2 * cb);
+        p0 = w >> (16 * (uint)(cx0 - cb));
+        p1 = w >> (16 * (uint)(cx1 - cb));
+    } else {
+        p0 = lb_load2(c + 2 * cx0);
+        p1 = lb_load2(c + 2 * cx1);
+    }
+    int a0 = p0 & 255, b0 = (p0 >> 8) & 255, a1 = p1 & 255, b1 = (p1 >> 8) & 255;
+    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k);
+    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k);
 }
 
 /* Channel c of the resize of the four converted source pixels: luma terms
@@ -515,10 +532,12 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
         int l10 = clpad_yuv_luma(right ? (int)(q1 >> 8) : (int)(q1 & 255), k.s0, k.s1, k.s2);
         int l11 = clpad_yuv_luma((int)(q1 >> 8), k.s0, k.s1, k.s2);
         int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
-        int3 t00 = lb_yuv_chroma(step, swap, c0, u0, v0, cx0, k);
-        int3 t01 = lb_yuv_chroma(step, swap, c0, u0, v0, cx1, k); /* (cx0 where x0 is even) */
-        int3 t10 = same ? t00 : lb_yuv_chroma(step, swap, c1, u1, v1, cx0, k);
-        int3 t11 = same ? t01 : lb_yuv_chroma(step, swap, c1, u1, v1, cx1, k);
+        int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
+        lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, last, k, &t00, &t01);
+        if (same)
+            t10 = t00, t11 = t01;
+        else
+            lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, last, k, &t10, &t11);
         t[0][j] = LB_YUV_CHANNEL(x);
         t[1][j] = LB_YUV_CHANNEL(y);
         t[2][j] = LB_YUV_CHANNEL(z);
@@ -595,6 +614,13 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
             if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
+            /* (YUV: step and same as constants, one copy of the loop each) */
+            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4 && u0 == u1)
+                lb_yuv_samples(4, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
+            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4)
+                lb_yuv_samples(4, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
             else if (kind == LB_YUV && k.s7 == 2 && u0 == u1)
                 lb_yuv_samples(2, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
                                m, t);
