@@ -601,8 +601,8 @@ def _device_batch(seq: List[Any], fmt: int, out: Any, options: Any) -> Tuple[Any
     for i, ps in enumerate(planes):
         for p in ps:
             m = _pyopencl._mem(cl, p.array, "images[%d]" % i)
-            if m == int(out_mem) and p.array.offset < out.offset + out.nbytes and \
-                    out.offset < p.array.offset + p.span:
+            if (m == int(out_mem) and p.array.offset < out.offset + out.nbytes
+                    and out.offset < p.array.offset + p.span):
                 raise value_error("out shares memory with images[%d]" % i)
             b = bufs.setdefault(m, [p.array.base_data, p.array.offset, 0, []])
             b[1] = min(b[1], p.array.offset)
