@@ -183,14 +183,25 @@ CLPAD_COORD_FN int clpad_pil_clip8(int acc)
 #define CLPAD_YUV_SHIFT 20
 CLPAD_COORD_FN unsigned clpad_yuv_sat(int s)
 {
-    return s <= 0 ? 0u : s >= (256 << CLPAD_YUV_SHIFT) ? 255u : (unsigned)(s >> CLPAD_YUV_SHIFT);
+    /* s clamped to [0, 2^28 - 1], then shifted: the same values, as a
+     * max, a min and a shift where a compiler vectorises it */
+    int c = s < 0 ? 0 : s;
+    c = c > (256 << CLPAD_YUV_SHIFT) - 1 ? (256 << CLPAD_YUV_SHIFT) - 1 : c;
+    return (unsigned)(c >> CLPAD_YUV_SHIFT);
+}
+/* The luma term y of the rule above (a kernel that converts several pixels
+ * of one chroma sample adds the sample's terms crv v, cgu u + cgv v and
+ * cbu u to each pixel's y: the same integers, sums below 2^30). */
+CLPAD_COORD_FN int clpad_yuv_luma(int Y, int cy, int y0, int ymin)
+{
+    int d = Y - y0 < ymin ? ymin : Y - y0;
+    return d * cy + (1 << (CLPAD_YUV_SHIFT - 1));
 }
 CLPAD_COORD_FN unsigned clpad_yuv_rgb(int Y, int U, int V, int cy, int y0, int ymin, int crv,
                                       int cgu, int cgv, int cbu)
 {
-    int d = Y - y0 < ymin ? ymin : Y - y0;
-    int y = d * cy + (1 << (CLPAD_YUV_SHIFT - 1)), u = U - 128, v = V - 128;
-    return clpad_yuv_sat(y + crv * v) | clpad_yuv_sat(y + cgu * u + cgv * v) << 8 |
+    int y = clpad_yuv_luma(Y, cy, y0, ymin), u = U - 128, v = V - 128;
+    return clpad_yuv_sat(y + crv * v) | clpad_yuv_sat(y + (cgu * u + cgv * v)) << 8 |
            clpad_yuv_sat(y + cbu * u) << 16;
 }
 

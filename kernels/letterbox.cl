@@ -439,39 +439,111 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
 
 /* ---- YUV 4:2:0 frames ------------------------------------------------------------ */
 
-/* The RGB word of pixel x of a YUV frame's row: Y from row y, U and V from
- * the chroma rows u, v at sample x / 2 (`step` bytes apart: 2 in NV12 and
- * NV21's interleaved plane, 1 in I420's own planes); kernels/coords.h's
- * clpad_yuv_rgb with the integers k = {cy, y0, ymin, crv, cgu, cgv, cbu, step}. */
-CLPAD_INLINE uint lb_yuv_px(__global const uchar *restrict y, __global const uchar *restrict u,
-                            __global const uchar *restrict v, int x, int8 k)
+/* Two bytes from any address, byte k in bits 8k..8k+7 (as lb_load4). */
+#if defined(__clang__) && defined(__ENDIAN_LITTLE__)
+typedef ushort lb_u16u __attribute__((aligned(1)));
+CLPAD_INLINE uint lb_load2(__global const uchar *p) { return *(__global const lb_u16u *)p; }
+#else
+CLPAD_INLINE uint lb_load2(__global const uchar *p) { return (uint)p[0] | (uint)p[1] << 8; }
+#endif
+
+/* The chroma terms {crv v, cgu u + cgv v, cbu u} (kernels/coords.h,
+ * clpad_yuv_rgb) of samples U, V; k as lb_yuv_samples. */
+CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k)
 {
-    int c = (x >> 1) * k.s7;
-    return clpad_yuv_rgb(y[x], u[c], v[c], k.s0, k.s1, k.s2, k.s3, k.s4, k.s5, k.s6);
+    int u = U - 128, v = V - 128;
+    return (int3)(k.s3 * v, k.s4 * u + k.s5 * v, k.s6 * u);
 }
 
+/* The chroma terms of columns cx0 and cx1 (cx0 or cx0 + 1, at most `last`)
+ * of a chroma row into *t0, *t1. `step` 1 (I420, YV12): the bytes u[cx],
+ * v[cx]; 2 (NV12, NV21: U and V interleaved from c, V first where swap):
+ * a 16-bit word at c + 2 cx each; 4 (the same where last >= 1): one 32-bit
+ * word at c + 2 min(cx0, last - 1), inside the row, which holds both
+ * columns' samples. */
+CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
+                                __global const uchar *restrict u,
+                                __global const uchar *restrict v, int cx0, int cx1, int last,
+                                int8 k, int3 *t0, int3 *t1)
+{
+    uint p0, p1;
+    if (step == 1) {
+        *t0 = lb_yuv_terms(u[cx0], v[cx0], k);
+        *t1 = lb_yuv_terms(u[cx1], v[cx1], k);
+        return;
+    }
+    if (step == 4) {
+        int cb = min(cx0, last - 1);
+        uint w = lb_load4(c + 2 * cb);
+        p0 = w >> (16 * (uint)(cx0 - cb));
+        p1 = w >> (16 * (uint)(cx1 - cb));
+    } else {
+        p0 = lb_load2(c + 2 * cx0);
+        p1 = lb_load2(c + 2 * cx1);
+    }
+    int a0 = p0 & 255, b0 = (p0 >> 8) & 255, a1 = p1 & 255, b1 = (p1 >> 8) & 255;
+    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k);
+    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k);
+}
+
+/* Channel c of the resize of the four converted source pixels: luma terms
+ * l00, l01 (row 0, columns x0 and x1), l10, l11 (row 1) with their chroma
+ * terms t00 .. t11 (kernels/coords.h: y + term, saturated). */
+#define LB_YUV_CHANNEL(c)                                                                     \
+    clpad_lb_vpass(clpad_lb_hpass((int)clpad_yuv_sat(l00 + t00.c),                            \
+                                  (int)clpad_yuv_sat(l01 + t01.c), a0, a1),                    \
+                   clpad_lb_hpass((int)clpad_yuv_sat(l10 + t10.c),                            \
+                                  (int)clpad_yuv_sat(l11 + t11.c), a0, a1),                    \
+                   b0, b1)
+
 /* The samples of RGB channels 0..2 of pixels [x, x + n) of a YUV frame into
- * t[c][0..n): the four source pixels of each converted, then resized as
- * lb_samples resizes a packed image's words. */
-CLPAD_INLINE void lb_yuv_samples(__global const uchar *restrict y0,
+ * t[c][0..n), as lb_samples resizes a packed image's: each of the four
+ * source pixels converted (kernels/coords.h, clpad_yuv_rgb, whose integers
+ * k = {cy, y0, ymin, crv, cgu, cgv, cbu, step} are), then resized. Y rows
+ * y0, y1 (source rows s0, s1), chroma rows u0, v0 and u1, v1 (s0 / 2,
+ * s1 / 2; `same` where they are one row: its chroma terms serve both), the
+ * frame sw pixels wide (even). A pixel's columns are x0 and x1 = x0 + 1, or
+ * x1 = x0 with weight a1 = 0 (the host's tables, host/ops/letterbox/plan.c):
+ * so the two Y samples are one 16-bit word at x0 (at sw - 2 where x0 is the
+ * last column, whose right neighbour has weight 0), and the chroma samples
+ * are those of columns x0 / 2 and (x0 + 1) / 2 (clamped: weight 0), of one
+ * row for both rows where `same`. */
+CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
+                                 __global const uchar *restrict y0,
                                  __global const uchar *restrict y1,
                                  __global const uchar *restrict u0,
                                  __global const uchar *restrict u1,
                                  __global const uchar *restrict v0,
-                                 __global const uchar *restrict v1, int b0, int b1, int8 k,
-                                 __global const int *restrict cs, long cw, long x, long n,
+                                 __global const uchar *restrict v1, long sw, int b0, int b1,
+                                 int8 k, __global const int *restrict cs, long cw, long x, long n,
                                  int t[4][CLPAD_LB_CHUNK])
 {
+    bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
+    __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
+    int last = (int)(sw / 2) - 1, bmax = (int)sw - 2; /* the last chroma column, Y word */
     for (long j = 0; j < n; j++) {
         long e = x + j;
-        int x0 = cs[e], x1 = cs[cw + e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
-        uint p00 = lb_yuv_px(y0, u0, v0, x0, k), p01 = lb_yuv_px(y0, u0, v0, x1, k);
-        uint p10 = lb_yuv_px(y1, u1, v1, x0, k), p11 = lb_yuv_px(y1, u1, v1, x1, k);
-        t[0][j] = lb_combine(p00, p01, p10, p11, 0, a0, a1, b0, b1);
-        t[1][j] = lb_combine(p00, p01, p10, p11, 1, a0, a1, b0, b1);
-        t[2][j] = lb_combine(p00, p01, p10, p11, 2, a0, a1, b0, b1);
+        int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
+        int b = min(x0, bmax); /* (int: the lanes' arithmetic in 32 bits) */
+        uint q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
+        bool right = x0 != b; /* the last column: the word's second byte */
+        int l00 = clpad_yuv_luma(right ? (int)(q0 >> 8) : (int)(q0 & 255), k.s0, k.s1, k.s2);
+        int l01 = clpad_yuv_luma((int)(q0 >> 8), k.s0, k.s1, k.s2);
+        int l10 = clpad_yuv_luma(right ? (int)(q1 >> 8) : (int)(q1 & 255), k.s0, k.s1, k.s2);
+        int l11 = clpad_yuv_luma((int)(q1 >> 8), k.s0, k.s1, k.s2);
+        int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
+        int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
+        lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, last, k, &t00, &t01);
+        if (same)
+            t10 = t00, t11 = t01;
+        else
+            lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, last, k, &t10, &t11);
+        t[0][j] = LB_YUV_CHANNEL(x);
+        t[1][j] = LB_YUV_CHANNEL(y);
+        t[2][j] = LB_YUV_CHANNEL(z);
     }
 }
+#undef LB_YUV_CHANNEL
 
 /* What a work-item's chunks read (lb_item's `kind`): two source rows
  * (lb_samples), a variable-tap resize (lb_taps_samples) or a YUV frame's
@@ -542,8 +614,25 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
             if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
+            /* (YUV: step and same as constants, one copy of the loop each) */
+            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4 && u0 == u1)
+                lb_yuv_samples(4, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
+            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4)
+                lb_yuv_samples(4, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
+            else if (kind == LB_YUV && k.s7 == 2 && u0 == u1)
+                lb_yuv_samples(2, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
+            else if (kind == LB_YUV && k.s7 == 2)
+                lb_yuv_samples(2, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
+            else if (kind == LB_YUV && u0 == u1)
+                lb_yuv_samples(1, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
             else if (kind == LB_YUV)
-                lb_yuv_samples(r0, r1, u0, u1, v0, v1, ry.z, ry.w, k, cs, W, x, m, t);
+                lb_yuv_samples(1, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
+                               m, t);
             else
                 lb_samples(C, wide, r0, r1, ry.z, ry.w, cs, W, x, m, t);
             for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
@@ -622,7 +711,7 @@ __kernel void letterbox_taps(LB_KERNEL_ARGS, long coef_at)
 
 /* The YUV letterbox: the arguments of `letterbox`, then where the frames'
  * chroma descriptors start in tab (int4 units) and the conversion's
- * integers (lb_yuv_px). The channels are 3. */
+ * integers (lb_yuv_samples). The channels are 3. */
 __kernel void letterbox_yuv(LB_KERNEL_ARGS, long chroma_at, int8 yuv)
 {
     long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);

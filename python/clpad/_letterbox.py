@@ -4,6 +4,7 @@ detector-ready tensor, in one kernel launch."""
 from __future__ import annotations
 
 import ctypes
+import importlib
 import numbers
 import os
 from collections import abc
@@ -12,10 +13,10 @@ from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tu
 import numpy as np
 import numpy.typing as npt
 
-from . import _args, _context, _interop, _lib, _memory
+from . import _args, _context, _interop, _lib, _memory, _pyopencl
 from . import _image as _image_mod
 from ._context import DeviceLike
-from ._errors import check, value_error
+from ._errors import NO_DEVICE, ClpadRuntimeError, check, value_error
 from ._types import (BatchPadModeName, ColorMatrix, ColorRange, Fit, InputFormat, Interp,
                      Layout, Placement)
 
@@ -406,6 +407,202 @@ def _transform(t: Any, h: Optional[int], w: Optional[int]) -> LetterboxTransform
                               float(t.scale_y), float(t.scale_x))
 
 
+# ---- pyopencl arrays: images and frames already on the device ----------------------------
+
+
+def _on_device(x: Any) -> bool:
+    """Whether images[i] is a pyopencl array, or a tuple of planes holding one."""
+    if isinstance(x, (tuple, list)):
+        return any(_pyopencl.is_device_array(p) for p in x)
+    return _pyopencl.is_device_array(x)
+
+
+class _DevPlane(NamedTuple):
+    """A plane of a device image: the array, its row stride and the bytes
+    from its first byte to the end of its last row."""
+
+    array: Any
+    stride: int
+    span: int
+
+
+def _dev_plane(i: int, what: str, a: Any, shape: Tuple[int, ...]) -> _DevPlane:
+    """Plane `what` of device image i: a uint8 pyopencl array of `shape`
+    (a 2-D chroma plane may also be (rows, cols / 2, 2)), unit-stride rows."""
+    if not _pyopencl.is_device_array(a):
+        raise TypeError("images[%d]: the %s plane is a %s; a frame's planes are all pyopencl "
+                        "arrays or all host arrays" % (i, what, type(a).__name__))
+    if a.dtype != np.uint8:
+        raise value_error("images[%d]: the %s plane has dtype %s; planes are uint8"
+                          % (i, what, a.dtype))
+    st = tuple(int(s) for s in a.strides)
+    sh = tuple(int(d) for d in a.shape)
+    if len(shape) == 2 and len(sh) == 3 and sh[2] == 2 and st[1:] == (2, 1):
+        sh, st = (sh[0], sh[1] * 2), (st[0], 1)  # NV12's UV as (H/2, W/2, 2)
+    if sh != shape:
+        raise value_error("images[%d]: the %s plane has shape %s, not %s"
+                          % (i, what, sh, shape))
+    row = shape[1] * (shape[2] if len(shape) == 3 else 1)
+    if (st[-1] != 1 or (len(shape) == 3 and st[1] != shape[2])
+            or (shape[0] > 1 and st[0] < row)):
+        raise value_error("images[%d]: the %s plane's strides %s: on the device clpad reads "
+                          "rows of adjacent samples in place (any row stride); make a "
+                          "contiguous copy first" % (i, what, st))
+    stride = st[0] if shape[0] > 1 else row
+    return _DevPlane(a, stride, (shape[0] - 1) * stride + row)
+
+
+def _dev_image(i: int, x: Any, fmt: int) -> Tuple[Any, List[_DevPlane]]:
+    """The clpad_image of device image i (offsets relative to each plane's own
+    buffer, set by _device_batch) and its planes (Y first)."""
+    if not fmt:
+        if isinstance(x, (tuple, list)):
+            raise TypeError("images[%d] is a tuple; packed images are arrays (tuples of "
+                            "planes are YUV frames: input_format=)" % i)
+        if x.ndim not in (2, 3):
+            raise value_error("images[%d]: %d axes; images are uint8 HxW or HxWxC"
+                              % (i, x.ndim))
+        h, w = int(x.shape[0]), int(x.shape[1])
+        c = int(x.shape[2]) if x.ndim == 3 else 1
+        if h == 0 or w == 0:
+            raise value_error("images[%d]: an image of %d x %d pixels" % (i, h, w))
+        p = _dev_plane(i, "image", x, (h, w, c) if x.ndim == 3 else (h, w))
+        return _Image(height=h, width=w, channels=c, row_stride=p.stride), [p]
+    semi = fmt in (_lib.constant("CLPAD_INPUT_NV12"), _lib.constant("CLPAD_INPUT_NV21"))
+    if isinstance(x, (tuple, list)):
+        want = 2 if semi else 3
+        if len(x) != want:
+            raise value_error("images[%d]: a tuple of %d planes; this format has %d (%s)"
+                              % (i, len(x), want, "Y, UV" if semi else "Y, U, V"))
+        if not _pyopencl.is_device_array(x[0]) or x[0].ndim != 2:
+            raise value_error("images[%d]: the Y plane is a 2-D uint8 pyopencl array" % i)
+        h, w = int(x[0].shape[0]), int(x[0].shape[1])
+        ps = [_dev_plane(i, "Y", x[0], (h, w))]
+        ps += [_dev_plane(i, "UV" if semi else ("first chroma", "second chroma")[k - 1], x[k],
+                          (h // 2, w if semi else w // 2)) for k in range(1, want)]
+        im = _Image(height=h, width=w, channels=3, row_stride=ps[0].stride, separate_planes=1)
+        for k, p in enumerate(ps[1:]):
+            im.plane_stride[k] = p.stride
+        return im, ps
+    if x.dtype != np.uint8 or x.ndim != 2:
+        raise value_error("images[%d]: a frame is a 2-D uint8 array (H * 3 / 2, W) or a tuple "
+                          "of planes, not %s of shape %s" % (i, x.dtype, tuple(x.shape)))
+    rows, w = int(x.shape[0]), int(x.shape[1])
+    if rows % 3:
+        raise value_error("images[%d]: %d rows is not H * 3 / 2 for an even H (shape (H * 3 "
+                          "/ 2, W))" % (i, rows))
+    p = _dev_plane(i, "frame", x, (rows, w))
+    if not semi and rows > 1 and p.stride != w:
+        raise value_error("images[%d]: an I420 / YV12 frame array must be dense (row stride "
+                          "%d, width %d): its chroma rows are packed half rows; pass a tuple "
+                          "of planes, or a contiguous copy" % (i, p.stride, w))
+    return _Image(height=rows // 3 * 2, width=w, channels=3, row_stride=p.stride), [p]
+
+
+def _device_batch(seq: List[Any], fmt: int, out: Any, options: Any) -> Tuple[Any, List[Any]]:
+    """letterbox / preprocess of pyopencl images or frames: one launch
+    (clpad_enqueue_letterbox) on the first image's queue, into a pyopencl
+    array (or ``out``, one), after every input's events. Planes in one buffer
+    are read in place; planes in several buffers are first copied, on the
+    device, into one (the kernel reads one buffer)."""
+    cl: Any = importlib.import_module("pyopencl")
+    cla: Any = importlib.import_module("pyopencl.array")
+    why = _context.opencl_unusable_after_fork()
+    if why is not None:
+        raise ClpadRuntimeError("clpad: cannot use the pyopencl arrays here: " + why,
+                                NO_DEVICE, "CLPAD_ERR_NO_DEVICE")
+    n = len(seq)
+    arr = (_Image * n)()
+    planes: List[List[_DevPlane]] = []
+    for i, x in enumerate(seq):
+        if not _on_device(x) or (isinstance(x, (tuple, list))
+                                 and not all(_pyopencl.is_device_array(p) for p in x)):
+            raise TypeError("images[%d] is not a pyopencl array, but images[%d] is: a batch "
+                            "is all pyopencl arrays (on one context) or all host arrays"
+                            % (i, next(k for k, y in enumerate(seq) if _on_device(y))))
+        arr[i], ps = _dev_image(i, x, fmt)
+        planes.append(ps)
+    first = planes[0][0].array
+    ctx_ptr = int(first.context.int_ptr)
+    for i, ps in enumerate(planes):
+        for p in ps:
+            if int(p.array.context.int_ptr) != ctx_ptr:
+                raise value_error("images[%d] is on another OpenCL context than images[0]: "
+                                  "one launch reads one context's buffers; copy it to "
+                                  "images[0]'s context first" % i)
+    q = first.queue
+    if q is None:
+        raise value_error("images[0] has no queue: clpad runs on the first image's queue "
+                          "(set its .queue, e.g. with .with_queue(queue))")
+    o, dt = options(int(arr[0].channels))
+    lib = _lib.lib()
+    shape = (ctypes.c_int64 * 4)()
+    check(lib.clpad_letterbox_plan(arr, n, ctypes.byref(o), shape, None))
+    out_shape = tuple(int(s) for s in shape)
+    if out is None:
+        out = cla.empty(q, out_shape, dt, allocator=first.allocator)
+    else:
+        if not isinstance(out, cla.Array):
+            raise TypeError("out must be a pyopencl.array.Array for pyopencl images, not %s"
+                            % type(out).__name__)
+        if tuple(out.shape) != out_shape or out.dtype != dt:
+            raise value_error("out is %s %s, but the batch is %s %s"
+                              % (tuple(out.shape), out.dtype, out_shape, dt))
+        if not out.flags.c_contiguous:
+            raise value_error("out must be C-contiguous")
+        if int(out.context.int_ptr) != ctx_ptr:
+            raise value_error("out is on another OpenCL context than the images")
+    out_mem = _pyopencl._mem(cl, out, "out")
+    # the buffers, each with the span [lo, hi) of its bytes that the planes use
+    bufs: Dict[int, List[Any]] = {}
+    for i, ps in enumerate(planes):
+        for p in ps:
+            m = _pyopencl._mem(cl, p.array, "images[%d]" % i)
+            if (m == int(out_mem) and p.array.offset < out.offset + out.nbytes
+                    and out.offset < p.array.offset + p.span):
+                raise value_error("out shares memory with images[%d]" % i)
+            b = bufs.setdefault(m, [p.array.base_data, p.array.offset, 0, []])
+            b[1] = min(b[1], p.array.offset)
+            b[2] = max(b[2], p.array.offset + p.span)
+            b[3].extend(p.array.events)
+    waits = list(out.events)
+    where = {m: 0 for m in bufs}  # where a buffer's byte 0 lies in the input
+    if len(bufs) == 1:
+        src = next(iter(bufs.values()))[0]
+        waits += next(iter(bufs.values()))[3]
+    else:
+        src = cl.Buffer(q.context, cl.mem_flags.READ_WRITE, size=sum(b[2] - b[1]
+                                                                     for b in bufs.values()))
+        at = 0
+        for m, (buf, lo, hi, evs) in bufs.items():
+            waits.append(cl.enqueue_copy(q, src, buf, byte_count=hi - lo, src_offset=lo,
+                                         dst_offset=at, wait_for=evs or None))
+            where[m] = at - lo
+            at += hi - lo
+    for i, ps in enumerate(planes):
+        offs = [where[_pyopencl._mem(cl, p.array, "")] + p.array.offset for p in ps]
+        arr[i].offset = offs[0]
+        for k, off in enumerate(offs[1:]):
+            arr[i].plane_offset[k] = off
+    t = (_Transform * n)()
+    ctx = _context.wrapped_context(ctx_ptr, int(q.int_ptr), int(q.device.int_ptr))
+    wait_list = (ctypes.c_void_p * max(len(waits), 1))(*[int(e.int_ptr) for e in waits])
+    event = ctypes.c_void_p()
+    check(lib.clpad_enqueue_letterbox(ctx, arr, n, ctypes.byref(o),
+                                      ctypes.c_void_p(int(src.int_ptr)),
+                                      ctypes.c_void_p(out_mem), out.offset, t,
+                                      ctypes.c_void_p(int(q.int_ptr)), len(waits),
+                                      wait_list if waits else None, ctypes.byref(event)))
+    if event.value:
+        evt = cl.Event.from_int_ptr(event.value, retain=False)
+        out.add_event(evt)
+        for ps in planes:  # later writers of the images wait for this read
+            for p in ps:
+                p.array.add_event(evt)
+    del src  # (released once the launch that reads it is done)
+    return out, [_transform(t[i], int(arr[i].height), int(arr[i].width)) for i in range(n)]
+
+
 @_interop.keeps_out
 def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
               preset: Optional[str] = None,
@@ -492,6 +689,15 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
         byte; the others are within 1 of the exact result
         (clpad/docs/letterbox.md, "YUV frames", states each rule). interp
         "bilinear" or "nearest" (the pil-* kinds raise ClpadValueError).
+
+    Images and frames may also be ``pyopencl.array.Array`` (all of them, on
+    one OpenCL context; uint8, rows of adjacent samples, any row stride):
+    the call then runs on the first image's queue, after the inputs'
+    events, and returns a pyopencl array (``out`` may be one); planes in one
+    buffer are read in place, planes in several buffers are first copied
+    on the device into one (clpad/docs/letterbox.md, "YUV frames"). An
+    input or ``out`` on another context is a ClpadValueError; ``device``
+    is a TypeError with pyopencl arrays.
 
     Returns (batch, transforms): batch is [N, C, H, W] (layout "NCHW", the
     default) or [N, H, W, C] ("NHWC") of dtype, or ``out`` (a C-contiguous
@@ -591,6 +797,12 @@ def preprocess(images: Iterable[Any], size: Union[int, Sequence[int]], *,
                           % (images.shape,))
     else:
         seq = _batch(images)
+    if any(_on_device(x) for x in seq):
+        _pyopencl.fail_host_only("device", device)
+        return _device_batch(seq, fmt, out, lambda channels: _options(
+            size, preset, channels, interp, placement, scaleup, mode, value, swap_rb, scale,
+            mean, std, dtype, layout, fit, resize_shorter, stride, divisor, pil_version,
+            input_format, color_matrix, color_range))
     keep: List[Any] = []
     n = len(seq)
     arr = (_Image * max(n, 1))()

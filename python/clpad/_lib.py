@@ -241,6 +241,10 @@ _PROTOTYPES: Dict[str, Tuple[Any, List[Any]]] = {
     "clpad_letterbox_plan": (_status, [_void_p, _size_t, _void_p, _i64p, _void_p]),
     "clpad_letterbox": (
         _status, [_ctx, _void_p, _size_t, _void_p, _void_p, _size_t, _void_p, _run_p]),
+    "clpad_enqueue_letterbox": (
+        _status,
+        [_ctx, _void_p, _size_t, _void_p, _cl, _cl, _size_t, _void_p, _cl, ctypes.c_uint, _cl_p,
+         _cl_p]),
     "clpad_pad_stack_plan": (
         _status, [_int, _size_t, _i64p, _i64p, _int, _int, _i64p, _i64p, _i64p]),
     "clpad_pad_stack": (

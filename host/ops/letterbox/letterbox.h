@@ -40,8 +40,9 @@ typedef struct lb_entry {
  * x_begin | x_end << 32, and bit 31 set where a variable-tap resize runs
  * its vertical pass first: LB_VFIRST), and wide_rows: the source rows [0, wide_rows)
  * whose pixels may be read 4 bytes at a time (the last pixel's 4 bytes lie
- * inside the input buffer; clpad__lb_wide_rows). Four int64, as the
- * kernel's long4. */
+ * inside the input buffer; clpad__lb_wide_rows). A YUV frame's wide_rows
+ * is its width (the kernel reads a pixel's two columns of a row as one
+ * 16-bit word, clamped to the row). Four int64, as the kernel's long4. */
 typedef struct lb_desc {
     int64_t offset, stride, x_range, wide_rows;
 } lb_desc;
@@ -150,7 +151,8 @@ clpad_status clpad__lb_taps_range(clpad_interp interp, int64_t src, int64_t dst,
                                   size_t *cap);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
- * images[i].offset, desc[i].stride the image's row stride, wide_rows 0. */
+ * images[i].offset, desc[i].stride the image's row stride, wide_rows 0
+ * (a YUV frame's: its width). */
 clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_options *o,
                               lb_plan *p);
 void clpad__lb_free(lb_plan *p);

@@ -820,6 +820,7 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
             clpad__lb_yuv_chroma(im, p->yuv, y0, (int64_t)im->plane_offset[0],
                                  (int64_t)im->plane_offset[1], &u, &us, &v, &vs);
             p->cdesc[i] = (lb_chroma){u, us, v, vs};
+            p->desc[i].wide_rows = im->width; /* (YUV: the frame's width, lb_desc) */
         }
     }
     free(axis);
