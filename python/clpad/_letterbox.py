@@ -585,6 +585,7 @@ def _device_batch(seq: List[Any], fmt: int, out: Any, options: Any) -> Tuple[Any
         for k, off in enumerate(offs[1:]):
             arr[i].plane_offset[k] = off
     t = (_Transform * n)()
+    lib.clpad_letterbox_transform_init(t)  # t[0].size: the size of every entry
     ctx = _context.wrapped_context(ctx_ptr, int(q.int_ptr), int(q.device.int_ptr))
     wait_list = (ctypes.c_void_p * max(len(waits), 1))(*[int(e.int_ptr) for e in waits])
     event = ctypes.c_void_p()
