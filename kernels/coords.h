@@ -194,4 +194,51 @@ CLPAD_COORD_FN unsigned clpad_yuv_rgb(int Y, int U, int V, int cy, int y0, int y
            clpad_yuv_sat(y + cbu * u) << 16;
 }
 
+/* Letterbox's OpenCV resize kinds that run through the variable-tap tables
+ * (docs/letterbox.md, "Resize"; host/ops/letterbox/resize_tables.c makes
+ * the tables): the rule of an image is the fourth int of its row entries.
+ *   CLPAD_TAPS_PIL        Pillow's resample (above).
+ *   CLPAD_TAPS_AREA_FAST  OpenCV INTER_AREA, integer ratios (its
+ *                         resizeAreaFast): the box's samples summed in
+ *                         integers; a 2 x 2 box (sum + 2) >> 2, any other
+ *                         cvRound((float)sum * (1.f / area)), the factor's
+ *                         float bits stored after the row's taps.
+ *   CLPAD_TAPS_AREA       OpenCV INTER_AREA, other reductions (its
+ *                         ResizeArea_Invoker): float coefficients, each row's
+ *                         h = sum(S * alpha) and then sum(beta * h), each
+ *                         product and sum rounded to single precision in
+ *                         tap order (clpad_cv_mac), then cvRound and
+ *                         saturation (clpad_cv_u8).
+ *   CLPAD_TAPS_LINEAR     OpenCV's linear resize in its fixed point with
+ *                         the coefficients INTER_AREA gives an enlarged
+ *                         axis: h = sum(S * alpha) in integers, then
+ *                         (sum((beta * (h >> 4)) >> 16) + 2) >> 2 (as
+ *                         clpad_lb_vpass). */
+#define CLPAD_TAPS_PIL 0
+#define CLPAD_TAPS_AREA_FAST 1
+#define CLPAD_TAPS_AREA 2
+#define CLPAD_TAPS_LINEAR 3
+
+/* acc + s * w in single precision, the product and the sum each rounded
+ * (the files that include this are built without contraction into fused
+ * multiply-adds: -ffp-contract=off, FP_CONTRACT OFF). */
+CLPAD_COORD_FN float clpad_cv_mac(float acc, int s, float w)
+{
+    float p = (float)s * w;
+    return acc + p;
+}
+
+/* OpenCV's saturate_cast<uchar>(float): cvRound (to nearest, ties to even),
+ * then clamped to 0..255, with plain arithmetic (no library call). */
+CLPAD_COORD_FN int clpad_cv_u8(float f)
+{
+    if (!(f > 0.0f))
+        return 0;
+    if (f >= 255.0f)
+        return 255;
+    int i = (int)f; /* truncation: floor for f > 0 */
+    float r = f - (float)i; /* exact */
+    return r > 0.5f || (r == 0.5f && (i & 1)) ? i + 1 : i;
+}
+
 #endif /* CLPAD_COORDS_H */

@@ -437,6 +437,70 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
     }
 }
 
+/* ---- Variable taps: OpenCV's area -------------------------------------------------- */
+
+/* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
+ * through OpenCV's INTER_AREA set up as tap tables (host/ops/letterbox/resize_tables.c),
+ * by the image's rule (kernels/coords.h, CLPAD_TAPS_AREA_FAST, _AREA,
+ * _LINEAR): the arithmetic of host/ops/letterbox/cpu.c's lb_cv_sample, step
+ * for step (float coefficients arrive as their bits). */
+CLPAD_INLINE void lb_cv_samples(const int C, __global const uchar *restrict rows, long stride,
+                                int ny, __global const int *restrict ky, int rule,
+                                __global const int *restrict cs, long cw,
+                                __global const int *restrict coef, long x, long n,
+                                int t[4][CLPAD_LB_CHUNK])
+{
+    for (long k = 0; k < n; k++) {
+        long e = x + k;
+        int x0 = cs[e], nx = cs[cw + e];
+        __global const int *restrict kx = coef + cs[2 * cw + e];
+        if (rule == CLPAD_TAPS_AREA_FAST) {
+            long sum[4] = {0, 0, 0, 0};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        sum[c] += r[c];
+            }
+            float inv = as_float(ky[ny]);
+            for (int c = 0; c < C; c++)
+                t[c][k] = ny == 2 && nx == 2 ? (int)((sum[c] + 2) >> 2)
+                                             : clpad_cv_u8((float)sum[c] * inv);
+        } else if (rule == CLPAD_TAPS_AREA) {
+            float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                float h[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int i = 0; i < nx; i++, r += C) {
+                    float kk = as_float(kx[i]);
+                    for (int c = 0; c < C; c++)
+                        h[c] = clpad_cv_mac(h[c], r[c], kk);
+                }
+                float kj = as_float(ky[j]);
+                for (int c = 0; c < C; c++) {
+                    float p = h[c] * kj;
+                    a[c] = a[c] + p;
+                }
+            }
+            for (int c = 0; c < C; c++)
+                t[c][k] = clpad_cv_u8(a[c]);
+        } else { /* CLPAD_TAPS_LINEAR */
+            int a[4] = {0, 0, 0, 0};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                int h[4] = {0, 0, 0, 0};
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        h[c] += (int)r[c] * kx[i];
+                for (int c = 0; c < C; c++)
+                    a[c] += (ky[j] * (h[c] >> 4)) >> 16;
+            }
+            for (int c = 0; c < C; c++)
+                t[c][k] = (a[c] + 2) >> 2;
+        }
+    }
+}
+
 /* ---- YUV 4:2:0 frames ------------------------------------------------------------ */
 
 /* The RGB word of pixel x of a YUV frame's row: Y from row y, U and V from
@@ -540,7 +604,9 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
         for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            if (kind == LB_TAPS)
+            if (kind == LB_TAPS && ry.w != CLPAD_TAPS_PIL) /* OpenCV's area */
+                lb_cv_samples(C, r0, desc.y, ry.y, ky, ry.w, cs, W, coef, x, m, t);
+            else if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
             else if (kind == LB_YUV)
                 lb_yuv_samples(r0, r1, u0, u1, v0, v1, ry.z, ry.w, k, cs, W, x, m, t);

@@ -491,7 +491,9 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
     (``interp="bilinear"``, the default; cv2.resize byte for byte),
-    INTER_NEAREST (``"nearest"``) or Pillow's antialiased Image.resize
+    INTER_NEAREST (``"nearest"``), INTER_AREA (``"area"``: cv2.resize
+    with INTER_AREA byte for byte, reductions and enlargements) or Pillow's
+    antialiased Image.resize
     (``"pil-bilinear"``, ``"pil-bicubic"``, ``"pil-lanczos"``: PIL's
     BILINEAR, BICUBIC and LANCZOS byte for byte, 1- and 3-channel images;
     4 channels are resized each on its own, where Pillow premultiplies

@@ -67,14 +67,14 @@ static clpad_status lb_from_name(const char *fn, const char *what, const char *c
     }
 
 LB_NAME_FUNCS(interp, clpad_interp, "interpolation",
-              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos",
+              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos, area",
               {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
               {"pil-bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil-bicubic", CLPAD_INTERP_PIL_BICUBIC},
               {"pil-lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"linear", CLPAD_INTERP_BILINEAR},
               {"pil_bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil_bicubic", CLPAD_INTERP_PIL_BICUBIC},
-              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS})
+              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"area", CLPAD_INTERP_AREA})
 
 LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
               {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
@@ -670,7 +670,11 @@ static int32_t coef(float v)
  * s >= src - 1, OpenCV sets f = 0 and s to 0 or src - 1. Rows keep f and
  * clamp the two source rows s, s + 1 into [0, src - 1] (resizeGeneric's
  * row clip). Nearest: s = min(floor(d * scale), src - 1), coefficients
- * (2048, 0). Out: e[d] = {s0, s1, w0, w1}. */
+ * (2048, 0). Area (the linear resize OpenCV's INTER_AREA runs where an
+ * axis is enlarged): s = floor(d * scale), f = (float)((d + 1) - (s + 1) /
+ * scale) (the division: a multiplication by dst / src), 0 where it is
+ * <= 0, else its fraction f - floor(f); then as bilinear.
+ * Out: e[d] = {s0, s1, w0, w1}. */
 void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           lb_entry *e)
 {
@@ -690,10 +694,17 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
             w0 = 2048;
             w1 = 0;
         } else {
-            float f = (float)(((double)d + 0.5) * scale - 0.5);
-            float fl = floorf(f);
-            int64_t s = (int64_t)fl;
-            f -= (float)s;
+            float f;
+            int64_t s;
+            if (interp == CLPAD_INTERP_AREA) { /* INTER_AREA's coefficients */
+                s = (int64_t)floor((double)d * scale);
+                f = (float)((double)(d + 1) - (double)(s + 1) * inv);
+                f = f <= 0.0f ? 0.0f : f - floorf(f);
+            } else {
+                f = (float)(((double)d + 0.5) * scale - 0.5);
+                s = (int64_t)floorf(f);
+                f -= (float)s;
+            }
             if (clamp_f) {
                 if (s < 0)
                     f = 0.0f, s = 0;
@@ -716,15 +727,16 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
  * pixels shows, *m0 the first: all of them where they fit in the slot (a
  * border may mirror any), else (a crop) the slot's window of them. Columns
  * (cols) are offsets of pixels of C bytes, rows indexes. */
-static clpad_status axis_window(clpad_interp interp, lb_plan *p, int64_t src, int64_t resized,
-                                int64_t pad, int64_t slot, bool cols, int64_t C, lb_entry *axis,
-                                size_t *coef_cap, int64_t *m0)
+static clpad_status axis_window(clpad_interp interp, int rule, float box_inv, lb_plan *p,
+                                int64_t src, int64_t resized, int64_t pad, int64_t slot,
+                                bool cols, int64_t C, lb_entry *axis, size_t *coef_cap,
+                                int64_t *m0)
 {
     *m0 = resized <= slot ? 0 : -pad;
     int64_t m1 = resized <= slot ? resized : *m0 + slot;
     if (p->taps)
-        return clpad__lb_taps_range(interp, src, resized, *m0, m1, cols ? C : 1, axis, p,
-                                    coef_cap);
+        return clpad__lb_taps_range(interp, rule, box_inv, src, resized, *m0, m1, cols ? C : 1,
+                                    cols, axis, p, coef_cap);
     clpad__lb_axis_range(interp, src, resized, cols, *m0, m1, axis);
     return CLPAD_OK;
 }
@@ -760,8 +772,11 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         int64_t C = p->yuv ? 1 : p->C, stride = im->row_stride ? im->row_stride : im->width * C;
         /* rows: the slot's row y shows resized row map(y - pad_top) */
         int64_t m0;
-        if ((st = axis_window(o->interp, p, im->height, t.resized_height, t.pad_top, p->H, false,
-                              C, axis, &coef_cap, &m0)))
+        float box_inv;
+        int rule = clpad__lb_taps_rule(o->interp, im->height, im->width, t.resized_height,
+                                       t.resized_width, &box_inv);
+        if ((st = axis_window(o->interp, rule, box_inv, p, im->height, t.resized_height,
+                              t.pad_top, p->H, false, C, axis, &coef_cap, &m0)))
             goto fail;
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
@@ -769,8 +784,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
             rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m - m0];
         }
         /* columns: byte offsets of the pixels in a row */
-        if ((st = axis_window(o->interp, p, im->width, t.resized_width, t.pad_left, p->W, true, C,
-                              axis, &coef_cap, &m0)))
+        if ((st = axis_window(o->interp, rule, box_inv, p, im->width, t.resized_width,
+                              t.pad_left, p->W, true, C, axis, &coef_cap, &m0)))
             goto fail;
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
@@ -792,7 +807,7 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
          * wide whose height it reduces; 13, vertical where the height is
          * reduced and 2 (W - w) > H - h */
         int64_t h = im->height, w = im->width, rh = t.resized_height, rw = t.resized_width;
-        bool vfirst = p->taps && rh < h &&
+        bool vfirst = p->taps && rule == CLPAD_TAPS_PIL && rh < h &&
                       (o->pil_version == 12 ? h > w * 100 : 2 * (rw - w) > rh - h);
         p->desc[i] = (lb_desc){(int64_t)im->offset, stride,
                                x_begin | x_end << 32 | (vfirst ? LB_VFIRST : 0), 0};

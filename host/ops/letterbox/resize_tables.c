@@ -14,14 +14,22 @@
  * the weights divided by their sum, then stored as integers of
  * PRECISION_BITS = 22 fractional bits, rounded half away from zero.
  *
+ * OpenCV's INTER_AREA for 8-bit images (docs/letterbox.md, "Resize") uses
+ * the same tables with a rule per image (kernels/coords.h, CLPAD_TAPS_*):
+ * the facts followed are those of OpenCV's modules/imgproc/src/resize.cpp
+ * (cv::hal::resize, computeResizeAreaTab, resizeAreaFast_Invoker,
+ * ResizeArea_Invoker).
+ *
  * Built with -ffp-contract=off (cmake/Sources.cmake): every double
- * operation is Pillow's, one by one. */
+ * operation is Pillow's (or OpenCV's), one by one. */
 #include "letterbox.h"
 
 #include "coords.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Pillow's filters: bilinear (support 1), bicubic with a = -0.5 (support
  * 2), Lanczos-3 (support 3), each evaluated as Pillow writes it. */
@@ -67,7 +75,27 @@ static double pil_lanczos(double x)
 bool clpad__lb_is_taps(clpad_interp interp)
 {
     return interp == CLPAD_INTERP_PIL_BILINEAR || interp == CLPAD_INTERP_PIL_BICUBIC ||
-           interp == CLPAD_INTERP_PIL_LANCZOS;
+           interp == CLPAD_INTERP_PIL_LANCZOS || interp == CLPAD_INTERP_AREA;
+}
+
+int clpad__lb_taps_rule(clpad_interp interp, int64_t h, int64_t w, int64_t rh, int64_t rw,
+                        float *box_inv)
+{
+    *box_inv = 0.0f;
+    if (interp != CLPAD_INTERP_AREA)
+        return CLPAD_TAPS_PIL;
+    /* cv::hal::resize: scale = 1 / inv_scale, inv_scale = new / old */
+    double sx = 1.0 / ((double)rw / (double)w), sy = 1.0 / ((double)rh / (double)h);
+    if (sx < 1.0 || sy < 1.0) /* an enlarged axis: the linear resize */
+        return CLPAD_TAPS_LINEAR;
+    /* is_area_fast: both scales integers, within DBL_EPSILON of their
+     * saturate_cast<int> (cvRound) */
+    double ix = rint(sx), iy = rint(sy);
+    if (fabs(sx - ix) < DBL_EPSILON && fabs(sy - iy) < DBL_EPSILON) {
+        *box_inv = 1.0f / (float)((int64_t)ix * (int64_t)iy);
+        return CLPAD_TAPS_AREA_FAST;
+    }
+    return CLPAD_TAPS_AREA;
 }
 
 /* Append k coefficients to the plan's array, growing it. */
@@ -88,9 +116,137 @@ static int32_t *coef_room(lb_plan *p, size_t k, size_t *cap)
     return at;
 }
 
-clpad_status clpad__lb_taps_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
-                                  int64_t d1, int64_t unit, lb_entry *e, lb_plan *p,
-                                  size_t *cap)
+static clpad_status coef_fail(void)
+{
+    return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the "
+                                                "resize coefficients");
+}
+
+/* Room for k more coefficients at *at. */
+static clpad_status coefs_for(lb_plan *p, size_t k, size_t *cap, int32_t **at)
+{
+    if (p->n_coefs + k > (size_t)INT32_MAX)
+        return clpad__fail(CLPAD_ERR_UNSUPPORTED,
+                           "letterbox: more than 2^31 resize coefficients in one batch");
+    *at = coef_room(p, k, cap);
+    return *at ? CLPAD_OK : coef_fail();
+}
+
+static int32_t float_bits(float f)
+{
+    int32_t v;
+    memcpy(&v, &f, sizeof v);
+    return v;
+}
+
+/* INTER_AREA's integer-ratio reduction: output sample d sums the `ratio`
+ * source samples from d * ratio, each with weight 1; the factor 1 / area
+ * (box_inv) after them. */
+static clpad_status area_fast_range(int64_t src, int64_t dst, int64_t d0, int64_t d1,
+                                    int64_t unit, float box_inv, lb_entry *e, lb_plan *p,
+                                    size_t *cap)
+{
+    int64_t ratio = (int64_t)rint(1.0 / ((double)dst / (double)src));
+    for (int64_t d = d0; d < d1; d++) {
+        int32_t *k;
+        clpad_status st = coefs_for(p, (size_t)ratio + 1, cap, &k);
+        if (st)
+            return st;
+        for (int64_t i = 0; i < ratio; i++)
+            k[i] = 1;
+        k[ratio] = float_bits(box_inv);
+        e[d - d0] = (lb_entry){(int32_t)(d * ratio * unit), (int32_t)ratio,
+                               (int32_t)(k - p->coefs), CLPAD_TAPS_AREA_FAST};
+    }
+    return CLPAD_OK;
+}
+
+/* INTER_AREA's general reduction, computeResizeAreaTab for one axis: output
+ * sample d covers [d * scale, d * scale + scale) of the source; the taps
+ * are the partly covered sample before ceil(d * scale) (when more than 1e-3
+ * of it is covered), the whole ones, and the partly covered one at
+ * floor(d * scale + scale) (clamped to the axis), each weighing the part
+ * covered over the cell's width min(scale, src - d * scale), in double,
+ * stored as float. The taps are consecutive source samples. */
+static clpad_status area_range(int64_t src, int64_t dst, int64_t d0, int64_t d1, int64_t unit,
+                               lb_entry *e, lb_plan *p, size_t *cap)
+{
+    double scale = 1.0 / ((double)dst / (double)src);
+    for (int64_t d = d0; d < d1; d++) {
+        double fsx1 = (double)d * scale, fsx2 = fsx1 + scale;
+        double cell = scale < (double)src - fsx1 ? scale : (double)src - fsx1;
+        int64_t sx1 = (int64_t)ceil(fsx1), sx2 = (int64_t)floor(fsx2);
+        if (sx2 > src - 1)
+            sx2 = src - 1;
+        if (sx1 > sx2)
+            sx1 = sx2;
+        /* at most sx2 - sx1 + 2 taps */
+        int32_t *k;
+        clpad_status st = coefs_for(p, (size_t)(sx2 - sx1 + 2), cap, &k);
+        if (st)
+            return st;
+        int64_t first = sx1, n = 0;
+        if ((double)sx1 - fsx1 > 1e-3) {
+            first = sx1 - 1;
+            k[n++] = float_bits((float)(((double)sx1 - fsx1) / cell));
+        }
+        for (int64_t sx = sx1; sx < sx2; sx++)
+            k[n++] = float_bits((float)(1.0 / cell));
+        if (fsx2 - (double)sx2 > 1e-3) {
+            double part = fsx2 - (double)sx2 < 1.0 ? fsx2 - (double)sx2 : 1.0;
+            k[n++] = float_bits((float)((part < cell ? part : cell) / cell));
+        }
+        /* return the unused room */
+        p->n_coefs -= (size_t)(sx2 - sx1 + 2 - n);
+        e[d - d0] = (lb_entry){(int32_t)(first * unit), (int32_t)n, (int32_t)(k - p->coefs),
+                               CLPAD_TAPS_AREA};
+    }
+    return CLPAD_OK;
+}
+
+/* INTER_AREA where an axis is enlarged: OpenCV's linear resize with the
+ * coefficients of plan.c's clpad__lb_axis_range for CLPAD_INTERP_AREA, as
+ * one or two consecutive taps (one where both are the last sample: its
+ * second weight is 0 there). */
+static clpad_status area_linear_range(int64_t src, int64_t dst, int64_t d0, int64_t d1,
+                                      int64_t unit, bool cols, lb_entry *e, lb_plan *p,
+                                      size_t *cap)
+{
+    for (int64_t d = d0; d < d1; d++) {
+        lb_entry t;
+        clpad__lb_axis_range(CLPAD_INTERP_AREA, src, dst, cols, d, d + 1, &t);
+        int32_t *k;
+        clpad_status st = coefs_for(p, 2, cap, &k);
+        if (st)
+            return st;
+        int32_t n = t.b != t.a ? 2 : 1;
+        k[0] = n == 2 ? t.w0 : t.w0 + t.w1;
+        k[1] = t.w1;
+        p->n_coefs -= (size_t)(2 - n);
+        e[d - d0] = (lb_entry){(int32_t)(t.a * unit), n, (int32_t)(k - p->coefs),
+                               CLPAD_TAPS_LINEAR};
+    }
+    return CLPAD_OK;
+}
+
+static clpad_status pil_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
+                              int64_t d1, int64_t unit, lb_entry *e, lb_plan *p, size_t *cap);
+
+clpad_status clpad__lb_taps_range(clpad_interp interp, int rule, float box_inv, int64_t src,
+                                  int64_t dst, int64_t d0, int64_t d1, int64_t unit, bool cols,
+                                  lb_entry *e, lb_plan *p, size_t *cap)
+{
+    if (rule == CLPAD_TAPS_AREA_FAST)
+        return area_fast_range(src, dst, d0, d1, unit, box_inv, e, p, cap);
+    if (rule == CLPAD_TAPS_AREA)
+        return area_range(src, dst, d0, d1, unit, e, p, cap);
+    if (rule == CLPAD_TAPS_LINEAR)
+        return area_linear_range(src, dst, d0, d1, unit, cols, e, p, cap);
+    return pil_range(interp, src, dst, d0, d1, unit, e, p, cap);
+}
+
+static clpad_status pil_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
+                              int64_t d1, int64_t unit, lb_entry *e, lb_plan *p, size_t *cap)
 {
     double (*filter)(double) = interp == CLPAD_INTERP_PIL_BICUBIC   ? pil_bicubic
                                : interp == CLPAD_INTERP_PIL_LANCZOS ? pil_lanczos
