@@ -133,9 +133,9 @@ def random_image(rng, h, w, c):
 
 def resize_pair(rng):
     """A random (h, w) -> (nh, nw) pair: upscaling, downscaling, exact
-    halving (where OpenCV switches to INTER_AREA), near identity, extreme
-    ratios, or anything."""
-    kind = rng.choice(["any", "up", "down", "half", "near", "extreme"])
+    halving (where OpenCV switches to INTER_AREA), integer ratios per axis,
+    near identity, extreme ratios, or anything."""
+    kind = rng.choice(["any", "up", "down", "half", "near", "extreme", "box"])
     dim = lambda: rng.choice([rng.randint(1, 4), rng.randint(1, 400), rng.randint(400, 1600)])
     h, w = dim(), dim()
     if kind == "up":
@@ -145,6 +145,9 @@ def resize_pair(rng):
     elif kind == "half":
         nh, nw = rng.randint(1, 500), rng.randint(1, 500)
         h, w = 2 * nh, 2 * nw
+    elif kind == "box":  # integer ratios per axis (INTER_AREA's fast path)
+        nh, nw = rng.randint(1, 300), rng.randint(1, 300)
+        h, w = nh * rng.randint(1, 7), nw * rng.randint(1, 7)
     elif kind == "near":
         nh, nw = max(1, h + rng.randint(-2, 2)), max(1, w + rng.randint(-2, 2))
     elif kind == "extreme":
@@ -161,8 +164,8 @@ def resize_pair(rng):
 def check_resize(tool, rng, pairs, tally, verbose):
     """clpad's resize alone (lb_resize: the letterbox's tables and
     arithmetic for any pair of sizes) against cv2.resize, byte for byte:
-    INTER_LINEAR and INTER_NEAREST, C = 1, 3, 4, random pairs and the
-    photograph."""
+    INTER_LINEAR, INTER_NEAREST and INTER_AREA, C = 1, 3, 4, random pairs
+    and the photograph."""
     photo = None
     if os.path.exists(PHOTO):
         photo = cv2.cvtColor(cv2.imread(PHOTO, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
@@ -178,7 +181,8 @@ def check_resize(tool, rng, pairs, tally, verbose):
             h, w = img.shape[:2]
         else:
             img = random_image(rng, h, w, c)
-        for interp, flag in (("bilinear", cv2.INTER_LINEAR), ("nearest", cv2.INTER_NEAREST)):
+        for interp, flag in (("bilinear", cv2.INTER_LINEAR), ("nearest", cv2.INTER_NEAREST),
+                             ("area", cv2.INTER_AREA)):
             if interp == "nearest" and k % 4:
                 continue
             r = subprocess.run([tool, interp] + [str(v) for v in (h, w, c, nh, nw)],
