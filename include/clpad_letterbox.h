@@ -35,6 +35,9 @@ typedef enum clpad_interp {
     CLPAD_INTERP_AREA,         /* OpenCV INTER_AREA for 8-bit images, bit for bit (its
                                   integer-ratio and general reductions; enlarging: its
                                   linear form with INTER_AREA's coefficients) */
+    CLPAD_INTERP_BICUBIC,      /* OpenCV INTER_CUBIC for 8-bit images: its own arithmetic
+                                  (not Intel IPP's, which wheels built with IPP run by
+                                  default: within 1 of it) */
     CLPAD_INTERP_COUNT
 } clpad_interp;
 
@@ -113,11 +116,11 @@ CLPAD_API const char *clpad_color_range_name(clpad_color_range range);
 CLPAD_API clpad_status clpad_color_range_from_name(const char *name, clpad_color_range *range);
 
 /** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos",
- *  "area"; NULL for an invalid value. */
+ *  "area", "bicubic"; NULL for an invalid value. */
 CLPAD_API const char *clpad_interp_name(clpad_interp interp);
 /** Parse "bilinear" (also "linear"), "nearest", "pil-bilinear",
- *  "pil-bicubic" or "pil-lanczos" (also with "_"), or "area",
- *  case-insensitive.
+ *  "pil-bicubic" or "pil-lanczos" (also with "_"), "area" or "bicubic"
+ *  (also "cubic"), case-insensitive.
  *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
 CLPAD_API clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp);
 /** "center", "top-left"; NULL for an invalid value. */
@@ -282,7 +285,7 @@ CLPAD_API void clpad_letterbox_options_init(clpad_letterbox_options *opts, int64
  * channels other than 0 or 3, a row or plane stride below its row's bytes
  * (or a default plane stride of half an odd row_stride),
  * CLPAD_ERR_INVALID_ARGUMENT for a NULL plane of a host call with
- * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-* or area interpolation. The
+ * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-*, area or bicubic interpolation. The
  * message names the image by its index.
  */
 CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
@@ -348,7 +351,7 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
  * `transforms` (may be NULL) is filled on the host before the call returns.
  * Errors: those of clpad_letterbox_plan, CLPAD_ERR_BUFFER_TOO_SMALL (an image
  * or the output outside its buffer, named), CLPAD_ERR_NO_DEVICE (fallback
- * context), CLPAD_ERR_UNSUPPORTED (a pil-* or area interpolation on a device whose
+ * context), CLPAD_ERR_UNSUPPORTED (a pil-*, area or bicubic interpolation on a device whose
  * kernel loops end early: docs/devices.md, quirk loop-limit),
  * CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
  */

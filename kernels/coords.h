@@ -213,11 +213,25 @@ CLPAD_COORD_FN unsigned clpad_yuv_rgb(int Y, int U, int V, int cy, int y0, int y
  *                         the coefficients INTER_AREA gives an enlarged
  *                         axis: h = sum(S * alpha) in integers, then
  *                         (sum((beta * (h >> 4)) >> 16) + 2) >> 2 (as
- *                         clpad_lb_vpass). */
+ *                         clpad_lb_vpass).
+ *   CLPAD_TAPS_CUBIC      OpenCV INTER_CUBIC (its HResizeCubic and
+ *                         VResizeCubic for uchar): four rows' h_k =
+ *                         sum(S * alpha) in integers (the row entry's
+ *                         coefficients: beta0..3, then each row's offset
+ *                         from its first row), then for the samples of
+ *                         OpenCV's vector loop clpad_cubic_vec, for the
+ *                         rest clpad_cubic_int (the column entry's fourth
+ *                         int: how many of the pixel's channels are in the
+ *                         vector loop). */
 #define CLPAD_TAPS_PIL 0
 #define CLPAD_TAPS_AREA_FAST 1
 #define CLPAD_TAPS_AREA 2
 #define CLPAD_TAPS_LINEAR 3
+#define CLPAD_TAPS_CUBIC 4
+/* Samples per iteration of OpenCV's vertical cubic vector loop
+ * (VResizeCubicVec_32s8u: two vectors of four floats, 128-bit SIMD): a row
+ * of n samples (pixels x channels) has its first (n / 8) * 8 there. */
+#define CLPAD_CUBIC_VEC 8
 
 /* acc + s * w in single precision, the product and the sum each rounded
  * (the files that include this are built without contraction into fused
@@ -239,6 +253,30 @@ CLPAD_COORD_FN int clpad_cv_u8(float f)
     int i = (int)f; /* truncation: floor for f > 0 */
     float r = f - (float)i; /* exact */
     return r > 0.5f || (r == 0.5f && (i & 1)) ? i + 1 : i;
+}
+
+/* OpenCV's vertical cubic pass of one sample, vector loop
+ * (VResizeCubicVec_32s8u): each coefficient beta * 2^-22 and each row's sum
+ * as floats, h3 * b3 first, then h2 * b2 + that, h1 * b1 + that,
+ * h0 * b0 + that (every product and sum rounded: v_muladd without FMA),
+ * rounded half to even and saturated (clpad_cv_u8). */
+CLPAD_COORD_FN int clpad_cubic_vec(int h0, int h1, int h2, int h3, int b0, int b1, int b2,
+                                   int b3)
+{
+    const float s = 1.0f / 4194304.0f; /* 2^-22 */
+    float t = (float)h3 * ((float)b3 * s);
+    t = clpad_cv_mac(t, h2, (float)b2 * s);
+    t = clpad_cv_mac(t, h1, (float)b1 * s);
+    t = clpad_cv_mac(t, h0, (float)b0 * s);
+    return clpad_cv_u8(t);
+}
+/* The same sample by the scalar loop (FixedPtCast): (sum + 2^21) >> 22,
+ * saturated. */
+CLPAD_COORD_FN int clpad_cubic_int(int h0, int h1, int h2, int h3, int b0, int b1, int b2,
+                                   int b3)
+{
+    int v = (h0 * b0 + h1 * b1 + h2 * b2 + h3 * b3 + (1 << 21)) >> 22;
+    return v < 0 ? 0 : v > 255 ? 255 : v;
 }
 
 #endif /* CLPAD_COORDS_H */

@@ -437,12 +437,13 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
     }
 }
 
-/* ---- Variable taps: OpenCV's area -------------------------------------------------- */
+/* ---- Variable taps: OpenCV's area and cubic ---------------------------------------- */
 
 /* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
- * through OpenCV's INTER_AREA set up as tap tables (host/ops/letterbox/resize_tables.c),
- * by the image's rule (kernels/coords.h, CLPAD_TAPS_AREA_FAST, _AREA,
- * _LINEAR): the arithmetic of host/ops/letterbox/cpu.c's lb_cv_sample, step
+ * through OpenCV's INTER_AREA or INTER_CUBIC set up as tap tables
+ * (host/ops/letterbox/resize_tables.c), by the image's rule (kernels/coords.h,
+ * CLPAD_TAPS_AREA_FAST, _AREA, _LINEAR, _CUBIC): the arithmetic of
+ * host/ops/letterbox/cpu.c's lb_cv_sample, step
  * for step (float coefficients arrive as their bits). */
 CLPAD_INLINE void lb_cv_samples(const int C, __global const uchar *restrict rows, long stride,
                                 int ny, __global const int *restrict ky, int rule,
@@ -484,6 +485,25 @@ CLPAD_INLINE void lb_cv_samples(const int C, __global const uchar *restrict rows
             }
             for (int c = 0; c < C; c++)
                 t[c][k] = clpad_cv_u8(a[c]);
+        } else if (rule == CLPAD_TAPS_CUBIC) {
+            /* four rows (ky[4 + j]: offsets from the first), each summed;
+             * the pixel's first cs[3 * cw + e] channels as OpenCV's vector
+             * loop computes them, the rest as its scalar loop */
+            int h[4][4];
+            for (int j = 0; j < 4; j++) {
+                __global const uchar *restrict r = rows + ky[4 + j] * stride + x0;
+                for (int c = 0; c < C; c++)
+                    h[j][c] = 0;
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        h[j][c] += (int)r[c] * kx[i];
+            }
+            int nvec = cs[3 * cw + e];
+            for (int c = 0; c < C; c++)
+                t[c][k] = c < nvec ? clpad_cubic_vec(h[0][c], h[1][c], h[2][c], h[3][c], ky[0],
+                                                     ky[1], ky[2], ky[3])
+                                   : clpad_cubic_int(h[0][c], h[1][c], h[2][c], h[3][c], ky[0],
+                                                     ky[1], ky[2], ky[3]);
         } else { /* CLPAD_TAPS_LINEAR */
             int a[4] = {0, 0, 0, 0};
             for (int j = 0; j < ny; j++) {
@@ -604,7 +624,7 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
         for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            if (kind == LB_TAPS && ry.w != CLPAD_TAPS_PIL) /* OpenCV's area */
+            if (kind == LB_TAPS && ry.w != CLPAD_TAPS_PIL) /* OpenCV's area, cubic */
                 lb_cv_samples(C, r0, desc.y, ry.y, ky, ry.w, cs, W, coef, x, m, t);
             else if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);

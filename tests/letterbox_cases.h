@@ -118,8 +118,8 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
     }
 }
 
-/* A batch of `interp` (the OpenCV kinds whose set-up depends on both
- * axes: area) that runs each of its rules in one launch: stretch to a
+/* A batch of `interp` (OpenCV's area, whose path depends on both axes, and
+ * bicubic) that runs each of its rules in one launch: stretch to a
  * random slot H x W of images that reduce it by integer ratios (2 x 2 and
  * others), by other ratios, enlarge one axis or both, keep its size, or
  * are one pixel thin; every value option random as lb_random_case draws

@@ -275,6 +275,88 @@ static void oracle_area(const clpad_image *im, int64_t nh, int64_t nw, unsigned 
     free(sum);
 }
 
+/* cv::resize, 8-bit, INTER_CUBIC, into a dense nh x nw x C, as OpenCV's
+ * resizeGeneric_ runs it without IPP: each output row's four source rows
+ * (clamped) through HResizeCubic into int rows, then VResizeCubic: the
+ * first (nw * C / 8) * 8 samples of the row by its float vector loop
+ * (VResizeCubicVec_32s8u on 128-bit SIMD), the rest by FixedPtCast. */
+static void oracle_cubic(const clpad_image *im, int64_t nh, int64_t nw, unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    double sx_scale = 1.0 / ((double)nw / (double)w), sy_scale = 1.0 / ((double)nh / (double)h);
+    int64_t *xofs = malloc((size_t)nw * sizeof *xofs);
+    short *alpha = malloc((size_t)nw * 4 * sizeof *alpha);
+    const float A = -0.75f;
+    for (int64_t dx = 0; dx < nw; dx++) {
+        float fx = (float)((dx + 0.5) * sx_scale - 0.5);
+        int64_t sx = (int64_t)floorf(fx);
+        fx -= (float)sx;
+        float c0 = ((A * (fx + 1) - 5 * A) * (fx + 1) + 8 * A) * (fx + 1) - 4 * A;
+        float c1 = ((A + 2) * fx - (A + 3)) * fx * fx + 1;
+        float c2 = ((A + 2) * (1 - fx) - (A + 3)) * (1 - fx) * (1 - fx) + 1;
+        float c3 = 1.f - c0 - c1 - c2;
+        xofs[dx] = sx;
+        alpha[4 * dx] = (short)lrintf(c0 * 2048);
+        alpha[4 * dx + 1] = (short)lrintf(c1 * 2048);
+        alpha[4 * dx + 2] = (short)lrintf(c2 * 2048);
+        alpha[4 * dx + 3] = (short)lrintf(c3 * 2048);
+    }
+    int *rows[4];
+    for (int k = 0; k < 4; k++)
+        rows[k] = malloc((size_t)(nw * C) * sizeof(int));
+    int64_t width = nw * C, vec = 0;
+    while (vec <= width - 8)
+        vec += 8;
+    for (int64_t dy = 0; dy < nh; dy++) {
+        float fy = (float)((dy + 0.5) * sy_scale - 0.5);
+        int64_t sy = (int64_t)floorf(fy);
+        fy -= (float)sy;
+        float b[4];
+        b[0] = ((A * (fy + 1) - 5 * A) * (fy + 1) + 8 * A) * (fy + 1) - 4 * A;
+        b[1] = ((A + 2) * fy - (A + 3)) * fy * fy + 1;
+        b[2] = ((A + 2) * (1 - fy) - (A + 3)) * (1 - fy) * (1 - fy) + 1;
+        b[3] = 1.f - b[0] - b[1] - b[2];
+        short beta[4];
+        for (int k = 0; k < 4; k++) {
+            beta[k] = (short)lrintf(b[k] * 2048);
+            int64_t r = sy - 1 + k;
+            r = r < 0 ? 0 : r >= h ? h - 1 : r;
+            const unsigned char *S = src + r * stride;
+            for (int64_t dx = 0; dx < nw; dx++)
+                for (int64_t c = 0; c < C; c++) {
+                    int v = 0;
+                    for (int j = 0; j < 4; j++) {
+                        int64_t x = xofs[dx] - 1 + j;
+                        x = x < 0 ? 0 : x >= w ? w - 1 : x;
+                        v += S[x * C + c] * alpha[4 * dx + j];
+                    }
+                    rows[k][dx * C + c] = v;
+                }
+        }
+        float scale = 1.f / (2048 * 2048);
+        for (int64_t x = 0; x < width; x++) {
+            int v;
+            if (x < vec) {
+                float t = (float)rows[3][x] * (beta[3] * scale);
+                t = (float)rows[2][x] * (beta[2] * scale) + t;
+                t = (float)rows[1][x] * (beta[1] * scale) + t;
+                t = (float)rows[0][x] * (beta[0] * scale) + t;
+                v = (int)nearbyintf(t);
+            } else {
+                v = (rows[0][x] * beta[0] + rows[1][x] * beta[1] + rows[2][x] * beta[2] +
+                     rows[3][x] * beta[3] + (1 << 21)) >> 22;
+            }
+            dst[dy * width + x] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        free(rows[k]);
+    free(xofs);
+    free(alpha);
+}
+
 /* Pillow's filters (its src/libImaging/Resample.c): support 1, 2 and 3. */
 static double oracle_pil_filter(clpad_interp interp, double x)
 {
@@ -442,6 +524,8 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
         if (o->interp == CLPAD_INTERP_AREA)
             oracle_area(im, g.nh, g.nw, rs);
+        else if (o->interp == CLPAD_INTERP_BICUBIC)
+            oracle_cubic(im, g.nh, g.nw, rs);
         else if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
             oracle_pil_resize(im, g.nh, g.nw, o->interp, o->pil_version, rs);
         else
@@ -560,6 +644,22 @@ static void test_area_rules(void **state)
         lb_case_free(&c);
     }
     printf("40 area batches of every INTER_AREA path equal the oracle\n");
+}
+
+/* OpenCV's INTER_CUBIC: batches of every kind of ratio (stretch; the rows'
+ * vector and scalar parts of OpenCV's vertical pass at every width) against
+ * the oracle's whole-image INTER_CUBIC. */
+static void test_cubic_rules(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xC0B1C;
+    for (int i = 0; i < 40; i++) {
+        lb_case c;
+        lb_rules_case(&c, &rng, CLPAD_INTERP_BICUBIC, i % 4 ? 24 : 90);
+        assert_int_equal(check_case(&c, i), 1);
+        lb_case_free(&c);
+    }
+    printf("40 bicubic batches equal the oracle\n");
 }
 
 /* Images already the slot's size, one pixel wide, one pixel tall, enlarged
@@ -926,7 +1026,7 @@ int main(void)
         cmocka_unit_test(test_value_edges),
         cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_fits),
-        cmocka_unit_test(test_area_rules),
+        cmocka_unit_test(test_area_rules),     cmocka_unit_test(test_cubic_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

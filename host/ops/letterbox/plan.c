@@ -67,14 +67,15 @@ static clpad_status lb_from_name(const char *fn, const char *what, const char *c
     }
 
 LB_NAME_FUNCS(interp, clpad_interp, "interpolation",
-              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos, area",
+              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos, area, bicubic",
               {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
               {"pil-bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil-bicubic", CLPAD_INTERP_PIL_BICUBIC},
               {"pil-lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"linear", CLPAD_INTERP_BILINEAR},
               {"pil_bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil_bicubic", CLPAD_INTERP_PIL_BICUBIC},
-              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"area", CLPAD_INTERP_AREA})
+              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"area", CLPAD_INTERP_AREA},
+              {"bicubic", CLPAD_INTERP_BICUBIC}, {"cubic", CLPAD_INTERP_BICUBIC})
 
 LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
               {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},

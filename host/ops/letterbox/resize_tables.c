@@ -14,11 +14,12 @@
  * the weights divided by their sum, then stored as integers of
  * PRECISION_BITS = 22 fractional bits, rounded half away from zero.
  *
- * OpenCV's INTER_AREA for 8-bit images (docs/letterbox.md, "Resize") uses
- * the same tables with a rule per image (kernels/coords.h, CLPAD_TAPS_*):
- * the facts followed are those of OpenCV's modules/imgproc/src/resize.cpp
- * (cv::hal::resize, computeResizeAreaTab, resizeAreaFast_Invoker,
- * ResizeArea_Invoker).
+ * OpenCV's INTER_AREA and INTER_CUBIC for 8-bit images (docs/letterbox.md,
+ * "Resize") use the same tables with a rule per image (kernels/coords.h,
+ * CLPAD_TAPS_*): the facts followed are those of OpenCV's
+ * modules/imgproc/src/resize.cpp (cv::hal::resize, computeResizeAreaTab,
+ * resizeAreaFast_Invoker, ResizeArea_Invoker, interpolateCubic,
+ * HResizeCubic, VResizeCubic).
  *
  * Built with -ffp-contract=off (cmake/Sources.cmake): every double
  * operation is Pillow's (or OpenCV's), one by one. */
@@ -75,13 +76,16 @@ static double pil_lanczos(double x)
 bool clpad__lb_is_taps(clpad_interp interp)
 {
     return interp == CLPAD_INTERP_PIL_BILINEAR || interp == CLPAD_INTERP_PIL_BICUBIC ||
-           interp == CLPAD_INTERP_PIL_LANCZOS || interp == CLPAD_INTERP_AREA;
+           interp == CLPAD_INTERP_PIL_LANCZOS || interp == CLPAD_INTERP_AREA ||
+           interp == CLPAD_INTERP_BICUBIC;
 }
 
 int clpad__lb_taps_rule(clpad_interp interp, int64_t h, int64_t w, int64_t rh, int64_t rw,
                         float *box_inv)
 {
     *box_inv = 0.0f;
+    if (interp == CLPAD_INTERP_BICUBIC)
+        return CLPAD_TAPS_CUBIC;
     if (interp != CLPAD_INTERP_AREA)
         return CLPAD_TAPS_PIL;
     /* cv::hal::resize: scale = 1 / inv_scale, inv_scale = new / old */
@@ -232,6 +236,75 @@ static clpad_status area_linear_range(int64_t src, int64_t dst, int64_t d0, int6
 static clpad_status pil_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
                               int64_t d1, int64_t unit, lb_entry *e, lb_plan *p, size_t *cap);
 
+/* OpenCV's interpolateCubic (A = -0.75) in single precision, as written. */
+static void cv_cubic(float x, float c[4])
+{
+    const float A = -0.75f;
+    c[0] = ((A * (x + 1) - 5 * A) * (x + 1) + 8 * A) * (x + 1) - 4 * A;
+    c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
+    c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
+    c[3] = 1.f - c[0] - c[1] - c[2];
+}
+
+/* saturate_cast<short>(v * 2048): cvRound, clamped. */
+static int32_t cv_short(float v)
+{
+    float r = rintf(v * 2048.0f);
+    return r <= -32768.0f ? -32768 : r >= 32767.0f ? 32767 : (int32_t)r;
+}
+
+/* INTER_CUBIC along one axis (cv::hal::resize's set-up for 8-bit images):
+ * f = (float)((d + 0.5) * scale - 0.5), s = floor(f), f -= s; weights
+ * saturate_cast<short>(c_k * 2048) of interpolateCubic(f) for the source
+ * samples s - 1 .. s + 2, each clamped into the axis (OpenCV's border
+ * replication). Columns: the weights of one clamped sample are added
+ * (integer sums: exact), the taps are the distinct samples, and the entry's
+ * fourth int is how many of the pixel's `unit` samples OpenCV's vertical
+ * vector loop computes (kernels/coords.h, CLPAD_CUBIC_VEC). Rows: the
+ * distinct rows as taps, the coefficients beta0..3 then each of the four
+ * rows' offset from the first. */
+static clpad_status cubic_range(int64_t src, int64_t dst, int64_t d0, int64_t d1, int64_t unit,
+                                bool cols, lb_entry *e, lb_plan *p, size_t *cap)
+{
+    double scale = 1.0 / ((double)dst / (double)src);
+    int64_t vec_end = dst * unit / CLPAD_CUBIC_VEC * CLPAD_CUBIC_VEC;
+    for (int64_t d = d0; d < d1; d++) {
+        float f = (float)(((double)d + 0.5) * scale - 0.5);
+        int64_t s = (int64_t)floorf(f);
+        f -= (float)s;
+        float c[4];
+        cv_cubic(f, c);
+        int64_t idx[4];
+        for (int k = 0; k < 4; k++) {
+            int64_t v = s - 1 + k;
+            idx[k] = v < 0 ? 0 : v > src - 1 ? src - 1 : v;
+        }
+        int64_t n = idx[3] - idx[0] + 1;
+        int32_t *k;
+        clpad_status st = coefs_for(p, cols ? (size_t)n : 8, cap, &k);
+        if (st)
+            return st;
+        int32_t fourth = CLPAD_TAPS_CUBIC;
+        if (cols) {
+            for (int64_t i = 0; i < n; i++)
+                k[i] = 0;
+            for (int t = 0; t < 4; t++)
+                k[idx[t] - idx[0]] += cv_short(c[t]);
+            int64_t in_vec = vec_end - d * unit;
+            fourth = (int32_t)(in_vec < 0 ? 0 : in_vec > unit ? unit : in_vec);
+        } else {
+            for (int t = 0; t < 4; t++) {
+                k[t] = cv_short(c[t]);
+                k[4 + t] = (int32_t)(idx[t] - idx[0]);
+            }
+        }
+        e[d - d0] = (lb_entry){(int32_t)(idx[0] * unit), (int32_t)n, (int32_t)(k - p->coefs),
+                               fourth};
+    }
+    return CLPAD_OK;
+}
+
+
 clpad_status clpad__lb_taps_range(clpad_interp interp, int rule, float box_inv, int64_t src,
                                   int64_t dst, int64_t d0, int64_t d1, int64_t unit, bool cols,
                                   lb_entry *e, lb_plan *p, size_t *cap)
@@ -242,6 +315,8 @@ clpad_status clpad__lb_taps_range(clpad_interp interp, int rule, float box_inv, 
         return area_range(src, dst, d0, d1, unit, e, p, cap);
     if (rule == CLPAD_TAPS_LINEAR)
         return area_linear_range(src, dst, d0, d1, unit, cols, e, p, cap);
+    if (rule == CLPAD_TAPS_CUBIC)
+        return cubic_range(src, dst, d0, d1, unit, cols, e, p, cap);
     return pil_range(interp, src, dst, d0, d1, unit, e, p, cap);
 }
 
