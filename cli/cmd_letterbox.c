@@ -63,7 +63,8 @@ static void letterbox_usage(FILE *f)
     fprintf(f,
             "      --interp I         bilinear (default; OpenCV INTER_LINEAR), nearest,\n"
             "                         area (OpenCV INTER_AREA: the box average that\n"
-            "                         downscales without aliasing), or Pillow's\n"
+            "                         downscales without aliasing), bicubic (OpenCV\n"
+            "                         INTER_CUBIC, its own arithmetic), or Pillow's\n"
             "                         antialiased Image.resize: pil-bilinear (what\n"
             "                         torchvision's Resize does to PIL images),\n"
             "                         pil-bicubic, pil-lanczos\n"
