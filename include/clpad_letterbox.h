@@ -298,7 +298,9 @@ CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
  * (docs/letterbox.md). For every image i: keep-aspect resize to
  * round(w * r) x round(h * r), r = min(H_out / h, W_out / w) (min(r, 1)
  * without scale-up), OpenCV's INTER_LINEAR fixed-point arithmetic (or
- * INTER_NEAREST); placement in its H_out x W_out slot; the border filled by
+ * the options' interp: INTER_NEAREST, INTER_AREA, INTER_CUBIC, Pillow's
+ * resize; docs/letterbox.md, "Resize"); placement in its H_out x W_out
+ * slot; the border filled by
  * `pad_mode` relative to the resized image; each sample v of output channel
  * c becomes (v * scale - mean[c]) / std[c] in single precision, stored as
  * the dtype (f16: round to nearest even; u8: round to nearest even,

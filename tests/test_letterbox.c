@@ -238,15 +238,16 @@ static void oracle_area(const clpad_image *im, int64_t nh, int64_t nw, unsigned 
                 for (int64_t j = 0; j < by; j++)
                     for (int64_t i = 0; i < bx; i++)
                         sum += src[(y * by + j) * stride + (x / C * bx + i) * C + x % C];
-                dst[y * nw * C + x] =
-                    bx == 2 && by == 2 ? (unsigned char)((sum + 2) >> 2) : oracle_cv_u8((float)sum * inv);
+                dst[y * nw * C + x] = bx == 2 && by == 2 ? (unsigned char)((sum + 2) >> 2)
+                                                         : oracle_cv_u8((float)sum * inv);
             }
         return;
     }
     oracle_area_tap *xt = malloc((size_t)(2 * w) * sizeof *xt),
                     *yt = malloc((size_t)(2 * h) * sizeof *yt);
     int64_t nx = oracle_area_tab(w, nw, sx, xt), ny = oracle_area_tab(h, nh, sy, yt);
-    float *buf = malloc((size_t)(nw * C) * sizeof *buf), *sum = calloc((size_t)(nw * C), sizeof *sum);
+    float *buf = malloc((size_t)(nw * C) * sizeof *buf);
+    float *sum = calloc((size_t)(nw * C), sizeof *sum);
     int64_t prev = yt[0].di;
     for (int64_t j = 0; j < ny; j++) {
         const unsigned char *S = src + yt[j].si * stride;

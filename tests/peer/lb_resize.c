@@ -1,7 +1,7 @@
 /* The letterbox's resize alone, for any pair of sizes (the peer harness
  * compares it with cv2.resize: tests/peer/letterbox_peer.py, "--resize"):
  *
- *   lb_resize bilinear|nearest|area H W C NH NW < image.raw > resized.raw
+ *   lb_resize bilinear|nearest|area|bicubic|pil-* H W C NH NW < image.raw > resized.raw
  *
  * reads an H x W image of C u8 samples per pixel (HWC, rows packed) and
  * writes it resized to NH x NW. Letterbox keeps the aspect, so its own size
@@ -10,7 +10,7 @@
  * column tables are replaced by the axis tables of H -> NH and W -> NW,
  * computed by the CPU reference's own row loop (host/ops/letterbox/cpu.c) with
  * the shared arithmetic of kernels/coords.h. The variable-tap kinds (area,
- * pil-*), whose set-up depends on both axes, run as the CPU path's stretch
+ * whose set-up depends on both axes, bicubic, pil-*) run as the CPU path's stretch
  * fit to NH x NW, which is the same resize. Exit 0, or 2 with a message. */
 #include "ops/letterbox/letterbox.h"
 
@@ -20,7 +20,9 @@
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "lb_resize: %s\nusage: lb_resize bilinear|nearest|area H W C NH NW < in > out\n",
+    fprintf(stderr,
+            "lb_resize: %s\nusage: lb_resize bilinear|nearest|area|bicubic|pil-* H W C NH NW "
+            "< in > out\n",
             why);
     return 2;
 }

@@ -126,8 +126,9 @@ static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const 
             if (x < (d->x_range & 0x7fffffff) || x >= (d->x_range >> 32)) {
                 v = fill;
             } else if (p->taps) {
-                v = lut + (size_t)lb_taps_sample(p, r0, d->stride, ry, e, (d->x_range & LB_VFIRST) != 0,
-                                                    p->src_chan[c]) * es;
+                bool vfirst = (d->x_range & LB_VFIRST) != 0;
+                int s = lb_taps_sample(p, r0, d->stride, ry, e, vfirst, p->src_chan[c]);
+                v = lut + (size_t)s * es;
             } else {
                 int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);
                 int h1 = clpad_lb_hpass(r1[e->a], r1[e->b], e->w0, e->w1);
