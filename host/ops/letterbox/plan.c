@@ -671,11 +671,7 @@ static int32_t coef(float v)
  * s >= src - 1, OpenCV sets f = 0 and s to 0 or src - 1. Rows keep f and
  * clamp the two source rows s, s + 1 into [0, src - 1] (resizeGeneric's
  * row clip). Nearest: s = min(floor(d * scale), src - 1), coefficients
- * (2048, 0). Area (the linear resize OpenCV's INTER_AREA runs where an
- * axis is enlarged): s = floor(d * scale), f = (float)((d + 1) - (s + 1) /
- * scale) (the division: a multiplication by dst / src), 0 where it is
- * <= 0, else its fraction f - floor(f); then as bilinear.
- * Out: e[d] = {s0, s1, w0, w1}. */
+ * (2048, 0). Out: e[d] = {s0, s1, w0, w1}. */
 void clpad__lb_axis_table(clpad_interp interp, int64_t src, int64_t dst, bool clamp_f,
                           lb_entry *e)
 {
@@ -695,17 +691,10 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
             w0 = 2048;
             w1 = 0;
         } else {
-            float f;
-            int64_t s;
-            if (interp == CLPAD_INTERP_AREA) { /* INTER_AREA's coefficients */
-                s = (int64_t)floor((double)d * scale);
-                f = (float)((double)(d + 1) - (double)(s + 1) * inv);
-                f = f <= 0.0f ? 0.0f : f - floorf(f);
-            } else {
-                f = (float)(((double)d + 0.5) * scale - 0.5);
-                s = (int64_t)floorf(f);
-                f -= (float)s;
-            }
+            float f = (float)(((double)d + 0.5) * scale - 0.5);
+            float fl = floorf(f);
+            int64_t s = (int64_t)fl;
+            f -= (float)s;
             if (clamp_f) {
                 if (s < 0)
                     f = 0.0f, s = 0;

@@ -208,26 +208,42 @@ static clpad_status area_range(int64_t src, int64_t dst, int64_t d0, int64_t d1,
     return CLPAD_OK;
 }
 
-/* INTER_AREA where an axis is enlarged: OpenCV's linear resize with the
- * coefficients of plan.c's clpad__lb_axis_range for CLPAD_INTERP_AREA, as
- * one or two consecutive taps (one where both are the last sample: its
- * second weight is 0 there). */
+/* saturate_cast<short>(v * 2048): cvRound, clamped. */
+static int32_t cv_short(float v)
+{
+    float r = rintf(v * 2048.0f);
+    return r <= -32768.0f ? -32768 : r >= 32767.0f ? 32767 : (int32_t)r;
+}
+
+/* INTER_AREA where an axis is enlarged: OpenCV's linear resize (as
+ * bilinear, host/ops/letterbox/plan.c) with INTER_AREA's coefficients:
+ * s = floor(d * scale), f = (float)((d + 1) - (s + 1) * (dst / src)), 0
+ * where it is <= 0, else its fraction f - floor(f); columns with
+ * s >= src - 1 take f = 0, s = src - 1; rows read s and s + 1 clamped into
+ * the axis. Weights saturate_cast<short>((1 - f) * 2048) and (f * 2048), as
+ * one or two consecutive taps (one where both samples are the last: its
+ * second weight is 0 there, f being <= 0 or below 2^-12 for it). */
 static clpad_status area_linear_range(int64_t src, int64_t dst, int64_t d0, int64_t d1,
                                       int64_t unit, bool cols, lb_entry *e, lb_plan *p,
                                       size_t *cap)
 {
+    double inv = (double)dst / (double)src, scale = 1.0 / inv;
     for (int64_t d = d0; d < d1; d++) {
-        lb_entry t;
-        clpad__lb_axis_range(CLPAD_INTERP_AREA, src, dst, cols, d, d + 1, &t);
+        int64_t s = (int64_t)floor((double)d * scale);
+        float f = (float)((double)(d + 1) - (double)(s + 1) * inv);
+        f = f <= 0.0f ? 0.0f : f - floorf(f);
+        if (cols && s >= src - 1)
+            f = 0.0f, s = src - 1;
+        int32_t w0 = cv_short(1.0f - f), w1 = cv_short(f);
         int32_t *k;
         clpad_status st = coefs_for(p, 2, cap, &k);
         if (st)
             return st;
-        int32_t n = t.b != t.a ? 2 : 1;
-        k[0] = n == 2 ? t.w0 : t.w0 + t.w1;
-        k[1] = t.w1;
+        int32_t n = s + 1 < src ? 2 : 1;
+        k[0] = n == 2 ? w0 : w0 + w1;
+        k[1] = w1;
         p->n_coefs -= (size_t)(2 - n);
-        e[d - d0] = (lb_entry){(int32_t)(t.a * unit), n, (int32_t)(k - p->coefs),
+        e[d - d0] = (lb_entry){(int32_t)(s * unit), n, (int32_t)(k - p->coefs),
                                CLPAD_TAPS_LINEAR};
     }
     return CLPAD_OK;
@@ -244,13 +260,6 @@ static void cv_cubic(float x, float c[4])
     c[1] = ((A + 2) * x - (A + 3)) * x * x + 1;
     c[2] = ((A + 2) * (1 - x) - (A + 3)) * (1 - x) * (1 - x) + 1;
     c[3] = 1.f - c[0] - c[1] - c[2];
-}
-
-/* saturate_cast<short>(v * 2048): cvRound, clamped. */
-static int32_t cv_short(float v)
-{
-    float r = rintf(v * 2048.0f);
-    return r <= -32768.0f ? -32768 : r >= 32767.0f ? 32767 : (int32_t)r;
 }
 
 /* INTER_CUBIC along one axis (cv::hal::resize's set-up for 8-bit images):
