@@ -61,8 +61,11 @@ static void letterbox_usage(FILE *f)
         fprintf(f, "                           %s: %s\n", clpad_letterbox_preset_name(i, NULL),
                 desc);
     fprintf(f,
-            "      --interp I         bilinear (default; OpenCV INTER_LINEAR), nearest, or\n"
-            "                         Pillow's antialiased Image.resize: pil-bilinear (what\n"
+            "      --interp I         bilinear (default; OpenCV INTER_LINEAR), nearest,\n"
+            "                         area (OpenCV INTER_AREA: the box average that\n"
+            "                         downscales without aliasing), bicubic (OpenCV\n"
+            "                         INTER_CUBIC, its own arithmetic), or Pillow's\n"
+            "                         antialiased Image.resize: pil-bilinear (what\n"
             "                         torchvision's Resize does to PIL images),\n"
             "                         pil-bicubic, pil-lanczos\n"
             "      --pil-version V    13 (default) or 12: the Pillow release whose resize\n"

@@ -479,6 +479,10 @@ def lb_corpus():
           lb_seed(6, 10, [(5, 7, 2, px(4 * 22 + 21)), (3, 2, 0, px(18, 5))]))
     write("letterbox", "pil_bicubic", lb_seed(9, 4, [(7, 3, 0, px(63))], interp=3))
     write("letterbox", "pil_lanczos_tall", lb_seed(3, 2, [(12, 1, 0, px(36))], interp=4))
+    write("letterbox", "area_box_and_general",
+          lb_seed(2, 3, [(4, 6, 0, px(72)), (7, 5, 0, px(105))], interp=5, fit=(2, 0, 0, 0)))
+    write("letterbox", "bicubic_up_down", lb_seed(9, 4, [(5, 7, 0, px(105))], interp=6,
+                                                 fit=(2, 0, 0, 0)))
     write("letterbox", "nearest_u8_nhwc_reflect",
           lb_seed(7, 9, [(4, 6, 0, px(72))], interp=1,
                   border=(1, 1, "reflect", [1, 2, 3, 4], 1), dtype=(0, 1)))

@@ -32,6 +32,12 @@ typedef enum clpad_interp {
                                   (torchvision's Resize on PIL images) */
     CLPAD_INTERP_PIL_BICUBIC,  /* Pillow's Image.resize(BICUBIC), bit for bit */
     CLPAD_INTERP_PIL_LANCZOS,  /* Pillow's Image.resize(LANCZOS) */
+    CLPAD_INTERP_AREA,         /* OpenCV INTER_AREA for 8-bit images, bit for bit (its
+                                  integer-ratio and general reductions; enlarging: its
+                                  linear form with INTER_AREA's coefficients) */
+    CLPAD_INTERP_BICUBIC,      /* OpenCV INTER_CUBIC for 8-bit images: its own arithmetic
+                                  (not Intel IPP's, which wheels built with IPP run by
+                                  default: within 1 of it) */
     CLPAD_INTERP_COUNT
 } clpad_interp;
 
@@ -109,11 +115,12 @@ CLPAD_API const char *clpad_color_range_name(clpad_color_range range);
  *  case-insensitive. Errors: as clpad_interp_from_name. */
 CLPAD_API clpad_status clpad_color_range_from_name(const char *name, clpad_color_range *range);
 
-/** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"; NULL
- *  for an invalid value. */
+/** "bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos",
+ *  "area", "bicubic"; NULL for an invalid value. */
 CLPAD_API const char *clpad_interp_name(clpad_interp interp);
 /** Parse "bilinear" (also "linear"), "nearest", "pil-bilinear",
- *  "pil-bicubic" or "pil-lanczos" (also with "_"), case-insensitive.
+ *  "pil-bicubic" or "pil-lanczos" (also with "_"), "area" or "bicubic"
+ *  (also "cubic"), case-insensitive.
  *  Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL), CLPAD_ERR_PARSE (unknown name). */
 CLPAD_API clpad_status clpad_interp_from_name(const char *name, clpad_interp *interp);
 /** "center", "top-left"; NULL for an invalid value. */
@@ -294,7 +301,7 @@ CLPAD_API void clpad_letterbox_transform_init(clpad_letterbox_transform *transfo
  * channels other than 0 or 3, a row or plane stride below its row's bytes
  * (or a default plane stride of half an odd row_stride),
  * CLPAD_ERR_INVALID_ARGUMENT for a NULL plane of a host call with
- * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-* interpolation. The
+ * separate_planes, CLPAD_ERR_UNSUPPORTED for a pil-*, area or bicubic interpolation. The
  * message names the image by its index.
  */
 CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
@@ -307,7 +314,9 @@ CLPAD_API clpad_status clpad_letterbox_plan(const clpad_image *images, size_t n,
  * (docs/letterbox.md). For every image i: keep-aspect resize to
  * round(w * r) x round(h * r), r = min(H_out / h, W_out / w) (min(r, 1)
  * without scale-up), OpenCV's INTER_LINEAR fixed-point arithmetic (or
- * INTER_NEAREST); placement in its H_out x W_out slot; the border filled by
+ * the options' interp: INTER_NEAREST, INTER_AREA, INTER_CUBIC, Pillow's
+ * resize; docs/letterbox.md, "Resize"); placement in its H_out x W_out
+ * slot; the border filled by
  * `pad_mode` relative to the resized image; each sample v of output channel
  * c becomes (v * scale - mean[c]) / std[c] in single precision, stored as
  * the dtype (f16: round to nearest even; u8: round to nearest even,
@@ -360,7 +369,7 @@ CLPAD_API clpad_status clpad_letterbox(clpad_context *ctx, const clpad_image *im
  * `transforms` (may be NULL) is filled on the host before the call returns.
  * Errors: those of clpad_letterbox_plan, CLPAD_ERR_BUFFER_TOO_SMALL (an image
  * or the output outside its buffer, named), CLPAD_ERR_NO_DEVICE (fallback
- * context), CLPAD_ERR_UNSUPPORTED (a pil-* interpolation on a device whose
+ * context), CLPAD_ERR_UNSUPPORTED (a pil-*, area or bicubic interpolation on a device whose
  * kernel loops end early: docs/devices.md, quirk loop-limit),
  * CLPAD_ERR_BUILD_FAILED, CLPAD_ERR_DEVICE_OUT_OF_RESOURCES, CLPAD_ERR_OPENCL.
  */

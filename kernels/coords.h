@@ -205,4 +205,89 @@ CLPAD_COORD_FN unsigned clpad_yuv_rgb(int Y, int U, int V, int cy, int y0, int y
            clpad_yuv_sat(y + cbu * u) << 16;
 }
 
+/* Letterbox's OpenCV resize kinds that run through the variable-tap tables
+ * (docs/letterbox.md, "Resize"; host/ops/letterbox/resize_tables.c makes
+ * the tables): the rule of an image is the fourth int of its row entries.
+ *   CLPAD_TAPS_PIL        Pillow's resample (above).
+ *   CLPAD_TAPS_AREA_FAST  OpenCV INTER_AREA, integer ratios (its
+ *                         resizeAreaFast): the box's samples summed in
+ *                         integers; a 2 x 2 box (sum + 2) >> 2, any other
+ *                         cvRound((float)sum * (1.f / area)), the factor's
+ *                         float bits stored after the row's taps.
+ *   CLPAD_TAPS_AREA       OpenCV INTER_AREA, other reductions (its
+ *                         ResizeArea_Invoker): float coefficients, each row's
+ *                         h = sum(S * alpha) and then sum(beta * h), each
+ *                         product and sum rounded to single precision in
+ *                         tap order (clpad_cv_mac), then cvRound and
+ *                         saturation (clpad_cv_u8).
+ *   CLPAD_TAPS_LINEAR     OpenCV's linear resize in its fixed point with
+ *                         the coefficients INTER_AREA gives an enlarged
+ *                         axis: h = sum(S * alpha) in integers, then
+ *                         (sum((beta * (h >> 4)) >> 16) + 2) >> 2 (as
+ *                         clpad_lb_vpass).
+ *   CLPAD_TAPS_CUBIC      OpenCV INTER_CUBIC (its HResizeCubic and
+ *                         VResizeCubic for uchar): four rows' h_k =
+ *                         sum(S * alpha) in integers (the row entry's
+ *                         coefficients: beta0..3, then each row's offset
+ *                         from its first row), then for the samples of
+ *                         OpenCV's vector loop clpad_cubic_vec, for the
+ *                         rest clpad_cubic_int (the column entry's fourth
+ *                         int: how many of the pixel's channels are in the
+ *                         vector loop). */
+#define CLPAD_TAPS_PIL 0
+#define CLPAD_TAPS_AREA_FAST 1
+#define CLPAD_TAPS_AREA 2
+#define CLPAD_TAPS_LINEAR 3
+#define CLPAD_TAPS_CUBIC 4
+/* Samples per iteration of OpenCV's vertical cubic vector loop
+ * (VResizeCubicVec_32s8u: two vectors of four floats, 128-bit SIMD): a row
+ * of n samples (pixels x channels) has its first (n / 8) * 8 there. */
+#define CLPAD_CUBIC_VEC 8
+
+/* acc + s * w in single precision, the product and the sum each rounded
+ * (the files that include this are built without contraction into fused
+ * multiply-adds: -ffp-contract=off, FP_CONTRACT OFF). */
+CLPAD_COORD_FN float clpad_cv_mac(float acc, int s, float w)
+{
+    float p = (float)s * w;
+    return acc + p;
+}
+
+/* OpenCV's saturate_cast<uchar>(float): cvRound (to nearest, ties to even),
+ * then clamped to 0..255, with plain arithmetic (no library call). */
+CLPAD_COORD_FN int clpad_cv_u8(float f)
+{
+    if (!(f > 0.0f))
+        return 0;
+    if (f >= 255.0f)
+        return 255;
+    int i = (int)f; /* truncation: floor for f > 0 */
+    float r = f - (float)i; /* exact */
+    return r > 0.5f || (r == 0.5f && (i & 1)) ? i + 1 : i;
+}
+
+/* OpenCV's vertical cubic pass of one sample, vector loop
+ * (VResizeCubicVec_32s8u): each coefficient beta * 2^-22 and each row's sum
+ * as floats, h3 * b3 first, then h2 * b2 + that, h1 * b1 + that,
+ * h0 * b0 + that (every product and sum rounded: v_muladd without FMA),
+ * rounded half to even and saturated (clpad_cv_u8). */
+CLPAD_COORD_FN int clpad_cubic_vec(int h0, int h1, int h2, int h3, int b0, int b1, int b2,
+                                   int b3)
+{
+    const float s = 1.0f / 4194304.0f; /* 2^-22 */
+    float t = (float)h3 * ((float)b3 * s);
+    t = clpad_cv_mac(t, h2, (float)b2 * s);
+    t = clpad_cv_mac(t, h1, (float)b1 * s);
+    t = clpad_cv_mac(t, h0, (float)b0 * s);
+    return clpad_cv_u8(t);
+}
+/* The same sample by the scalar loop (FixedPtCast): (sum + 2^21) >> 22,
+ * saturated. */
+CLPAD_COORD_FN int clpad_cubic_int(int h0, int h1, int h2, int h3, int b0, int b1, int b2,
+                                   int b3)
+{
+    int v = (h0 * b0 + h1 * b1 + h2 * b2 + h3 * b3 + (1 << 21)) >> 22;
+    return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
 #endif /* CLPAD_COORDS_H */

@@ -437,6 +437,90 @@ CLPAD_INLINE void lb_taps_samples(const int C, __global const uchar *restrict ro
     }
 }
 
+/* ---- Variable taps: OpenCV's area and cubic ---------------------------------------- */
+
+/* The samples of source channels [0, C) of pixels [x, x + n) into t[c][0..n)
+ * through OpenCV's INTER_AREA or INTER_CUBIC set up as tap tables
+ * (host/ops/letterbox/resize_tables.c), by the image's rule (kernels/coords.h,
+ * CLPAD_TAPS_AREA_FAST, _AREA, _LINEAR, _CUBIC): the arithmetic of
+ * host/ops/letterbox/cpu.c's lb_cv_sample, step
+ * for step (float coefficients arrive as their bits). */
+CLPAD_INLINE void lb_cv_samples(const int C, __global const uchar *restrict rows, long stride,
+                                int ny, __global const int *restrict ky, int rule,
+                                __global const int *restrict cs, long cw,
+                                __global const int *restrict coef, long x, long n,
+                                int t[4][CLPAD_LB_CHUNK])
+{
+    for (long k = 0; k < n; k++) {
+        long e = x + k;
+        int x0 = cs[e], nx = cs[cw + e];
+        __global const int *restrict kx = coef + cs[2 * cw + e];
+        if (rule == CLPAD_TAPS_AREA_FAST) {
+            long sum[4] = {0, 0, 0, 0};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        sum[c] += r[c];
+            }
+            float inv = as_float(ky[ny]);
+            for (int c = 0; c < C; c++)
+                t[c][k] = ny == 2 && nx == 2 ? (int)((sum[c] + 2) >> 2)
+                                             : clpad_cv_u8((float)sum[c] * inv);
+        } else if (rule == CLPAD_TAPS_AREA) {
+            float a[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                float h[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                for (int i = 0; i < nx; i++, r += C) {
+                    float kk = as_float(kx[i]);
+                    for (int c = 0; c < C; c++)
+                        h[c] = clpad_cv_mac(h[c], r[c], kk);
+                }
+                float kj = as_float(ky[j]);
+                for (int c = 0; c < C; c++) {
+                    float p = h[c] * kj;
+                    a[c] = a[c] + p;
+                }
+            }
+            for (int c = 0; c < C; c++)
+                t[c][k] = clpad_cv_u8(a[c]);
+        } else if (rule == CLPAD_TAPS_CUBIC) {
+            /* four rows (ky[4 + j]: offsets from the first), each summed;
+             * the pixel's first cs[3 * cw + e] channels as OpenCV's vector
+             * loop computes them, the rest as its scalar loop */
+            int h[4][4];
+            for (int j = 0; j < 4; j++) {
+                __global const uchar *restrict r = rows + ky[4 + j] * stride + x0;
+                for (int c = 0; c < C; c++)
+                    h[j][c] = 0;
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        h[j][c] += (int)r[c] * kx[i];
+            }
+            int nvec = cs[3 * cw + e];
+            for (int c = 0; c < C; c++)
+                t[c][k] = c < nvec ? clpad_cubic_vec(h[0][c], h[1][c], h[2][c], h[3][c], ky[0],
+                                                     ky[1], ky[2], ky[3])
+                                   : clpad_cubic_int(h[0][c], h[1][c], h[2][c], h[3][c], ky[0],
+                                                     ky[1], ky[2], ky[3]);
+        } else { /* CLPAD_TAPS_LINEAR */
+            int a[4] = {0, 0, 0, 0};
+            for (int j = 0; j < ny; j++) {
+                __global const uchar *restrict r = rows + j * stride + x0;
+                int h[4] = {0, 0, 0, 0};
+                for (int i = 0; i < nx; i++, r += C)
+                    for (int c = 0; c < C; c++)
+                        h[c] += (int)r[c] * kx[i];
+                for (int c = 0; c < C; c++)
+                    a[c] += (ky[j] * (h[c] >> 4)) >> 16;
+            }
+            for (int c = 0; c < C; c++)
+                t[c][k] = (a[c] + 2) >> 2;
+        }
+    }
+}
+
 /* ---- YUV 4:2:0 frames ------------------------------------------------------------ */
 
 /* Two bytes from any address, byte k in bits 8k..8k+7 (as lb_load4). */
@@ -612,7 +696,9 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
         lb_fill(C, nhwc, ob, d, plane, x0, a, fill);
         for (long x = a; x < b; x += CLPAD_LB_CHUNK) {
             long m = min(b - x, (long)CLPAD_LB_CHUNK);
-            if (kind == LB_TAPS)
+            if (kind == LB_TAPS && ry.w != CLPAD_TAPS_PIL) /* OpenCV's area, cubic */
+                lb_cv_samples(C, r0, desc.y, ry.y, ky, ry.w, cs, W, coef, x, m, t);
+            else if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
             /* (YUV: step and same as constants, one copy of the loop each) */
             else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4 && u0 == u1)

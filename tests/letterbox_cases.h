@@ -118,6 +118,41 @@ static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64
     }
 }
 
+/* A batch of `interp` (OpenCV's area, whose path depends on both axes, and
+ * bicubic) that runs each of its rules in one launch: stretch to a
+ * random slot H x W of images that reduce it by integer ratios (2 x 2 and
+ * others), by other ratios, enlarge one axis or both, keep its size, or
+ * are one pixel thin; every value option random as lb_random_case draws
+ * them, border and placement irrelevant to a stretch. */
+static inline void lb_rules_case(lb_case *c, uint64_t *rng, clpad_interp interp, int64_t max_out)
+{
+    lb_random_case(c, rng, 1, 4, max_out); /* the options; its image is replaced */
+    for (size_t i = 0; i < c->n; i++)
+        free(c->pixels[i]);
+    c->o.interp = interp;
+    c->o.fit = CLPAD_FIT_STRETCH;
+    c->o.resize_shorter = 0;
+    c->o.stride = 0;
+    int64_t H = c->o.out_height, W = c->o.out_width;
+    static const int64_t chans[3] = {1, 3, 4};
+    int64_t C = chans[tu_range(rng, 0, 2)];
+    c->n = 8;
+    for (size_t i = 0; i < c->n; i++) {
+        int64_t h, w;
+        switch (i) {
+        case 0: h = 2 * H; w = 2 * W; break;                                      /* 2 x 2 box */
+        case 1: h = H * tu_range(rng, 1, 5); w = W * tu_range(rng, 1, 5); break; /* boxes */
+        case 2: h = tu_range(rng, H, 4 * H); w = tu_range(rng, W, 4 * W); break; /* reduced */
+        case 3: h = tu_range(rng, 1, H); w = tu_range(rng, W, 3 * W); break;     /* mixed */
+        case 4: h = tu_range(rng, 1, H); w = tu_range(rng, 1, W); break;         /* enlarged */
+        case 5: h = H; w = W; break;                                              /* same */
+        case 6: h = 1; w = tu_range(rng, 1, 4 * W); break;
+        default: h = tu_range(rng, H, 12 * H); w = tu_range(rng, W, 12 * W); break;
+        }
+        lb_case_image(c, i, h, w, C, tu_range(rng, 0, 2) ? 0 : tu_range(rng, 1, 9), rng);
+    }
+}
+
 static inline const char *lb_case_str(const lb_case *c, char *buf, size_t len)
 {
     size_t u = (size_t)snprintf(buf, len,

@@ -610,6 +610,66 @@ static void test_quirk_loop_limit(void **state)
     }
 }
 
+/* The letterbox kernel's OpenCV kinds (docs/letterbox.md, "Resize"): one
+ * batch whose images take each path of area (a 2 x 2 box, a 3 x 2 box, the
+ * general reduction's float sums, one axis enlarged and one reduced), or
+ * the same sizes through bicubic (float and integer samples of its vertical
+ * pass), on the device path, against the CPU reference; the bytes that
+ * differ. */
+static size_t cv_kind_check(clpad_context *ctx, clpad_interp interp)
+{
+    enum { N = 4, H = 10, W = 14, C = 3 };
+    static const int64_t sizes[N][2] = {{20, 28}, {30, 28}, {37, 61}, {7, 50}};
+    static unsigned char px[N][37 * 61 * C];
+    clpad_image im[N];
+    uint64_t rng = 0xA4EA;
+    for (int i = 0; i < N; i++) {
+        tu_fill(px[i], sizeof px[i], &rng);
+        im[i] = (clpad_image){.data = px[i], .height = sizes[i][0], .width = sizes[i][1],
+                              .channels = C};
+    }
+    clpad_letterbox_options o;
+    clpad_letterbox_options_init(&o, H, W);
+    o.interp = interp;
+    o.fit = CLPAD_FIT_STRETCH;
+    o.dtype = CLPAD_U8;
+    static unsigned char want[N * H * W * C], got[N * H * W * C];
+    TU_ASSERT_OK(clpad_letterbox_cpu(im, N, &o, want, sizeof want, NULL));
+    memset(got, 0xA5, sizeof got);
+    clpad_run_info ri;
+    clpad_run_info_init(&ri);
+    TU_ASSERT_OK(clpad_letterbox(ctx, im, N, &o, got, sizeof got, NULL, &ri));
+    if (!ri.used_opencl && !has_quirk(ctx, "loop-limit"))
+        fail_msg("%s did not run on the device", clpad_interp_name(interp));
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof got; i++)
+        bad += got[i] != want[i];
+    return bad;
+}
+
+static void test_letterbox_opencv_kinds(void **state)
+{
+    (void)state;
+    static const clpad_interp kinds[2] = {CLPAD_INTERP_AREA, CLPAD_INTERP_BICUBIC};
+    for (int i = 0; i < 2; i++) {
+        const char *name = clpad_interp_name(kinds[i]);
+        clpad_context *ctx = make_ctx("cpu", false, NULL);
+        bool loops = has_quirk(ctx, "loop-limit");
+        size_t bad = cv_kind_check(ctx, kinds[i]);
+        clpad_context_destroy(ctx);
+        if (bad)
+            fail_msg("%s: %zu bytes differ from the CPU reference", name, bad);
+        if (loops) { /* the kernel itself, its loops being short here */
+            ctx = make_ctx("cpu", false, "-loop-limit");
+            bad = cv_kind_check(ctx, kinds[i]);
+            clpad_context_destroy(ctx);
+            if (bad)
+                fail_msg("%s on the kernel (quirk loop-limit off): %zu bytes differ", name, bad);
+        }
+        printf("%s: the kernel equals the CPU reference\n", name);
+    }
+}
+
 /* no-restrict: a kernel calling an inline function that takes restrict
  * pointers. */
 static const char k_restrict_src[] =
@@ -756,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_quirk_no_restrict),
         cmocka_unit_test(test_quirk_no_narrow_switch),
         cmocka_unit_test(test_quirk_loop_limit),
+        cmocka_unit_test(test_letterbox_opencv_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

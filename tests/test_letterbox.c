@@ -6,6 +6,7 @@
  * and the errors, which name the image and write nothing. No device. */
 #include "letterbox_cases.h"
 
+#include <float.h>
 #include <math.h>
 
 /* ---- The oracle ------------------------------------------------------------ */
@@ -91,10 +92,15 @@ static void oracle_slot(const lb_case *c, int64_t *H, int64_t *W)
     }
 }
 
-/* cv::resize, 8-bit, INTER_LINEAR or INTER_NEAREST, into a dense nh x nw x C. */
+/* cv::resize, 8-bit, INTER_LINEAR or INTER_NEAREST, into a dense nh x nw x C;
+ * nearest 2: the linear resize with INTER_AREA's coefficients (OpenCV's
+ * area_mode where an axis is enlarged). */
 static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nearest,
                           unsigned char *dst)
 {
+    bool area = nearest == 2;
+    if (area)
+        nearest = 0;
     const unsigned char *src = im->data;
     int64_t h = im->height, w = im->width, C = im->channels;
     int64_t stride = im->row_stride ? im->row_stride : w * C;
@@ -120,6 +126,11 @@ static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nea
         float fx = (float)((dx + 0.5) * sx_scale - 0.5);
         int64_t sx = (int64_t)floorf(fx);
         fx -= (float)sx;
+        if (area) {
+            sx = (int64_t)floor((double)dx * sx_scale);
+            fx = (float)((double)(dx + 1) - (double)(sx + 1) * ((double)nw / (double)w));
+            fx = fx <= 0 ? 0.0f : fx - floorf(fx);
+        }
         if (sx < 0)
             fx = 0, sx = 0;
         if (sx + 1 >= w) {
@@ -137,6 +148,11 @@ static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nea
         float fy = (float)((dy + 0.5) * sy_scale - 0.5);
         int64_t sy = (int64_t)floorf(fy);
         fy -= (float)sy;
+        if (area) {
+            sy = (int64_t)floor((double)dy * sy_scale);
+            fy = (float)((double)(dy + 1) - (double)(sy + 1) * ((double)nh / (double)h));
+            fy = fy <= 0 ? 0.0f : fy - floorf(fy);
+        }
         int b0 = (short)lrintf((1.f - fy) * 2048), b1 = (short)lrintf(fy * 2048);
         int64_t y0 = sy < 0 ? 0 : sy >= h ? h - 1 : sy;
         int64_t y1 = sy + 1 < 0 ? 0 : sy + 1 >= h ? h - 1 : sy + 1;
@@ -161,6 +177,185 @@ static void oracle_resize(const clpad_image *im, int64_t nh, int64_t nw, int nea
     free(alpha);
     free(h0);
     free(h1);
+}
+
+/* OpenCV's saturate_cast<uchar>(float). */
+static unsigned char oracle_cv_u8(float f)
+{
+    float r = nearbyintf(f);
+    return !(r > 0) ? 0 : r >= 255 ? 255 : (unsigned char)r;
+}
+
+/* OpenCV's computeResizeAreaTab: entries {output sample, source sample,
+ * weight} in order; returns their count. */
+typedef struct oracle_area_tap {
+    int64_t di, si;
+    float alpha;
+} oracle_area_tap;
+
+static int64_t oracle_area_tab(int64_t ssize, int64_t dsize, double scale, oracle_area_tap *tab)
+{
+    int64_t k = 0;
+    for (int64_t dx = 0; dx < dsize; dx++) {
+        double fsx1 = (double)dx * scale, fsx2 = fsx1 + scale;
+        double cell = fmin(scale, (double)ssize - fsx1);
+        int64_t sx1 = (int64_t)ceil(fsx1), sx2 = (int64_t)floor(fsx2);
+        sx2 = sx2 < ssize - 1 ? sx2 : ssize - 1;
+        sx1 = sx1 < sx2 ? sx1 : sx2;
+        if ((double)sx1 - fsx1 > 1e-3)
+            tab[k++] = (oracle_area_tap){dx, sx1 - 1, (float)(((double)sx1 - fsx1) / cell)};
+        for (int64_t sx = sx1; sx < sx2; sx++)
+            tab[k++] = (oracle_area_tap){dx, sx, (float)(1.0 / cell)};
+        if (fsx2 - (double)sx2 > 1e-3)
+            tab[k++] = (oracle_area_tap){dx, sx2,
+                                         (float)(fmin(fmin(fsx2 - (double)sx2, 1.0), cell) / cell)};
+    }
+    return k;
+}
+
+/* cv::resize, 8-bit, INTER_AREA, into a dense nh x nw x C, the way OpenCV
+ * runs it on a whole image: resizeAreaFast (integer ratios), or
+ * ResizeArea_Invoker (each source row's horizontal sums into buf, the rows
+ * accumulated into sum, written when the output row changes), or the linear
+ * resize with area coefficients where an axis is enlarged. */
+static void oracle_area(const clpad_image *im, int64_t nh, int64_t nw, unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    double sx = 1.0 / ((double)nw / (double)w), sy = 1.0 / ((double)nh / (double)h);
+    if (sx < 1 || sy < 1) {
+        oracle_resize(im, nh, nw, 2, dst);
+        return;
+    }
+    double ix = nearbyint(sx), iy = nearbyint(sy);
+    if (fabs(sx - ix) < DBL_EPSILON && fabs(sy - iy) < DBL_EPSILON) {
+        int64_t bx = (int64_t)ix, by = (int64_t)iy;
+        float inv = 1.f / (float)(bx * by);
+        for (int64_t y = 0; y < nh; y++)
+            for (int64_t x = 0; x < nw * C; x++) {
+                int64_t sum = 0;
+                for (int64_t j = 0; j < by; j++)
+                    for (int64_t i = 0; i < bx; i++)
+                        sum += src[(y * by + j) * stride + (x / C * bx + i) * C + x % C];
+                dst[y * nw * C + x] = bx == 2 && by == 2 ? (unsigned char)((sum + 2) >> 2)
+                                                         : oracle_cv_u8((float)sum * inv);
+            }
+        return;
+    }
+    oracle_area_tap *xt = malloc((size_t)(2 * w) * sizeof *xt),
+                    *yt = malloc((size_t)(2 * h) * sizeof *yt);
+    int64_t nx = oracle_area_tab(w, nw, sx, xt), ny = oracle_area_tab(h, nh, sy, yt);
+    float *buf = malloc((size_t)(nw * C) * sizeof *buf);
+    float *sum = calloc((size_t)(nw * C), sizeof *sum);
+    int64_t prev = yt[0].di;
+    for (int64_t j = 0; j < ny; j++) {
+        const unsigned char *S = src + yt[j].si * stride;
+        float beta = yt[j].alpha;
+        for (int64_t x = 0; x < nw * C; x++)
+            buf[x] = 0;
+        for (int64_t k = 0; k < nx; k++)
+            for (int64_t c = 0; c < C; c++)
+                buf[xt[k].di * C + c] += S[xt[k].si * C + c] * xt[k].alpha;
+        if (yt[j].di != prev) {
+            for (int64_t x = 0; x < nw * C; x++) {
+                dst[prev * nw * C + x] = oracle_cv_u8(sum[x]);
+                sum[x] = beta * buf[x];
+            }
+            prev = yt[j].di;
+        } else {
+            for (int64_t x = 0; x < nw * C; x++)
+                sum[x] += beta * buf[x];
+        }
+    }
+    for (int64_t x = 0; x < nw * C; x++)
+        dst[prev * nw * C + x] = oracle_cv_u8(sum[x]);
+    free(xt);
+    free(yt);
+    free(buf);
+    free(sum);
+}
+
+/* cv::resize, 8-bit, INTER_CUBIC, into a dense nh x nw x C, as OpenCV's
+ * resizeGeneric_ runs it without IPP: each output row's four source rows
+ * (clamped) through HResizeCubic into int rows, then VResizeCubic: the
+ * first (nw * C / 8) * 8 samples of the row by its float vector loop
+ * (VResizeCubicVec_32s8u on 128-bit SIMD), the rest by FixedPtCast. */
+static void oracle_cubic(const clpad_image *im, int64_t nh, int64_t nw, unsigned char *dst)
+{
+    const unsigned char *src = im->data;
+    int64_t h = im->height, w = im->width, C = im->channels;
+    int64_t stride = im->row_stride ? im->row_stride : w * C;
+    double sx_scale = 1.0 / ((double)nw / (double)w), sy_scale = 1.0 / ((double)nh / (double)h);
+    int64_t *xofs = malloc((size_t)nw * sizeof *xofs);
+    short *alpha = malloc((size_t)nw * 4 * sizeof *alpha);
+    const float A = -0.75f;
+    for (int64_t dx = 0; dx < nw; dx++) {
+        float fx = (float)((dx + 0.5) * sx_scale - 0.5);
+        int64_t sx = (int64_t)floorf(fx);
+        fx -= (float)sx;
+        float c0 = ((A * (fx + 1) - 5 * A) * (fx + 1) + 8 * A) * (fx + 1) - 4 * A;
+        float c1 = ((A + 2) * fx - (A + 3)) * fx * fx + 1;
+        float c2 = ((A + 2) * (1 - fx) - (A + 3)) * (1 - fx) * (1 - fx) + 1;
+        float c3 = 1.f - c0 - c1 - c2;
+        xofs[dx] = sx;
+        alpha[4 * dx] = (short)lrintf(c0 * 2048);
+        alpha[4 * dx + 1] = (short)lrintf(c1 * 2048);
+        alpha[4 * dx + 2] = (short)lrintf(c2 * 2048);
+        alpha[4 * dx + 3] = (short)lrintf(c3 * 2048);
+    }
+    int *rows[4];
+    for (int k = 0; k < 4; k++)
+        rows[k] = malloc((size_t)(nw * C) * sizeof(int));
+    int64_t width = nw * C, vec = 0;
+    while (vec <= width - 8)
+        vec += 8;
+    for (int64_t dy = 0; dy < nh; dy++) {
+        float fy = (float)((dy + 0.5) * sy_scale - 0.5);
+        int64_t sy = (int64_t)floorf(fy);
+        fy -= (float)sy;
+        float b[4];
+        b[0] = ((A * (fy + 1) - 5 * A) * (fy + 1) + 8 * A) * (fy + 1) - 4 * A;
+        b[1] = ((A + 2) * fy - (A + 3)) * fy * fy + 1;
+        b[2] = ((A + 2) * (1 - fy) - (A + 3)) * (1 - fy) * (1 - fy) + 1;
+        b[3] = 1.f - b[0] - b[1] - b[2];
+        short beta[4];
+        for (int k = 0; k < 4; k++) {
+            beta[k] = (short)lrintf(b[k] * 2048);
+            int64_t r = sy - 1 + k;
+            r = r < 0 ? 0 : r >= h ? h - 1 : r;
+            const unsigned char *S = src + r * stride;
+            for (int64_t dx = 0; dx < nw; dx++)
+                for (int64_t c = 0; c < C; c++) {
+                    int v = 0;
+                    for (int j = 0; j < 4; j++) {
+                        int64_t x = xofs[dx] - 1 + j;
+                        x = x < 0 ? 0 : x >= w ? w - 1 : x;
+                        v += S[x * C + c] * alpha[4 * dx + j];
+                    }
+                    rows[k][dx * C + c] = v;
+                }
+        }
+        float scale = 1.f / (2048 * 2048);
+        for (int64_t x = 0; x < width; x++) {
+            int v;
+            if (x < vec) {
+                float t = (float)rows[3][x] * (beta[3] * scale);
+                t = (float)rows[2][x] * (beta[2] * scale) + t;
+                t = (float)rows[1][x] * (beta[1] * scale) + t;
+                t = (float)rows[0][x] * (beta[0] * scale) + t;
+                v = (int)nearbyintf(t);
+            } else {
+                v = (rows[0][x] * beta[0] + rows[1][x] * beta[1] + rows[2][x] * beta[2] +
+                     rows[3][x] * beta[3] + (1 << 21)) >> 22;
+            }
+            dst[dy * width + x] = (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        free(rows[k]);
+    free(xofs);
+    free(alpha);
 }
 
 /* Pillow's filters (its src/libImaging/Resample.c): support 1, 2 and 3. */
@@ -328,7 +523,11 @@ static void oracle(const lb_case *c, unsigned char *out, clpad_letterbox_transfo
                                         H, W);
         t[i] = (clpad_letterbox_transform){sizeof t[i], g.r, g.top, g.left, g.nh, g.nw, g.ry, g.rx};
         unsigned char *rs = malloc((size_t)(g.nh * g.nw * C));
-        if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
+        if (o->interp == CLPAD_INTERP_AREA)
+            oracle_area(im, g.nh, g.nw, rs);
+        else if (o->interp == CLPAD_INTERP_BICUBIC)
+            oracle_cubic(im, g.nh, g.nw, rs);
+        else if (o->interp >= CLPAD_INTERP_PIL_BILINEAR)
             oracle_pil_resize(im, g.nh, g.nw, o->interp, o->pil_version, rs);
         else
             oracle_resize(im, g.nh, g.nw, o->interp == CLPAD_INTERP_NEAREST, rs);
@@ -431,6 +630,39 @@ static void test_random_batches(void **state)
            "checked)\n",
            ran, refused);
     assert_true(ran > CASES / 2);
+}
+
+/* OpenCV's INTER_AREA (docs/letterbox.md, "Resize"): batches whose images
+ * take each of its paths (integer-ratio boxes, 2 x 2 among them; other
+ * reductions; an enlarged axis; the same size) against the oracle's whole-
+ * image INTER_AREA. */
+static void test_area_rules(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xA4EA;
+    for (int i = 0; i < 40; i++) {
+        lb_case c;
+        lb_rules_case(&c, &rng, CLPAD_INTERP_AREA, i % 4 ? 24 : 90);
+        assert_int_equal(check_case(&c, i), 1);
+        lb_case_free(&c);
+    }
+    printf("40 area batches of every INTER_AREA path equal the oracle\n");
+}
+
+/* OpenCV's INTER_CUBIC: batches of every kind of ratio (stretch; the rows'
+ * vector and scalar parts of OpenCV's vertical pass at every width) against
+ * the oracle's whole-image INTER_CUBIC. */
+static void test_cubic_rules(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xC0B1C;
+    for (int i = 0; i < 40; i++) {
+        lb_case c;
+        lb_rules_case(&c, &rng, CLPAD_INTERP_BICUBIC, i % 4 ? 24 : 90);
+        assert_int_equal(check_case(&c, i), 1);
+        lb_case_free(&c);
+    }
+    printf("40 bicubic batches equal the oracle\n");
 }
 
 /* Images already the slot's size, one pixel wide, one pixel tall, enlarged
@@ -877,6 +1109,8 @@ int main(void)
         cmocka_unit_test(test_transforms),     cmocka_unit_test(test_errors),
         cmocka_unit_test(test_names),          cmocka_unit_test(test_fits),
         cmocka_unit_test(test_struct_sizes),
+        cmocka_unit_test(test_area_rules),
+        cmocka_unit_test(test_cubic_rules),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -135,6 +135,42 @@ static void test_random_batches(void **state)
     assert_true(ran > CASES / 2);
 }
 
+/* OpenCV's INTER_AREA: batches whose images take each of its paths (the
+ * integer-ratio box, the general reduction's float sums, the linear resize
+ * of an enlarged axis) in one launch, against the CPU reference. */
+static void test_area_rules(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xA4EA1;
+    int ran = 0;
+    for (int i = 0; i < 24; i++) {
+        lb_case c;
+        lb_rules_case(&c, &rng, CLPAD_INTERP_AREA, i % 4 ? 24 : 90);
+        ran += diff_case(&c, &rng, i);
+        lb_case_free(&c);
+    }
+    printf("%d area batches: both device APIs equal the CPU reference\n", ran);
+    assert_int_equal(ran, 24);
+}
+
+/* OpenCV's INTER_CUBIC: batches of every kind of ratio in one launch
+ * (vector and scalar samples of its vertical pass), against the CPU
+ * reference. */
+static void test_cubic_rules(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xC0B1C1;
+    int ran = 0;
+    for (int i = 0; i < 24; i++) {
+        lb_case c;
+        lb_rules_case(&c, &rng, CLPAD_INTERP_BICUBIC, i % 4 ? 24 : 90);
+        ran += diff_case(&c, &rng, i);
+        lb_case_free(&c);
+    }
+    printf("%d bicubic batches: both device APIs equal the CPU reference\n", ran);
+    assert_int_equal(ran, 24);
+}
+
 /* The sizes of real batches: 4K and phone photos with small ones, into
  * 640x640 and 224x224, every dtype and layout; an image already the target
  * size; 1-pixel-wide ones; upscale and downscale. */
@@ -338,6 +374,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_batches),
         cmocka_unit_test(test_real_sizes),
+        cmocka_unit_test(test_area_rules),
+        cmocka_unit_test(test_cubic_rules),
         cmocka_unit_test(test_value_edges),
 #ifdef CLPAD_TEST_HAVE_TENSOR_IO
         cmocka_unit_test(test_photo),

@@ -646,7 +646,11 @@ def letterbox(images: Iterable[Any], size: Union[int, Sequence[int]], *,
     round(w * r) x round(h * r) (Python's round; scaleup=False: never
     enlarge), with OpenCV's INTER_LINEAR arithmetic for 8-bit images
     (``interp="bilinear"``, the default; cv2.resize byte for byte),
-    INTER_NEAREST (``"nearest"``) or Pillow's antialiased Image.resize
+    INTER_NEAREST (``"nearest"``), INTER_AREA (``"area"``: cv2.resize
+    with INTER_AREA byte for byte, reductions and enlargements),
+    INTER_CUBIC (``"bicubic"``: OpenCV's own arithmetic, byte for byte; an
+    OpenCV built with Intel IPP, as the PyPI wheels are, runs IPP's cubic
+    by default, within 1 of it) or Pillow's antialiased Image.resize
     (``"pil-bilinear"``, ``"pil-bicubic"``, ``"pil-lanczos"``: PIL's
     BILINEAR, BICUBIC and LANCZOS byte for byte, 1- and 3-channel images;
     4 channels are resized each on its own, where Pillow premultiplies

@@ -44,7 +44,8 @@ BatchPadModeName = Literal[
 
 #: Letterbox's interpolations: OpenCV's INTER_LINEAR and INTER_NEAREST for 8-bit images,
 #: and Pillow's antialiased Image.resize (BILINEAR, BICUBIC, LANCZOS).
-Interp = Literal["bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos"]
+Interp = Literal["bilinear", "nearest", "pil-bilinear", "pil-bicubic", "pil-lanczos", "area",
+                 "bicubic"]
 
 #: Where an image or tensor goes in its slot: centred (the odd element at the
 #: end) or at the start of every axis.

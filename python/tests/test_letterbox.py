@@ -431,6 +431,36 @@ def test_pil_kinds_are_pillows_resize():
     assert (t[0].pad_top, t[0].pad_left) == (-top, -left)
 
 
+def test_opencv_kinds_are_cv2_resize():
+    """interp "area" is cv2.resize(INTER_AREA) byte for byte (integer
+    ratios, other reductions, enlargements, one axis up and one down), and
+    "bicubic" OpenCV's own INTER_CUBIC (cv2.resize with IPP off), on the
+    device and the reference path, 1, 3 and 4 channels
+    (clpad/docs/letterbox.md, "Resize")."""
+    cv2 = pytest.importorskip("cv2")
+    rng = np.random.default_rng(28)
+    y, x = np.mgrid[0:96, 0:132]
+    smooth = ((np.sin(x / 7.0) + np.cos(y / 5.0)) * 60 + 128).astype(np.uint8)
+    noise = rng.integers(0, 256, (96, 132, 4), dtype=np.uint8)
+    sizes = ((48, 66), (32, 33), (24, 44), (37, 61), (13, 200), (150, 41), (96, 132), (1, 1))
+    was = cv2.ipp.useIPP()
+    try:
+        for a in (smooth, noise[:, :, :3], noise):
+            for H, W in sizes:
+                for kind, flag in (("area", cv2.INTER_AREA), ("bicubic", cv2.INTER_CUBIC)):
+                    cv2.ipp.setUseIPP(kind != "bicubic" and was)
+                    want = cv2.resize(a, (W, H), interpolation=flag).reshape(H, W, -1)
+                    for device in (None, clpad.REFERENCE):
+                        got, _ = clpad.preprocess([a], (H, W), fit="stretch", interp=kind,
+                                                  dtype=np.uint8, layout="NHWC", device=device)
+                        assert got[0].tobytes() == want.tobytes(), (kind, a.shape, (H, W), device)
+    finally:
+        cv2.ipp.setUseIPP(was)
+    a, _ = clpad.preprocess([noise], (20, 30), interp="cubic", fit="stretch", dtype=np.uint8)
+    b, _ = clpad.preprocess([noise], (20, 30), interp="bicubic", fit="stretch", dtype=np.uint8)
+    assert a.tobytes() == b.tobytes()
+
+
 def test_pil_version_picks_the_pass_order():
     """A 120 x 120 image to 80 x 10 (W x H): Pillow 13 runs the vertical pass
     first there (2 (80 - 120) > 10 - 120), Pillow 12 the horizontal one; the

@@ -1,7 +1,7 @@
 /* The letterbox's resize alone, for any pair of sizes (the peer harness
  * compares it with cv2.resize: tests/peer/letterbox_peer.py, "--resize"):
  *
- *   lb_resize bilinear|nearest H W C NH NW < image.raw > resized.raw
+ *   lb_resize bilinear|nearest|area|bicubic|pil-* H W C NH NW < image.raw > resized.raw
  *
  * reads an H x W image of C u8 samples per pixel (HWC, rows packed) and
  * writes it resized to NH x NW. Letterbox keeps the aspect, so its own size
@@ -9,7 +9,9 @@
  * the plan of a one-image letterbox (host/ops/letterbox/plan.c) whose row and
  * column tables are replaced by the axis tables of H -> NH and W -> NW,
  * computed by the CPU reference's own row loop (host/ops/letterbox/cpu.c) with
- * the shared arithmetic of kernels/coords.h. Exit 0, or 2 with a message. */
+ * the shared arithmetic of kernels/coords.h. The variable-tap kinds (area,
+ * whose set-up depends on both axes, bicubic, pil-*) run as the CPU path's stretch
+ * fit to NH x NW, which is the same resize. Exit 0, or 2 with a message. */
 #include "ops/letterbox/letterbox.h"
 
 #include <stdio.h>
@@ -18,7 +20,9 @@
 
 static int usage(const char *why)
 {
-    fprintf(stderr, "lb_resize: %s\nusage: lb_resize bilinear|nearest H W C NH NW < in > out\n",
+    fprintf(stderr,
+            "lb_resize: %s\nusage: lb_resize bilinear|nearest|area|bicubic|pil-* H W C NH NW "
+            "< in > out\n",
             why);
     return 2;
 }
@@ -57,6 +61,16 @@ int main(int argc, char **argv)
     o.interp = interp;
     o.dtype = CLPAD_U8; /* scale 1, mean 0, std 1: the value table is the identity */
     o.layout = CLPAD_LAYOUT_NHWC;
+    if (clpad__lb_is_taps(interp)) {
+        /* the variable-tap kinds' rule depends on both axes: the library's
+         * own stretch fit (each axis resized to the slot), CPU path */
+        o.fit = CLPAD_FIT_STRETCH;
+        if (clpad_letterbox_cpu(&im, 1, &o, out, out_bytes, NULL))
+            why = clpad_last_error();
+        else if (fwrite(out, 1, out_bytes, stdout) != out_bytes)
+            why = "cannot write the output";
+        goto done;
+    }
     if (clpad__lb_plan_host(&im, 1, &o, out, out_bytes, NULL, &p)) {
         why = clpad_last_error();
         goto done;

@@ -133,9 +133,9 @@ def random_image(rng, h, w, c):
 
 def resize_pair(rng):
     """A random (h, w) -> (nh, nw) pair: upscaling, downscaling, exact
-    halving (where OpenCV switches to INTER_AREA), near identity, extreme
-    ratios, or anything."""
-    kind = rng.choice(["any", "up", "down", "half", "near", "extreme"])
+    halving (where OpenCV switches to INTER_AREA), integer ratios per axis,
+    near identity, extreme ratios, or anything."""
+    kind = rng.choice(["any", "up", "down", "half", "near", "extreme", "box"])
     dim = lambda: rng.choice([rng.randint(1, 4), rng.randint(1, 400), rng.randint(400, 1600)])
     h, w = dim(), dim()
     if kind == "up":
@@ -145,6 +145,9 @@ def resize_pair(rng):
     elif kind == "half":
         nh, nw = rng.randint(1, 500), rng.randint(1, 500)
         h, w = 2 * nh, 2 * nw
+    elif kind == "box":  # integer ratios per axis (INTER_AREA's fast path)
+        nh, nw = rng.randint(1, 300), rng.randint(1, 300)
+        h, w = nh * rng.randint(1, 7), nw * rng.randint(1, 7)
     elif kind == "near":
         nh, nw = max(1, h + rng.randint(-2, 2)), max(1, w + rng.randint(-2, 2))
     elif kind == "extreme":
@@ -161,12 +164,13 @@ def resize_pair(rng):
 def check_resize(tool, rng, pairs, tally, verbose):
     """clpad's resize alone (lb_resize: the letterbox's tables and
     arithmetic for any pair of sizes) against cv2.resize, byte for byte:
-    INTER_LINEAR and INTER_NEAREST, C = 1, 3, 4, random pairs and the
-    photograph."""
+    INTER_LINEAR, INTER_NEAREST, INTER_AREA and INTER_CUBIC (OpenCV's own,
+    IPP switched off), C = 1, 3, 4, random pairs and the photograph."""
     photo = None
     if os.path.exists(PHOTO):
         photo = cv2.cvtColor(cv2.imread(PHOTO, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
     samples = differing = 0
+    ipp_stats = [0, 0, 0]  # bicubic against the default (IPP) cv2.resize: differing, max, of
     for k in range(pairs):
         c = rng.choice([1, 3, 4])
         kind, h, w, nh, nw = resize_pair(rng)
@@ -178,7 +182,8 @@ def check_resize(tool, rng, pairs, tally, verbose):
             h, w = img.shape[:2]
         else:
             img = random_image(rng, h, w, c)
-        for interp, flag in (("bilinear", cv2.INTER_LINEAR), ("nearest", cv2.INTER_NEAREST)):
+        for interp, flag in (("bilinear", cv2.INTER_LINEAR), ("nearest", cv2.INTER_NEAREST),
+                             ("area", cv2.INTER_AREA), ("bicubic", cv2.INTER_CUBIC)):
             if interp == "nearest" and k % 4:
                 continue
             r = subprocess.run([tool, interp] + [str(v) for v in (h, w, c, nh, nw)],
@@ -190,8 +195,26 @@ def check_resize(tool, rng, pairs, tally, verbose):
                           % (desc, r.stderr.decode().strip()))
                 continue
             ours = np.frombuffer(r.stdout, np.uint8).reshape(nh, nw, c)
-            ref = cv2.resize(img[..., 0] if c == 1 else img, (nw, nh), interpolation=flag)
+            src = img[..., 0] if c == 1 else img
+            if interp == "bicubic":
+                # OpenCV's own INTER_CUBIC: with IPP in the build, cv2.resize
+                # runs Intel's cubic instead, which clpad does not follow
+                # (docs/letterbox.md); its distance is reported, not failed
+                ipp = cv2.resize(src, (nw, nh), interpolation=flag).reshape(nh, nw, c)
+                was = cv2.ipp.useIPP()
+                cv2.ipp.setUseIPP(False)
+                try:
+                    ref = cv2.resize(src, (nw, nh), interpolation=flag)
+                finally:
+                    cv2.ipp.setUseIPP(was)
+            else:
+                ref = cv2.resize(src, (nw, nh), interpolation=flag)
             ref = ref.reshape(nh, nw, c)
+            if interp == "bicubic":
+                d_ipp = np.abs(ours.astype(int) - ipp.astype(int))
+                ipp_stats[0] += int(np.count_nonzero(d_ipp))
+                ipp_stats[1] = max(ipp_stats[1], int(d_ipp.max()))
+                ipp_stats[2] += ours.size
             d = int(np.count_nonzero(ours != ref))
             samples += ours.size
             differing += d
@@ -202,6 +225,9 @@ def check_resize(tool, rng, pairs, tally, verbose):
                 print("  %s: %d samples differ" % (desc, d))
     print("cv2.resize directly: %d size pairs, %d samples compared, %d differ"
           % (pairs, samples, differing))
+    if ipp_stats[2]:
+        print("bicubic against cv2.resize with IPP on (not followed): %d of %d samples differ, "
+              "by at most %d" % (ipp_stats[0], ipp_stats[2], ipp_stats[1]))
 
 
 class Tally:

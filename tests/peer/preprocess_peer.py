@@ -21,6 +21,11 @@ and on the CPU reference path (device="reference"):
         float32); and against torchvision itself where it is installed.
   cover     fit="cover" (and resize_shorter) as the resize of the whole
         image then the centre crop, with PIL's resize.
+  area, bicubic  clpad.preprocess(fit="stretch", interp="area" |
+        "bicubic", dtype=uint8) against cv2.resize(INTER_AREA) and
+        cv2.resize(INTER_CUBIC) with IPP off (OpenCV's own cubic; where cv2
+        is installed): integer ratios per axis, other reductions (3 to 40
+        times too), enlargements and mixes.
 
 Exit status: 0 no failure, 1 failures, 77 nothing could run.
 """
@@ -204,6 +209,77 @@ def main():
         d = differing(got[0], full[y0:y0 + H, x0:x0 + W])
         if d:
             failures.append("%s %s -> %s: %d samples differ" % (kw, (h, w), (H, W), d))
+    # 4. OpenCV's INTER_AREA and INTER_CUBIC: integer ratios per axis (area's
+    # box path, 2 x 2 among them), other reductions, enlargements and mixes,
+    # on the photos and random crops of them
+    try:
+        import cv2
+    except ImportError:
+        cv2 = None
+        print("area against cv2.resize(INTER_AREA): not run (cv2 is not installed)")
+    opencv_cases = {"area": 0, "bicubic": 0}
+    ipp_stats = [0, 0, 0]  # bicubic against the default (IPP) cv2.resize: differing, max, of
+    for k in range(args.cases * 2 if cv2 is not None else 0):
+        for pil in pils:
+            a = np.asarray(pil)
+            if k % 2:  # a random crop: odd sizes
+                h, w = a.shape[:2]
+                y0, x0 = int(rng.integers(0, h // 2)), int(rng.integers(0, w // 2))
+                a = a[y0:y0 + int(rng.integers(1, h - y0 + 1)), x0:x0 + int(rng.integers(1, w - x0 + 1))]
+            h, w = a.shape[:2]
+            how = k % 5
+            if how == 0:  # integer ratios: the image cut to a multiple of them
+                fy, fx = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+                size = (max(1, h // fy), max(1, w // fx))
+                a = a[:size[0] * fy, :size[1] * fx] if h >= fy and w >= fx else a
+            elif how == 1:  # a large reduction
+                size = (max(1, h // int(rng.integers(3, 40))), max(1, w // int(rng.integers(3, 40))))
+            elif how == 2:  # a reduction
+                size = (int(rng.integers(1, h + 1)), int(rng.integers(1, w + 1)))
+            elif how == 3:  # an enlargement
+                size = (int(rng.integers(h, 2 * h + 2)), int(rng.integers(w, 2 * w + 2)))
+            else:  # one axis up, the other down, or anything
+                size = (int(rng.integers(1, 2 * h + 2)), int(rng.integers(1, 2 * w + 2)))
+            a = np.ascontiguousarray(a)
+            h, w = a.shape[:2]
+            # bicubic: OpenCV's own INTER_CUBIC (IPP off: with IPP in the
+            # build cv2.resize runs Intel's cubic, which clpad does not
+            # follow; its distance is reported)
+            kind = "bicubic" if k % 3 == 2 else "area"
+            if kind == "bicubic":
+                ipp = cv2.resize(a, (size[1], size[0]), interpolation=cv2.INTER_CUBIC)
+                was = cv2.ipp.useIPP()
+                cv2.ipp.setUseIPP(False)
+                try:
+                    want = cv2.resize(a, (size[1], size[0]), interpolation=cv2.INTER_CUBIC)
+                finally:
+                    cv2.ipp.setUseIPP(was)
+            else:
+                want = cv2.resize(a, (size[1], size[0]), interpolation=cv2.INTER_AREA)
+            for dev, dname in devices:
+                got, _ = clpad.preprocess([a], size, fit="stretch", interp=kind,
+                                          dtype=np.uint8, layout="NHWC", device=dev)
+                got = got[0] if a.ndim == 3 else got[0, :, :, 0]
+                checked += 1
+                opencv_cases[kind] += 1
+                d = differing(got, want)
+                if d:
+                    failures.append("%s %s %s -> %s on %s: %d samples differ"
+                                    % (kind, a.shape, (h, w), size, dname, d))
+                elif args.v:
+                    print("ok %s %s -> %s on %s" % (kind, (h, w), size, dname))
+                if kind == "bicubic" and dev is None:
+                    di = np.abs(got.astype(int) - ipp.astype(int))
+                    ipp_stats[0] += int(np.count_nonzero(di))
+                    ipp_stats[1] = max(ipp_stats[1], int(di.max()))
+                    ipp_stats[2] += di.size
+    if cv2 is not None:
+        print("area against cv2.resize(INTER_AREA) %s: %d comparisons; bicubic against "
+              "INTER_CUBIC (IPP off): %d comparisons"
+              % (cv2.__version__, opencv_cases["area"], opencv_cases["bicubic"]))
+        if ipp_stats[2]:
+            print("bicubic against cv2.resize with IPP on (not followed): %d of %d samples "
+                  "differ, by at most %d" % (ipp_stats[0], ipp_stats[2], ipp_stats[1]))
     print("preprocess peer: %d comparisons on %d photos (Pillow %s), %d failed"
           % (checked, len(pils), Image.__version__, len(failures)))
     for f in failures[:20]:

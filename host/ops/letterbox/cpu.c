@@ -10,12 +10,74 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One sample of a variable-tap resize (Pillow's): the rows from r (the
+/* One sample of a variable-tap resize (Pillow's, or by the row's rule
+ * OpenCV's: lb_cv_sample): the rows from r (the
  * first source row's sample of the channel) stride apart, each weighed
  * horizontally into a u8, the u8s weighed vertically (kernels/coords.h). */
-static int lb_taps_sample(const lb_plan *p, const unsigned char *r, int64_t stride,
-                          const lb_entry *ry, const lb_entry *e, bool vfirst)
+static float lb_bits_float(int32_t v)
 {
+    float f;
+    memcpy(&f, &v, sizeof f);
+    return f;
+}
+
+/* One sample of source channel sc of OpenCV's area or cubic resize through
+ * the tap tables, by the row's rule (kernels/coords.h, CLPAD_TAPS_AREA_FAST,
+ * _AREA, _LINEAR, _CUBIC). */
+static int lb_cv_sample(const lb_plan *p, const unsigned char *r, int64_t stride,
+                        const lb_entry *ry, const lb_entry *e, int sc)
+{
+    const int32_t *ky = p->coefs + ry->w0, *kx = p->coefs + e->w0;
+    const size_t C = (size_t)p->C;
+    if (ry->w1 == CLPAD_TAPS_CUBIC) { /* four rows (ky[4 + k]: offsets), each summed */
+        int h[4];
+        for (int k = 0; k < 4; k++) {
+            const unsigned char *s = r + ky[4 + k] * stride + e->a;
+            h[k] = 0;
+            for (int32_t i = 0; i < e->b; i++)
+                h[k] += (int)s[(size_t)i * C] * kx[i];
+        }
+        /* (e->w1: the pixel's channels in OpenCV's vector loop) */
+        return sc < e->w1 ? clpad_cubic_vec(h[0], h[1], h[2], h[3], ky[0], ky[1], ky[2], ky[3])
+                          : clpad_cubic_int(h[0], h[1], h[2], h[3], ky[0], ky[1], ky[2], ky[3]);
+    }
+    if (ry->w1 == CLPAD_TAPS_AREA_FAST) {
+        int64_t sum = 0;
+        for (int32_t j = 0; j < ry->b; j++)
+            for (int32_t i = 0; i < e->b; i++)
+                sum += r[j * stride + e->a + (size_t)i * C];
+        if (ry->b == 2 && e->b == 2)
+            return (int)((sum + 2) >> 2);
+        return clpad_cv_u8((float)sum * lb_bits_float(ky[ry->b]));
+    }
+    if (ry->w1 == CLPAD_TAPS_AREA) {
+        float acc = 0.0f;
+        for (int32_t j = 0; j < ry->b; j++) {
+            const unsigned char *s = r + j * stride + e->a;
+            float h = 0.0f;
+            for (int32_t i = 0; i < e->b; i++)
+                h = clpad_cv_mac(h, s[(size_t)i * C], lb_bits_float(kx[i]));
+            float t = h * lb_bits_float(ky[j]);
+            acc = acc + t;
+        }
+        return clpad_cv_u8(acc);
+    }
+    int acc = 0; /* CLPAD_TAPS_LINEAR */
+    for (int32_t j = 0; j < ry->b; j++) {
+        const unsigned char *s = r + j * stride + e->a;
+        int h = 0;
+        for (int32_t i = 0; i < e->b; i++)
+            h += (int)s[(size_t)i * C] * kx[i];
+        acc += (ky[j] * (h >> 4)) >> 16;
+    }
+    return (acc + 2) >> 2;
+}
+
+static int lb_taps_sample(const lb_plan *p, const unsigned char *r, int64_t stride,
+                          const lb_entry *ry, const lb_entry *e, bool vfirst, int sc)
+{
+    if (ry->w1 != CLPAD_TAPS_PIL)
+        return lb_cv_sample(p, r, stride, ry, e, sc);
     const int32_t *ky = p->coefs + ry->w0, *kx = p->coefs + e->w0;
     int acc = CLPAD_PIL_HALF;
     if (vfirst) { /* each column's taps weighed vertically into a u8 first */
@@ -64,7 +126,9 @@ static inline void lb_row_es(const lb_plan *p, const unsigned char *base, const 
             if (x < (d->x_range & 0x7fffffff) || x >= (d->x_range >> 32)) {
                 v = fill;
             } else if (p->taps) {
-                v = lut + (size_t)lb_taps_sample(p, r0, d->stride, ry, e, (d->x_range & LB_VFIRST) != 0) * es;
+                bool vfirst = (d->x_range & LB_VFIRST) != 0;
+                int s = lb_taps_sample(p, r0, d->stride, ry, e, vfirst, p->src_chan[c]);
+                v = lut + (size_t)s * es;
             } else {
                 int h0 = clpad_lb_hpass(r0[e->a], r0[e->b], e->w0, e->w1);
                 int h1 = clpad_lb_hpass(r1[e->a], r1[e->b], e->w0, e->w1);

@@ -74,11 +74,12 @@ typedef struct lb_plan {
     lb_desc *desc;             /* n */
     lb_entry *rows;            /* n * H */
     lb_entry *cols;            /* n * W */
-    /* A variable-tap resize (clpad__lb_is_taps: Pillow's): the entries are
-     * rows {first source row (-1: border), taps, coefficient index, 0} and
-     * cols {byte offset of the first source pixel (-1: border), taps,
-     * coefficient index, 0}, the coefficients in coefs (PRECISION_BITS
-     * fixed point, kernels/coords.h's clpad_pil_clip8). */
+    /* A variable-tap resize (clpad__lb_is_taps: Pillow's, OpenCV's area):
+     * the entries are rows {first source row (-1: border), taps,
+     * coefficient index, rule} and cols {byte offset of the first source
+     * pixel (-1: border), taps, coefficient index, rule}, the coefficients
+     * in coefs (Pillow's: PRECISION_BITS fixed point, kernels/coords.h's
+     * clpad_pil_clip8; the other rules: kernels/coords.h, CLPAD_TAPS_*). */
     bool taps;
     int32_t *coefs;
     size_t n_coefs;
@@ -141,14 +142,22 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
 
 /* Whether an interpolation is a variable-tap one (Pillow's resample). */
 bool clpad__lb_is_taps(clpad_interp interp);
-/* Pillow's resample along one axis of src -> dst samples, output samples
- * [d0, d1): e[d - d0] = {first source sample * unit, taps, index of its
- * first coefficient in p->coefs, 0}; the coefficients are appended to
+/* The rule (kernels/coords.h, CLPAD_TAPS_*) of a variable-tap resize of an
+ * h x w image to rh x rw: CLPAD_TAPS_PIL for the pil-* kinds; for area,
+ * OpenCV's choice between its integer-ratio reduction (*box_inv = 1 /
+ * area of the box), its general reduction and the linear resize of an
+ * enlarged axis. */
+int clpad__lb_taps_rule(clpad_interp interp, int64_t h, int64_t w, int64_t rh, int64_t rw,
+                        float *box_inv);
+/* A variable-tap resize along one axis of src -> dst samples (rows, or
+ * columns: `cols`), output samples [d0, d1), by the image's `rule`:
+ * e[d - d0] = {first source sample * unit, taps, index of its first
+ * coefficient in p->coefs, rule}; the coefficients are appended to
  * p->coefs (capacity *cap; host/ops/letterbox/resize_tables.c).
  * Errors: CLPAD_ERR_OUT_OF_MEMORY, CLPAD_ERR_UNSUPPORTED (2^31 coefficients). */
-clpad_status clpad__lb_taps_range(clpad_interp interp, int64_t src, int64_t dst, int64_t d0,
-                                  int64_t d1, int64_t unit, lb_entry *e, lb_plan *p,
-                                  size_t *cap);
+clpad_status clpad__lb_taps_range(clpad_interp interp, int rule, float box_inv, int64_t src,
+                                  int64_t dst, int64_t d0, int64_t d1, int64_t unit, bool cols,
+                                  lb_entry *e, lb_plan *p, size_t *cap);
 
 /* Allocate and fill the tables of a checked plan; desc[i].offset is
  * images[i].offset, desc[i].stride the image's row stride, wide_rows 0

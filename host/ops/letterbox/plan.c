@@ -67,14 +67,15 @@ static clpad_status lb_from_name(const char *fn, const char *what, const char *c
     }
 
 LB_NAME_FUNCS(interp, clpad_interp, "interpolation",
-              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos",
+              "bilinear, nearest, pil-bilinear, pil-bicubic, pil-lanczos, area, bicubic",
               {"bilinear", CLPAD_INTERP_BILINEAR}, {"nearest", CLPAD_INTERP_NEAREST},
               {"pil-bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil-bicubic", CLPAD_INTERP_PIL_BICUBIC},
               {"pil-lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"linear", CLPAD_INTERP_BILINEAR},
               {"pil_bilinear", CLPAD_INTERP_PIL_BILINEAR},
               {"pil_bicubic", CLPAD_INTERP_PIL_BICUBIC},
-              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS})
+              {"pil_lanczos", CLPAD_INTERP_PIL_LANCZOS}, {"area", CLPAD_INTERP_AREA},
+              {"bicubic", CLPAD_INTERP_BICUBIC}, {"cubic", CLPAD_INTERP_BICUBIC})
 
 LB_NAME_FUNCS(placement, clpad_placement, "placement", "center, top-left or end",
               {"center", CLPAD_PLACE_CENTER}, {"top-left", CLPAD_PLACE_TOP_LEFT},
@@ -735,15 +736,16 @@ void clpad__lb_axis_range(clpad_interp interp, int64_t src, int64_t dst, bool cl
  * pixels shows, *m0 the first: all of them where they fit in the slot (a
  * border may mirror any), else (a crop) the slot's window of them. Columns
  * (cols) are offsets of pixels of C bytes, rows indexes. */
-static clpad_status axis_window(clpad_interp interp, lb_plan *p, int64_t src, int64_t resized,
-                                int64_t pad, int64_t slot, bool cols, int64_t C, lb_entry *axis,
-                                size_t *coef_cap, int64_t *m0)
+static clpad_status axis_window(clpad_interp interp, int rule, float box_inv, lb_plan *p,
+                                int64_t src, int64_t resized, int64_t pad, int64_t slot,
+                                bool cols, int64_t C, lb_entry *axis, size_t *coef_cap,
+                                int64_t *m0)
 {
     *m0 = resized <= slot ? 0 : -pad;
     int64_t m1 = resized <= slot ? resized : *m0 + slot;
     if (p->taps)
-        return clpad__lb_taps_range(interp, src, resized, *m0, m1, cols ? C : 1, axis, p,
-                                    coef_cap);
+        return clpad__lb_taps_range(interp, rule, box_inv, src, resized, *m0, m1, cols ? C : 1,
+                                    cols, axis, p, coef_cap);
     clpad__lb_axis_range(interp, src, resized, cols, *m0, m1, axis);
     return CLPAD_OK;
 }
@@ -779,8 +781,11 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
         int64_t C = p->yuv ? 1 : p->C, stride = im->row_stride ? im->row_stride : im->width * C;
         /* rows: the slot's row y shows resized row map(y - pad_top) */
         int64_t m0;
-        if ((st = axis_window(o->interp, p, im->height, t.resized_height, t.pad_top, p->H, false,
-                              C, axis, &coef_cap, &m0)))
+        float box_inv;
+        int rule = clpad__lb_taps_rule(o->interp, im->height, im->width, t.resized_height,
+                                       t.resized_width, &box_inv);
+        if ((st = axis_window(o->interp, rule, box_inv, p, im->height, t.resized_height,
+                              t.pad_top, p->H, false, C, axis, &coef_cap, &m0)))
             goto fail;
         lb_entry *rows = p->rows + i * (size_t)p->H;
         for (int64_t y = 0; y < p->H; y++) {
@@ -788,8 +793,8 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
             rows[y] = m < 0 ? (lb_entry){-1, -1, 0, 0} : axis[m - m0];
         }
         /* columns: byte offsets of the pixels in a row */
-        if ((st = axis_window(o->interp, p, im->width, t.resized_width, t.pad_left, p->W, true, C,
-                              axis, &coef_cap, &m0)))
+        if ((st = axis_window(o->interp, rule, box_inv, p, im->width, t.resized_width,
+                              t.pad_left, p->W, true, C, axis, &coef_cap, &m0)))
             goto fail;
         lb_entry *cols = p->cols + i * (size_t)p->W;
         int64_t x_begin = p->W, x_end = 0;
@@ -811,7 +816,7 @@ clpad_status clpad__lb_tables(const clpad_image *images, const clpad_letterbox_o
          * wide whose height it reduces; 13, vertical where the height is
          * reduced and 2 (W - w) > H - h */
         int64_t h = im->height, w = im->width, rh = t.resized_height, rw = t.resized_width;
-        bool vfirst = p->taps && rh < h &&
+        bool vfirst = p->taps && rule == CLPAD_TAPS_PIL && rh < h &&
                       (o->pil_version == 12 ? h > w * 100 : 2 * (rw - w) > rh - h);
         p->desc[i] = (lb_desc){(int64_t)im->offset, stride,
                                x_begin | x_end << 32 | (vfirst ? LB_VFIRST : 0), 0};
