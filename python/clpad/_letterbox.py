@@ -4,7 +4,6 @@ detector-ready tensor, in one kernel launch."""
 from __future__ import annotations
 
 import ctypes
-import importlib
 import numbers
 import os
 from collections import abc
@@ -16,7 +15,7 @@ import numpy.typing as npt
 from . import _args, _context, _interop, _lib, _memory, _pyopencl
 from . import _image as _image_mod
 from ._context import DeviceLike
-from ._errors import NO_DEVICE, ClpadRuntimeError, check, value_error
+from ._errors import check, value_error
 from ._types import (BatchPadModeName, ColorMatrix, ColorRange, Fit, InputFormat, Interp,
                      Layout, Placement)
 
@@ -505,12 +504,7 @@ def _device_batch(seq: List[Any], fmt: int, out: Any, options: Any) -> Tuple[Any
     array (or ``out``, one), after every input's events. Planes in one buffer
     are read in place; planes in several buffers are first copied, on the
     device, into one (the kernel reads one buffer)."""
-    cl: Any = importlib.import_module("pyopencl")
-    cla: Any = importlib.import_module("pyopencl.array")
-    why = _context.opencl_unusable_after_fork()
-    if why is not None:
-        raise ClpadRuntimeError("clpad: cannot use the pyopencl arrays here: " + why,
-                                NO_DEVICE, "CLPAD_ERR_NO_DEVICE")
+    cl, cla = _pyopencl.modules("pyopencl arrays")
     n = len(seq)
     arr = (_Image * n)()
     planes: List[List[_DevPlane]] = []

@@ -56,18 +56,22 @@ def check_input(x: Any, queue: Any) -> Any:
     return q
 
 
+def modules(what: str) -> Tuple[Any, Any]:
+    """pyopencl and pyopencl.array (untyped: clpad does not depend on
+    PyOpenCL); ClpadRuntimeError naming `what` where OpenCL cannot be used
+    in this process (after a fork)."""
+    why = _context.opencl_unusable_after_fork()
+    if why is not None:
+        raise ClpadRuntimeError("clpad: cannot use the %s here: %s" % (what, why),
+                                NO_DEVICE, "CLPAD_ERR_NO_DEVICE")
+    return importlib.import_module("pyopencl"), importlib.import_module("pyopencl.array")
+
+
 def run(x: Any, out_shape: Sequence[int], out: Any, queue: Any,
         enqueue: Enqueue) -> Any:
     """Make or check the output array, then enqueue the operation with the
     events of x and out as its wait list. Returns the output array."""
-    # (untyped here: clpad does not depend on PyOpenCL)
-    cl: Any = importlib.import_module("pyopencl")
-    cla: Any = importlib.import_module("pyopencl.array")
-
-    why = _context.opencl_unusable_after_fork()
-    if why is not None:
-        raise ClpadRuntimeError("clpad: cannot use the pyopencl array here: " + why,
-                                NO_DEVICE, "CLPAD_ERR_NO_DEVICE")
+    cl, cla = modules("pyopencl array")
     q = check_input(x, queue)
     shape = tuple(int(v) for v in out_shape)
     if out is None:
