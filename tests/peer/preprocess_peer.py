@@ -81,6 +81,12 @@ def torchvision_itself(pils):
         return np.stack([t(p).numpy() for p in pils])
 
 
+def tv_version():
+    import torch
+    import torchvision
+    return "%s (torch %s)" % (torchvision.__version__, torch.__version__)
+
+
 def differing(a, b):
     a, b = np.asarray(a), np.asarray(b)
     if a.shape != b.shape:
@@ -174,6 +180,9 @@ def main():
     # 2. the ImageNet recipe, one batch of every RGB photo
     rgb = [p for p in pils if p.mode == "RGB"]
     want = np.stack([torchvision_recipe(p) for p in rgb])
+    tv = torchvision_itself(rgb)
+    if tv is None:
+        print("imagenet against torchvision itself: not run (torchvision is not installed)")
     for dev, dname in devices:
         got, ts = clpad.preprocess([np.asarray(p) for p in rgb], 224, preset="imagenet",
                                    pil_version=PILV,
@@ -184,14 +193,14 @@ def main():
               % (dname, max(d, 0), want.size))
         if d:
             failures.append("imagenet on %s: %d samples differ" % (dname, d))
-    tv = torchvision_itself(rgb)
-    if tv is None:
-        print("imagenet against torchvision itself: not run (torchvision is not installed)")
-    else:
-        d = differing(got, tv)
-        print("imagenet against torchvision: %d samples differ" % max(d, 0))
-        if d:
-            failures.append("imagenet against torchvision: %d samples differ" % d)
+        if tv is not None:
+            checked += 1
+            d = differing(got, tv)
+            print("imagenet against torchvision %s on %s: %d of %d float32 samples differ"
+                  % (tv_version(), dname, max(d, 0), tv.size))
+            if d:
+                failures.append("imagenet against torchvision on %s: %d samples differ"
+                                % (dname, d))
     # 3. cover and resize_shorter: the whole resize, then torchvision's crop
     for k, pil in enumerate(rgb):
         w, h = pil.size
