@@ -35,6 +35,10 @@ process per run (median and range of --runs, peak RSS of that process):
                    at once)
   clpad-cli        clpad letterbox --preset ultralytics --size 640,640 FOLDER
                    OUT.npy (--cli-out; on tmpfs by default: /dev/shm)
+  write-only       not a contender: the time this machine takes to write the
+                   CLI's output file alone (the same bytes to the same folder,
+                   batch by batch from one reused buffer, no decoding): the
+                   floor under clpad-cli's time
 Then every contender's batches are compared with ultralytics', sample by
 sample: the count of differing float32 samples and the largest difference
 (in 1/255 units). Prints one table.
@@ -58,7 +62,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 SIZE = 640
 CONTENDERS = ["ultralytics", "ultralytics-thr", "blob", "pillow", "pillow-draft", "clpad",
-              "clpad-scaled", "clpad-out", "clpad-cli"]
+              "clpad-scaled", "clpad-out", "clpad-cli", "write-only"]
 
 # ---------------------------------------------------------------------------
 # The folder
@@ -254,7 +258,22 @@ def cli_command(args, folder, out):
 def one_run(args):
     """In a fresh process: time one contender, print JSON."""
     files = folder_files(args.folder)
-    if args.one == "clpad-cli":
+    if args.one == "write-only":
+        batch_bytes = args.batch * 3 * SIZE * SIZE * 4
+        buf = np.full(batch_bytes // 4, 0.5, np.float32)  # touched before the clock starts
+        out = os.path.join(args.cli_out, "pipeline_peers_out.npy")
+        t = time.perf_counter()
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        os.write(fd, b"\x93NUMPY" + bytes(121))  # a header's 128 bytes
+        left = len(files) * 3 * SIZE * SIZE * 4
+        view = memoryview(buf).cast("B")
+        while left:
+            left -= os.write(fd, view[:min(left, batch_bytes)])
+        os.close(fd)
+        dt = time.perf_counter() - t
+        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        os.remove(out)
+    elif args.one == "clpad-cli":
         out = os.path.join(args.cli_out, "pipeline_peers_out.npy")
         t = time.perf_counter()
         subprocess.run(cli_command(args, args.folder, out), check=True)
@@ -280,7 +299,7 @@ def exactness(args, files):
     result = {}
     ref = list(run_ultralytics(files, args.batch))
     for name in CONTENDERS[1:]:
-        if name not in args.only:
+        if name not in args.only or name == "write-only":
             continue
         if name == "clpad-cli":
             out = os.path.join(args.cli_out, "pipeline_peers_exact.npy")
@@ -358,8 +377,8 @@ def main():
             times[name].append(res["seconds"])
             rss[name] = max(rss[name], res["maxrss_kb"])
     exact, total = ({}, 0) if args.no_exact else exactness(args, files)
-    fastest_peer = max(len(files) / statistics.median(t) for n, t in times.items()
-                       if not n.startswith("clpad"))
+    fastest_peer = max((len(files) / statistics.median(t) for n, t in times.items()
+                        if not n.startswith(("clpad", "write"))), default=0.0)
     print("load average %.1f at the end" % os.getloadavg()[0])
     print("%-16s %10s %17s %9s %12s %18s" % ("", "images/s", "range", "x peer", "peak RSS",
                                              "differing samples"))
@@ -367,9 +386,17 @@ def main():
         ips = [len(files) / s for s in t]
         med = len(files) / statistics.median(t)
         d = exact.get(name, (0, 0.0)) if name != "ultralytics" else (0, 0.0)
-        dtext = "-" if args.no_exact else "%d (max %.0f)" % d if d[0] else "0"
-        print("%-16s %10.1f %8.1f-%-8.1f %8.2fx %9.0f MB %18s"
-              % (name, med, min(ips), max(ips), med / fastest_peer, rss[name] / 1024, dtext))
+        dtext = "-" if args.no_exact or name == "write-only" else \
+            "%d (max %.0f)" % d if d[0] else "0"
+        xpeer = "%8.2fx" % (med / fastest_peer) if fastest_peer else "%9s" % "-"
+        print("%-16s %10.1f %8.1f-%-8.1f %s %9.0f MB %18s"
+              % (name, med, min(ips), max(ips), xpeer, rss[name] / 1024, dtext))
+    med = {n: statistics.median(t) for n, t in times.items()}
+    if "clpad-cli" in med and "clpad" in med:
+        print("clpad-cli: %.2f of the iterator's images/s" % (med["clpad"] / med["clpad-cli"]))
+    if "clpad-cli" in med and "write-only" in med:
+        print("clpad-cli: its time is %.2f x the time to write its output alone (write-only)"
+              % (med["clpad-cli"] / med["write-only"]))
     if total:
         print("(differing samples: of %d float32 samples, against ultralytics; max: the "
               "largest difference in 1/255 units)" % total)
