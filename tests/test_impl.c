@@ -3,7 +3,9 @@
  * SpaceToBatch / BatchToSpace cases against the CPU reference, in both launch
  * geometries (CLPAD_GEOMETRY=cpu, =gpu) and on both host-pointer paths
  * (zero-copy and copies), through the host-pointer API and the enqueue API
- * (guard bands, non-zero offsets); then each device quirk's proof: a
+ * (guard bands, non-zero offsets); pad-and-stack (per-side constants) and
+ * numpy.pad's statistic, odd-reflection and ramp modes on both geometries;
+ * then each device quirk's proof: a
  * stand-alone kernel that reproduces the implementation's bug, and, where it
  * shows, clpad right with the quirk and wrong (or failing) without it
  * (CLPAD_QUIRKS=off, or =-NAME). A quirk that applies where its bug does not show fails
@@ -366,6 +368,102 @@ static void test_matrix(void **state)
     printf("%d case runs on %s\n", runs, getenv("CLPAD_TEST_IMPL") ? getenv("CLPAD_TEST_IMPL")
                                                                    : "the default device");
     assert_true(runs >= 20);
+}
+
+/* ---- Pad-and-stack and numpy.pad's modes ---------------------------------------------- */
+
+/* Pad-and-stack (a mode and per-side constants) and clpad_pad_numpy's modes
+ * (statistics over part of an axis and the whole axis, odd reflections, the
+ * ramp) on each geometry: the device equals the CPU reference byte for byte,
+ * and the device ran (run info). */
+static void test_stack_and_numpy(void **state)
+{
+    (void)state;
+    static const char *const geos[] = {"cpu", "gpu"};
+    int runs = 0;
+    for (int g = 0; g < 2; g++) {
+        clpad_context *ctx = make_ctx(geos[g], true, NULL);
+        /* pad-and-stack: 5 u8 tensors [L, 7, 3] into [5, max L + 1, 9, 3] */
+        enum { N = 5 };
+        int64_t shapes[N * 3] = {4, 7, 3, 9, 7, 3, 1, 7, 3, 6, 7, 3, 0, 7, 3};
+        const int64_t shape[3] = {10, 9, 3};
+        unsigned char bufs[N][9 * 7 * 3];
+        const void *ins[N];
+        uint64_t rng = 0x51AC + (uint64_t)g;
+        for (int i = 0; i < N; i++) {
+            tu_fill(bufs[i], sizeof bufs[i], &rng);
+            ins[i] = bufs[i];
+        }
+        const size_t nout = (size_t)N * 10 * 9 * 3;
+        unsigned char want[N * 10 * 9 * 3], got[N * 10 * 9 * 3];
+        const unsigned char sides[6] = {7, 200, 11, 13, 0, 0};
+        for (int v = 0; v < 3; v++) {
+            clpad_pad_options o;
+            clpad_pad_options_init(&o, v == 2 ? CLPAD_PAD_EDGE : CLPAD_PAD_CONSTANT);
+            if (v == 1)
+                o.side_values = sides;
+            shapes[12] = v == 2 ? 2 : 0; /* an empty tensor, where the mode allows it */
+            const unsigned char value = 114;
+            clpad_placement pl = v ? CLPAD_PLACE_CENTER : CLPAD_PLACE_END;
+            TU_ASSERT_OK(clpad_pad_stack_cpu(CLPAD_U8, 3, N, shapes, ins, shape, &o, &value, pl,
+                                             want, nout));
+            memset(got, 0x5A, nout);
+            clpad_run_info ri;
+            clpad_run_info_init(&ri);
+            TU_ASSERT_OK(clpad_pad_stack(ctx, CLPAD_U8, 3, N, shapes, ins, shape, &o, &value, pl,
+                                         got, nout, &ri));
+            assert_int_equal(ri.used_opencl, 1);
+            if (memcmp(got, want, nout))
+                fail_msg("%s geometry: pad_stack variant %d differs from the CPU reference",
+                         geos[g], v);
+            runs++;
+        }
+        /* numpy.pad's modes on [3, 17, 19] i32 and f32 */
+        const int64_t nshape[3] = {3, 17, 19}, pb[3] = {1, 2, 3}, pe[3] = {2, 1, 4};
+        const int64_t sb[3] = {1, -1, 2}, se[3] = {2, 5, -1};
+        const size_t nin = 3 * 17 * 19, nel = 6 * 20 * 26;
+        for (int d = 0; d < 2; d++) {
+            clpad_dtype dt = d ? CLPAD_F32 : CLPAD_I32;
+            int32_t in[3 * 17 * 19];
+            for (size_t k = 0; k < nin; k++) {
+                int32_t r = (int32_t)(tu_rand(&rng) % 2001) - 1000;
+                if (d) {
+                    float f = (float)r / 7.0f;
+                    memcpy(&in[k], &f, 4);
+                } else {
+                    in[k] = r;
+                }
+            }
+            int32_t *w = malloc(nel * 4), *o = malloc(nel * 4);
+            for (int m = 0; m < CLPAD_NUMPY_MODE_COUNT; m++) {
+                TU_ASSERT_OK(clpad_pad_numpy_cpu(dt, 3, nshape, in, pb, pe, (clpad_numpy_mode)m,
+                                                 sb, se, w, nel * 4));
+                memset(o, 0x5A, nel * 4);
+                clpad_run_info ri;
+                clpad_run_info_init(&ri);
+                clpad_status st = clpad_pad_numpy(ctx, dt, 3, nshape, in, pb, pe,
+                                                  (clpad_numpy_mode)m, sb, se, o, nel * 4, &ri);
+                if (st == CLPAD_ERR_UNSUPPORTED) { /* no doubles: integer means */
+                    printf("%s geometry: numpy mode %d on %s: %s\n", geos[g], m,
+                           clpad_dtype_name(dt), clpad_last_error());
+                    continue;
+                }
+                TU_ASSERT_OK(st);
+                assert_int_equal(ri.used_opencl, 1);
+                if (memcmp(o, w, nel * 4))
+                    fail_msg("%s geometry: pad_numpy mode %d on %s differs from the CPU "
+                             "reference",
+                             geos[g], m, clpad_dtype_name(dt));
+                runs++;
+            }
+            free(w);
+            free(o);
+        }
+        clpad_context_destroy(ctx);
+    }
+    printf("%d pad_stack / pad_numpy runs on %s\n", runs,
+           getenv("CLPAD_TEST_IMPL") ? getenv("CLPAD_TEST_IMPL") : "the default device");
+    assert_true(runs >= 6);
 }
 
 /* ---- Quirk proofs: stand-alone reproducers ------------------------------------------- */
@@ -817,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_quirk_no_narrow_switch),
         cmocka_unit_test(test_quirk_loop_limit),
         cmocka_unit_test(test_letterbox_opencv_kinds),
+        cmocka_unit_test(test_stack_and_numpy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
