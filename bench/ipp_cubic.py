@@ -15,8 +15,9 @@ The model (variant "ipp", the best found; see the note for what it leaves):
   roundings: f' is a multiple of 2^-23); taps s-1 .. s+2 clamped to
   [0, n_in - 1] (replicated border); weights k(1+f'), k(f'), k(1-f'), k(2-f')
   of the cubic kernel with A = -0.75, evaluated in double, rounded to float32;
-  horizontal pass first: t = (x0 w0 + x1 w1) + (x2 w2 + x3 w3), every product
-  and sum rounded to float32 (no FMA); t is kept as float32, unrounded;
+  horizontal pass first: for 1 channel t = (x0 w0 + x1 w1) + (x2 w2 + x3 w3),
+  every product and sum rounded to float32 (no FMA); for 3 and 4 channels
+  t = (x0 w0 + x3 w3) + fma(x1, w1, x2 w2); t is kept as float32, unrounded;
   vertical pass: fma(t0, w0, t1 w1) + fma(t2, w2, t3 w3) (float32, fused
   multiply-adds with one rounding); round to nearest, ties to even; saturate
   to [0, 255]. Variant "naive": the double f and the pairwise sum in both
@@ -77,6 +78,10 @@ def _combine(taps, weights, how):
         # fma(t0, w0, t1 w1) + fma(t2, w2, t3 w3)
         return (_fma(t0, w0, (t1 * w1).astype(F32)) +
                 _fma(t2, w2, (t3 * w3).astype(F32))).astype(F32)
+    if how == "outer":
+        # (t0 w0 + t3 w3) + fma(t1, w1, t2 w2): the horizontal pass of 3 and 4 channels
+        return (((t0 * w0).astype(F32) + (t3 * w3).astype(F32)).astype(F32) +
+                _fma(t1, w1, (t2 * w2).astype(F32))).astype(F32)
     p0, p1, p2, p3 = ((t * w).astype(F32) for t, w in zip(taps, weights))
     if how == "pair":
         return ((p0 + p1).astype(F32) + (p2 + p3).astype(F32)).astype(F32)
@@ -97,11 +102,15 @@ def _pass(x, idx, w, axis, how):
 def model(img, width, height, variant="ipp"):
     """The model of IPP's 8u cubic resize; img (h, w) or (h, w, c) uint8.
 
-    variant "ipp": IPP fraction, horizontal pass "pair", vertical pass "fma"
-    (the best model); "naive": exact fraction, "pair" in both passes.
+    variant "ipp": IPP fraction, horizontal pass "pair" (1 channel) or
+    "outer" (3 and 4 channels), vertical pass "fma" (the best model);
+    "naive": exact fraction, "pair" in both passes.
     """
-    frac, hhow, vhow = ("ipp", "pair", "fma") if variant == "ipp" else ("exact", "pair", "pair")
     x = img if img.ndim == 3 else img[:, :, None]
+    if variant == "ipp":
+        frac, hhow, vhow = "ipp", ("pair" if x.shape[2] == 1 else "outer"), "fma"
+    else:
+        frac, hhow, vhow = "exact", "pair", "pair"
     h, w, _ = x.shape
     ix, wx = axis_taps(w, width, frac)
     iy, wy = axis_taps(h, height, frac)
@@ -110,11 +119,11 @@ def model(img, width, height, variant="ipp"):
     return out if img.ndim == 3 else out[:, :, 0]
 
 
-def border_rows(h, height):
-    """Mask of output rows whose 4 taps reach past the image (clamped)."""
-    d = np.arange(height, dtype=np.float64)
-    s = np.floor((d + 0.5) * (h / height) - 0.5)
-    return (s - 1 < 0) | (s + 2 > h - 1)
+def border_taps(n_in, n_out):
+    """Mask of output rows (or columns) whose 4 taps reach past the image."""
+    d = np.arange(n_out, dtype=np.float64)
+    s = np.floor((d + 0.5) * (n_in / n_out) - 0.5)
+    return (s - 1 < 0) | (s + 2 > n_in - 1)
 
 
 def cv_cubic(img, width, height, ipp):
@@ -176,7 +185,7 @@ def main():
         own = cv_cubic(img, W, H, False)
         m = model(img, W, H, a.variant)
         diff = (m != ipp).reshape(H, W, -1)
-        edge = border_rows(img.shape[0], H)
+        edge = border_taps(img.shape[0], H)[:, None] | border_taps(img.shape[1], W)[None, :]
         n_m = int(np.count_nonzero(diff))
         n_in = int(np.count_nonzero(diff[~edge]))
         n_cv = int(np.count_nonzero(own != ipp))
@@ -185,12 +194,12 @@ def main():
         tot_cv += n_cv
         tot_n += ipp.size
         tot_nin += diff[~edge].size
-        print("%-44s -> %4dx%-4d model!=ipp %5d (interior rows %5d)  "
+        print("%-44s -> %4dx%-4d model!=ipp %5d (interior %5d)  "
               "cv-noipp!=ipp %7d  of %8d" % (name, W, H, n_m, n_in, n_cv, ipp.size),
               flush=True)
     cv2.ipp.setUseIPP(True)
     print("total: model differs from IPP on %d of %d samples (%.2e), on %d of the "
-          "%d samples of interior rows (%.2e); OpenCV's own INTER_CUBIC on %d (%.2e)" % (
+          "%d samples of the interior (%.2e); OpenCV's own INTER_CUBIC on %d (%.2e)" % (
               tot, tot_n, tot / max(tot_n, 1), tot_in, tot_nin, tot_in / max(tot_nin, 1),
               tot_cv, tot_cv / max(tot_n, 1)))
     return 0
