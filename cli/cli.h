@@ -52,11 +52,14 @@ bool cli_pick(const char *text, const char *opt, const char *const *names, const
  * if it is but does not fit the input's dtype, the input decides (exit 1). */
 bool cli_value_text_valid(const char *text);
 
-/* --value's form, before the dtype is known: one value of any dtype, or a
- * list per axis (comma-separated), each V or BEFORE:AFTER (numpy.pad's
- * per-side constant_values). *per_side: the list form. CLI_USAGE (message
- * printed) for a malformed text; text may be NULL. */
-int cli_value_form(const char *text, bool *per_side);
+/* --value of subcommand `cmd`, before the dtype is known: one value of any
+ * dtype, or a list per axis (comma-separated), each V or BEFORE:AFTER
+ * (numpy.pad's per-side constant_values). *per_side: the list form.
+ * `constant`: some axis pads with constants (else a --value is refused,
+ * naming `mode`). CLI_USAGE (message printed) for a malformed text or a
+ * --value without constants; text may be NULL. */
+int cli_value_form(const char *cmd, const char *text, bool constant, clpad_pad_mode mode,
+                   bool *per_side);
 /* A --value list's sides for a tensor of `dtype` and `rank` (`two_axes`:
  * also two entries, an image's H,W; the rest stay as they are): 2 * rank
  * values of the dtype [before axis 0, after axis 0, ...], the
@@ -117,6 +120,9 @@ typedef struct cli_list_opt {
 enum { CLI_OPT_BAD = -2 };
 int cli_getopt(int argc, char **argv, const char *shortopts, const struct option *opts,
                cli_run *r, int *quality, const cli_list_opt *lists);
+/* After the options of subcommand `cmd`: CLI_USAGE (message printed) when
+ * --cpu and --device are both given, else CLI_OK. */
+int cli_run_check(const char *cmd, const cli_run *r);
 /* Their help lines (and --help's), the descriptions at column `col`. */
 void cli_run_usage(FILE *f, int col);
 /* Run `fn` into `out`. CLI_OK, or CLI_FAIL with the error printed (a failed

@@ -54,6 +54,13 @@ int cli_getopt(int argc, char **argv, const char *shortopts, const struct option
     return c;
 }
 
+int cli_run_check(const char *cmd, const cli_run *r)
+{
+    if (r->cpu && r->device)
+        return cli_error(CLI_USAGE, "%s: --cpu and --device exclude each other", cmd);
+    return CLI_OK;
+}
+
 void cli_run_usage(FILE *f, int col)
 {
     static const char *const lines[][2] = {

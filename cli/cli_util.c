@@ -140,8 +140,12 @@ bool cli_value_text_valid(const char *text)
     return false;
 }
 
-int cli_value_form(const char *text, bool *per_side)
+int cli_value_form(const char *cmd, const char *text, bool constant, clpad_pad_mode mode,
+                   bool *per_side)
 {
+    if (text && !constant)
+        return cli_error(CLI_USAGE, "%s: --value is only meaningful with --mode constant, not %s",
+                         cmd, clpad_pad_mode_name(mode));
     *per_side = text && strpbrk(text, ",:");
     if (!text)
         return CLI_OK;

@@ -343,16 +343,11 @@ int cmd_pad(int argc, char **argv)
     if (npb != npe && !(nmult >= 0 && (npb == 0 || npe == 0)))
         return cli_error(CLI_USAGE, "pad: --pads-begin has %d values but --pads-end has %d", npb,
                          npe);
-    if (value_text && !any_constant)
-        return cli_error(CLI_USAGE, "pad: --value is only meaningful with --mode constant, not %s",
-                         clpad_pad_mode_name(mode));
     /* --value: one value, or per axis (comma-separated) V or BEFORE:AFTER */
     bool per_side;
-    int vrc = cli_value_form(value_text, &per_side);
-    if (vrc != CLI_OK)
+    int vrc = cli_value_form("pad", value_text, any_constant, mode, &per_side);
+    if (vrc != CLI_OK || (vrc = cli_run_check("pad", &run)) != CLI_OK)
         return vrc;
-    if (run.cpu && run.device)
-        return cli_error(CLI_USAGE, "pad: --cpu and --device exclude each other");
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);

@@ -108,16 +108,10 @@ int cmd_pad_stack(int argc, char **argv)
     }
     if (argc - optind < 2)
         return cli_error(CLI_USAGE, "pad-stack: expected INPUT... OUTPUT.npy");
-    if (value_text && mode != CLPAD_PAD_CONSTANT)
-        return cli_error(CLI_USAGE, "pad-stack: --value is only meaningful with --mode constant, "
-                                    "not %s",
-                         clpad_pad_mode_name(mode));
     bool per_side;
-    int vrc = cli_value_form(value_text, &per_side);
-    if (vrc != CLI_OK)
+    int vrc = cli_value_form("pad-stack", value_text, mode == CLPAD_PAD_CONSTANT, mode, &per_side);
+    if (vrc != CLI_OK || (vrc = cli_run_check("pad-stack", &run)) != CLI_OK)
         return vrc;
-    if (run.cpu && run.device)
-        return cli_error(CLI_USAGE, "pad-stack: --cpu and --device exclude each other");
     size_t n = (size_t)(argc - optind - 1);
     char **files = argv + optind;
     const char *out_path = argv[argc - 1];

@@ -154,8 +154,8 @@ static int run_space(const space_cmd *sc, int argc, char **argv)
     if (nend >= 0 && nend != nblock)
         return cli_error(CLI_USAGE, "%s: --block-shape has %d values but %s has %d", sc->name,
                          nblock, sc->end_opt, nend);
-    if (run.cpu && run.device)
-        return cli_error(CLI_USAGE, "%s: --cpu and --device exclude each other", sc->name);
+    if (cli_run_check(sc->name, &run) != CLI_OK)
+        return CLI_USAGE;
     char err[512];
     if (tio_check_load_path(in_path, err, sizeof err))
         return cli_error(CLI_USAGE, "%s", err);

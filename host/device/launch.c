@@ -139,6 +139,12 @@ void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void
     }
 }
 
+void clpad__args(clpad_kernel_call *kc, const clpad_arg_ref *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        clpad__arg(kc, args[i].name, args[i].size, args[i].value);
+}
+
 void clpad__arg_src_dst(clpad_kernel_call *kc, cl_mem src, cl_ulong src_off, cl_mem dst,
                         cl_ulong dst_off)
 {

@@ -11,7 +11,8 @@
  *   if ((st = clpad__kernel_begin(ctx, "family", options, "kernel", table, &kc)))
  *       return st;                        // the context's lock is held from here
  *   clpad__arg_mem(&kc, "src", input);
- *   ...
+ *   CLPAD_ARGS(&kc, CLPAD_ARG(o_dims), CLPAD_ARG(K));  // variables named as the
+ *   ...                                                 // kernel's parameters
  *   clpad__arg_rows(&kc, n_rows, &geometry);
  *   return clpad__kernel_launch(&kc, queue, &geometry, num_events, wait_list, event);
  *                                         // reports the first failed argument; unlocks
@@ -87,6 +88,21 @@ clpad_status clpad__kernel_begin(clpad_context *ctx, const char *family, const c
                                  const char *name, cl_mem owned, clpad_kernel_call *kc);
 /* Set the next argument (after a failure, nothing more is set). */
 void clpad__arg(clpad_kernel_call *kc, const char *name, size_t size, const void *value);
+/* One argument taken from a variable named as the kernel's parameter: its
+ * name, size and address come from the variable itself, so they cannot
+ * disagree (CLPAD_ARGS). */
+typedef struct clpad_arg_ref {
+    const char *name;
+    size_t size;
+    const void *value;
+} clpad_arg_ref;
+#define CLPAD_ARG(x) {#x, sizeof(x), &(x)}
+/* Set the next arguments, in order, from a list of CLPAD_ARG(variable):
+ *   CLPAD_ARGS(&kc, CLPAD_ARG(o_dims), CLPAD_ARG(i_dims), CLPAD_ARG(K)); */
+#define CLPAD_ARGS(kc, ...)                                                                \
+    clpad__args((kc), (const clpad_arg_ref[]){__VA_ARGS__},                                 \
+                sizeof((const clpad_arg_ref[]){__VA_ARGS__}) / sizeof(clpad_arg_ref))
+void clpad__args(clpad_kernel_call *kc, const clpad_arg_ref *args, size_t n);
 static inline void clpad__arg_mem(clpad_kernel_call *kc, const char *name, cl_mem mem)
 {
     clpad__arg(kc, name, sizeof mem, &mem);

@@ -289,12 +289,32 @@ clpad_status clpad__w_check_enum(const char *who, const char *name, int value, i
     return CLPAD_OK;
 }
 
-clpad_status clpad__w_enter(const char *who, clpad_window_result *result, const char *name,
-                            int value, int count, const char *type)
+const clpad__w_convention_row clpad__w_conventions[CLPAD__W_CONVENTION_COUNT] = {
+    /* who, mode argument, its enum, members, pool_dilation, pool_stride_is_kernel */
+    [CLPAD__W_ONNX] = {"clpad_window_onnx", "auto_pad", "clpad_onnx_auto_pad",
+                       CLPAD_ONNX_AUTO_PAD_COUNT, true, false},
+    [CLPAD__W_OPENVINO] = {"clpad_window_openvino", "auto_pad", "clpad_ov_auto_pad",
+                           CLPAD_OV_AUTO_PAD_COUNT, true, false},
+    [CLPAD__W_TF] = {"clpad_window_tf", "padding", "clpad_tf_padding", CLPAD_TF_PADDING_COUNT,
+                     true, false},
+    [CLPAD__W_TORCH] = {"clpad_window_torch", "padding_mode", "clpad_torch_padding",
+                        CLPAD_TORCH_PADDING_COUNT, true, true},
+    [CLPAD__W_TRT] = {"clpad_window_tensorrt", "mode", "clpad_trt_padding",
+                      CLPAD_TRT_PADDING_COUNT, false, false},
+};
+
+clpad_status clpad__w_begin(enum clpad__w_convention c, int mode, clpad_window_result *result,
+                            clpad_window_op op, int naxes, const int64_t *input,
+                            const int64_t *kernel, const int64_t *stride,
+                            const int64_t *dilation, clpad_window_result *r)
 {
+    const clpad__w_convention_row *row = &clpad__w_conventions[c];
     clpad__clear_error();
-    TRY(clpad__w_check_result(who, result));
-    return clpad__w_check_enum(who, name, value, count, type);
+    TRY(clpad__w_check_result(row->who, result));
+    TRY(clpad__w_check_enum(row->who, row->mode, mode, row->mode_count, row->mode_type));
+    return clpad__w_load_geometry(row->who, op, naxes, input, kernel, stride, dilation,
+                                  row->pool_dilation,
+                                  row->pool_stride_is_kernel && op == CLPAD_WINDOW_POOL, r);
 }
 
 clpad_status clpad__w_check_lists(const char *who, const char *name, const void *list,

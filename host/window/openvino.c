@@ -14,13 +14,12 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
                                              const int64_t *output_shape,
                                              clpad_window_result *result)
 {
-    static const char who[] = "clpad_window_openvino";
-    TRY(clpad__w_enter(who, result, "auto_pad", (int)auto_pad, CLPAD_OV_AUTO_PAD_COUNT,
-                       "clpad_ov_auto_pad"));
+    const char *who = clpad__w_conventions[CLPAD__W_OPENVINO].who;
+    clpad_window_result r;
+    TRY(clpad__w_begin(CLPAD__W_OPENVINO, (int)auto_pad, result, op, naxes, input, kernel, stride,
+                       dilation, &r));
     TRY(clpad__w_check_enum(who, "rounding", (int)rounding, CLPAD_OV_ROUNDING_COUNT,
                             "clpad_ov_rounding"));
-    clpad_window_result r;
-    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
     if (rounding != CLPAD_OV_FLOOR && op != CLPAD_WINDOW_POOL)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: rounding = %s applies to pooling only (op = %s)", who,

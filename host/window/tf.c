@@ -29,11 +29,10 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                                        const int64_t *pads_end, const int64_t *output_shape,
                                        clpad_window_result *result)
 {
-    static const char who[] = "clpad_window_tf";
-    TRY(clpad__w_enter(who, result, "padding", (int)padding, CLPAD_TF_PADDING_COUNT,
-                       "clpad_tf_padding"));
+    const char *who = clpad__w_conventions[CLPAD__W_TF].who;
     clpad_window_result r;
-    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true, false, &r));
+    TRY(clpad__w_begin(CLPAD__W_TF, (int)padding, result, op, naxes, input, kernel, stride,
+                       dilation, &r));
     if (padding != CLPAD_TF_EXPLICIT && (pads_begin || pads_end))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: pads_begin / pads_end must be NULL unless padding is "

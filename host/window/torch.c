@@ -11,12 +11,10 @@ CLPAD_API clpad_status clpad_window_torch(clpad_window_op op, clpad_torch_paddin
                                           int ceil_mode, const int64_t *output_padding,
                                           clpad_window_result *result)
 {
-    static const char who[] = "clpad_window_torch";
-    TRY(clpad__w_enter(who, result, "padding_mode", (int)padding_mode,
-                       CLPAD_TORCH_PADDING_COUNT, "clpad_torch_padding"));
+    const char *who = clpad__w_conventions[CLPAD__W_TORCH].who;
     clpad_window_result r;
-    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, true,
-                      op == CLPAD_WINDOW_POOL, &r));
+    TRY(clpad__w_begin(CLPAD__W_TORCH, (int)padding_mode, result, op, naxes, input, kernel, stride,
+                       dilation, &r));
     if (padding_mode != CLPAD_TORCH_EXPLICIT && op != CLPAD_WINDOW_CONV)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: padding='%s' exists for convolution only; PyTorch %s takes "

@@ -12,11 +12,10 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
                                              const int64_t *pads_end,
                                              clpad_window_result *result)
 {
-    static const char who[] = "clpad_window_tensorrt";
-    TRY(clpad__w_enter(who, result, "mode", (int)mode, CLPAD_TRT_PADDING_COUNT,
-                       "clpad_trt_padding"));
+    const char *who = clpad__w_conventions[CLPAD__W_TRT].who;
     clpad_window_result r;
-    TRY(clpad__w_load_geometry(who, op, naxes, input, kernel, stride, dilation, false, false, &r));
+    TRY(clpad__w_begin(CLPAD__W_TRT, (int)mode, result, op, naxes, input, kernel, stride,
+                       dilation, &r));
     bool explicit_mode =
         mode == CLPAD_TRT_EXPLICIT_ROUND_DOWN || mode == CLPAD_TRT_EXPLICIT_ROUND_UP;
     bool upper = mode == CLPAD_TRT_SAME_UPPER;

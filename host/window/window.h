@@ -81,11 +81,32 @@ clpad_status clpad__w_check_range(const char *who, const char *name, int value, 
 /* "<who>: <name> = <value> is not a <type>" unless 0 <= value < count. */
 clpad_status clpad__w_check_enum(const char *who, const char *name, int value, int count,
                                  const char *type);
+/* The conventions whose functions open alike (clpad__w_begin), one row each
+ * of clpad__w_conventions. */
+enum clpad__w_convention {
+    CLPAD__W_ONNX,
+    CLPAD__W_OPENVINO,
+    CLPAD__W_TF,
+    CLPAD__W_TORCH,
+    CLPAD__W_TRT,
+    CLPAD__W_CONVENTION_COUNT
+};
+typedef struct clpad__w_convention_row {
+    const char *who;        /* the public function, as its messages name it */
+    const char *mode;       /* its mode argument ... */
+    const char *mode_type;  /* ... of this enum ... */
+    int mode_count;         /* ... of this many members */
+    bool pool_dilation;     /* pooling accepts a dilation (clpad__w_load_geometry) */
+    bool pool_stride_is_kernel; /* a pool's NULL stride means the kernel */
+} clpad__w_convention_row;
+extern const clpad__w_convention_row clpad__w_conventions[CLPAD__W_CONVENTION_COUNT];
 /* How every convention's function opens: clear the thread's error, require
- * the result, and check its mode argument `name` against its enum `type` of
- * `count` members (clpad__w_check_enum). */
-clpad_status clpad__w_enter(const char *who, clpad_window_result *result, const char *name,
-                            int value, int count, const char *type);
+ * the result, check its mode argument (clpad__w_check_enum), then validate
+ * the shared arguments into r (clpad__w_load_geometry) by the row of `c`. */
+clpad_status clpad__w_begin(enum clpad__w_convention c, int mode, clpad_window_result *result,
+                            clpad_window_op op, int naxes, const int64_t *input,
+                            const int64_t *kernel, const int64_t *stride,
+                            const int64_t *dilation, clpad_window_result *r);
 /* The layout conversions' pointers: "<who>: <name> must not be NULL" for the
  * first of `list` (called `name`), pads_begin and pads_end that is NULL. */
 clpad_status clpad__w_check_lists(const char *who, const char *name, const void *list,

@@ -84,19 +84,12 @@ static clpad_status enqueue_plan(clpad_context *ctx, const clpad_pad_plan *p,
     clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, true, &g);
     clpad__arg_src_dst(&kc, input, src_off, output, dst_off);
     clpad__arg(&kc, "value", eb, value);
-    clpad__arg(&kc, "o_dims", sizeof o_dims, &o_dims);
-    clpad__arg(&kc, "i_dims", sizeof i_dims, &i_dims);
-    clpad__arg(&kc, "o_pb", sizeof o_pb, &o_pb);
-    clpad__arg(&kc, "i_strides", sizeof i_strides, &i_strides);
-    clpad__arg(&kc, "n_outer", sizeof n_outer, &n_outer);
-    clpad__arg(&kc, "row_out", sizeof row_out, &row_out);
-    clpad__arg(&kc, "row_in", sizeof row_in, &row_in);
-    clpad__arg(&kc, "row_pb", sizeof row_pb, &row_pb);
-    clpad__arg(&kc, "K", sizeof K, &K);
+    CLPAD_ARGS(&kc, CLPAD_ARG(o_dims), CLPAD_ARG(i_dims), CLPAD_ARG(o_pb), CLPAD_ARG(i_strides),
+               CLPAD_ARG(n_outer), CLPAD_ARG(row_out), CLPAD_ARG(row_in), CLPAD_ARG(row_pb),
+               CLPAD_ARG(K));
     clpad__arg_rows(&kc, n_rows, &g);
-    clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
-    clpad__arg(&kc, "nt_min", sizeof nt_min, &nt_min);
-    clpad__arg(&kc, "o_modes", sizeof o_modes, &o_modes);
+    cl_long rows_per_item = g.rows_per_item;
+    CLPAD_ARGS(&kc, CLPAD_ARG(rows_per_item), CLPAD_ARG(nt_min), CLPAD_ARG(o_modes));
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event);
 }
 
@@ -164,19 +157,9 @@ clpad_status clpad__pad_sides_enqueue(clpad_context *ctx, const clpad_pad_call *
     if (st)
         return st;
     clpad__arg_mem(&kc, "dst", out);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
-    clpad__arg(&kc, "n_rows", sizeof n_rows, &n_rows);
-    clpad__arg(&kc, "n_outer", sizeof n_outer, &n_outer);
-    clpad__arg(&kc, "o_dims", sizeof o_dims, &o_dims);
-    clpad__arg(&kc, "o_pb", sizeof o_pb, &o_pb);
-    clpad__arg(&kc, "i_dims", sizeof i_dims, &i_dims);
-    clpad__arg(&kc, "OL", sizeof OL, &OL);
-    clpad__arg(&kc, "lo", sizeof lo, &lo);
-    clpad__arg(&kc, "hi", sizeof hi, &hi);
-    clpad__arg(&kc, "vb", sizeof vb, &vb);
-    clpad__arg(&kc, "va", sizeof va, &va);
-    clpad__arg(&kc, "vlb", sizeof vlb, &vlb);
-    clpad__arg(&kc, "vla", sizeof vla, &vla);
+    CLPAD_ARGS(&kc, CLPAD_ARG(dst_off), CLPAD_ARG(n_rows), CLPAD_ARG(n_outer), CLPAD_ARG(o_dims),
+               CLPAD_ARG(o_pb), CLPAD_ARG(i_dims), CLPAD_ARG(OL), CLPAD_ARG(lo), CLPAD_ARG(hi),
+               CLPAD_ARG(vb), CLPAD_ARG(va), CLPAD_ARG(vlb), CLPAD_ARG(vla));
     size_t local = 64;
     clpad_row_geometry geo = {.global = {1, ((size_t)n_rows + local - 1) / local * local},
                               .local = {1, local},

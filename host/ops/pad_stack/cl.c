@@ -76,14 +76,8 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
     clpad__arg_mem(&kc, "src", input);
     clpad__arg_mem(&kc, "desc", bdesc);
     clpad__arg_mem(&kc, "dst", output);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
-    clpad__arg(&kc, "S", sizeof S, &S);
-    clpad__arg(&kc, "rank", sizeof rank, &rank);
-    clpad__arg(&kc, "mode", sizeof mode, &mode);
-    clpad__arg(&kc, "vb", sizeof vb, &vb);
-    clpad__arg(&kc, "va", sizeof va, &va);
-    clpad__arg(&kc, "row_len", sizeof row_len, &row_len);
-    clpad__arg(&kc, "rows_per_tensor", sizeof rows_per_tensor, &rows_per_tensor);
+    CLPAD_ARGS(&kc, CLPAD_ARG(dst_off), CLPAD_ARG(S), CLPAD_ARG(rank), CLPAD_ARG(mode),
+               CLPAD_ARG(vb), CLPAD_ARG(va), CLPAD_ARG(row_len), CLPAD_ARG(rows_per_tensor));
     clpad__arg_rows(&kc, n_rows, &g);
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases bdesc */
 }

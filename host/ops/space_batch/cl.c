@@ -27,23 +27,24 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
 {
     size_t eb = clpad__unit_bytes(p->elem, input_offset, output_offset);
     cl_long K = (cl_long)(p->elem / eb);
-    cl_long8 S = {{0}}, O = {{0}}, B = {{0}}, off = {{0}}, s_strides = {{0}}, o_strides = {{0}},
-             k_strides = {{0}};
-    int m = p->m;
+    /* named as the kernels' parameters (CLPAD_ARG) */
+    cl_long8 s_dims = {{0}}, o_dims = {{0}}, blocks = {{0}}, offs = {{0}}, s_strides = {{0}},
+             o_strides = {{0}}, k_strides = {{0}};
+    cl_int m = p->m;
     cl_long ss = K, os = K; /* units of one index on the current axis */
     for (int t = 0; t < m; t++) {
         int j = m - 1 - t;
-        S.s[t] = p->S[j];
-        O.s[t] = p->O[j];
-        B.s[t] = p->B[j];
-        off.s[t] = p->off[j];
+        s_dims.s[t] = p->S[j];
+        o_dims.s[t] = p->O[j];
+        blocks.s[t] = p->B[j];
+        offs.s[t] = p->off[j];
         s_strides.s[t] = ss;
         o_strides.s[t] = os;
         ss *= p->S[j];
         os *= p->O[j];
     }
     for (int t = m; t < 8; t++)
-        S.s[t] = O.s[t] = B.s[t] = 1;
+        s_dims.s[t] = o_dims.s[t] = blocks.s[t] = 1;
     /* ss, os: units of one batch index of the space and of the batch tensor;
      * a step of the flat block offset is N batch indices of the batch tensor. */
     cl_long ks = os * p->N;
@@ -52,17 +53,16 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
         ks *= p->B[m - 1 - t];
     }
     cl_ulong src_off = input_offset / eb, dst_off = output_offset / eb;
-    cl_int cm = m;
-    cl_long n_batch = p->N, n_rows, batch_stride;
+    /* units of one batch index: of the space tensor (s2b's batch_stride)
+     * and of the batch tensor (b2s's n_stride) */
+    cl_long n_batch = p->N, n_rows, batch_stride = ss, n_stride = os;
     size_t row_units;
     if (op == SB_S2B) {
         n_rows = p->batch_elems / p->O[m - 1];
         row_units = (size_t)(p->O[m - 1] * K);
-        batch_stride = ss;
     } else {
         n_rows = p->space_elems / p->S[m - 1];
         row_units = (size_t)(p->S[m - 1] * K);
-        batch_stride = os;
     }
     size_t vec = CLPAD_GEOMETRY_VECTOR_BYTES / eb, vectors = (row_units + vec - 1) / vec;
     /* space_to_batch on a CPU device: a work-item writes the B0 batch rows of
@@ -87,28 +87,17 @@ static clpad_status launch_plan(clpad_context *ctx, enum sb_op op, const sb_plan
     clpad_row_geometry geo;
     clpad__row_geometry(ctx, kc.k, vectors, (size_t)n_rows, false, &geo);
     clpad__arg_src_dst(&kc, input, src_off, output, dst_off);
-    if (op == SB_S2B) {
-        clpad__arg(&kc, "o_dims", sizeof O, &O);
-        clpad__arg(&kc, "blocks", sizeof B, &B);
-        clpad__arg(&kc, "offs", sizeof off, &off);
-        clpad__arg(&kc, "s_dims", sizeof S, &S);
-        clpad__arg(&kc, "s_strides", sizeof s_strides, &s_strides);
-        clpad__arg(&kc, "m", sizeof cm, &cm);
-        clpad__arg(&kc, "n_batch", sizeof n_batch, &n_batch);
-        clpad__arg(&kc, "batch_stride", sizeof batch_stride, &batch_stride);
-    } else {
-        clpad__arg(&kc, "s_dims", sizeof S, &S);
-        clpad__arg(&kc, "blocks", sizeof B, &B);
-        clpad__arg(&kc, "offs", sizeof off, &off);
-        clpad__arg(&kc, "o_strides", sizeof o_strides, &o_strides);
-        clpad__arg(&kc, "k_strides", sizeof k_strides, &k_strides);
-        clpad__arg(&kc, "m", sizeof cm, &cm);
-        clpad__arg(&kc, "n_stride", sizeof batch_stride, &batch_stride);
-    }
-    clpad__arg(&kc, "K", sizeof K, &K);
+    if (op == SB_S2B)
+        CLPAD_ARGS(&kc, CLPAD_ARG(o_dims), CLPAD_ARG(blocks), CLPAD_ARG(offs), CLPAD_ARG(s_dims),
+                   CLPAD_ARG(s_strides), CLPAD_ARG(m), CLPAD_ARG(n_batch),
+                   CLPAD_ARG(batch_stride), CLPAD_ARG(K));
+    else
+        CLPAD_ARGS(&kc, CLPAD_ARG(s_dims), CLPAD_ARG(blocks), CLPAD_ARG(offs),
+                   CLPAD_ARG(o_strides), CLPAD_ARG(k_strides), CLPAD_ARG(m),
+                   CLPAD_ARG(n_stride), CLPAD_ARG(K));
     clpad__arg_rows(&kc, n_rows, &geo);
     if (op == SB_S2B)
-        clpad__arg(&kc, "fuse", sizeof fuse, &fuse);
+        CLPAD_ARGS(&kc, CLPAD_ARG(fuse));
     return clpad__kernel_launch(&kc, queue, &geo, num_events, wait_list, event);
 }
 
@@ -148,31 +137,20 @@ static clpad_status sb_enqueue(enum sb_op op, clpad_context *ctx, clpad_dtype dt
                              queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
-clpad_status clpad_enqueue_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                          const int64_t *shape, cl_mem input,
-                                          size_t input_offset, const int64_t *block_shape,
-                                          const int64_t *pads_begin, const int64_t *pads_end,
-                                          cl_mem output, size_t output_offset,
-                                          cl_command_queue queue, cl_uint num_events,
-                                          const cl_event *wait_list, cl_event *event)
-{
-    return sb_enqueue(SB_S2B, ctx, dtype, rank, shape, input, input_offset, block_shape,
-                      pads_begin, pads_end, output, output_offset, queue, num_events, wait_list,
-                      event);
-}
-
-clpad_status clpad_enqueue_batch_to_space(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                          const int64_t *shape, cl_mem input,
-                                          size_t input_offset, const int64_t *block_shape,
-                                          const int64_t *crops_begin, const int64_t *crops_end,
-                                          cl_mem output, size_t output_offset,
-                                          cl_command_queue queue, cl_uint num_events,
-                                          const cl_event *wait_list, cl_event *event)
-{
-    return sb_enqueue(SB_B2S, ctx, dtype, rank, shape, input, input_offset, block_shape,
-                      crops_begin, crops_end, output, output_offset, queue, num_events, wait_list,
-                      event);
-}
+/* The public pair: one signature, the operation's name and enum apart (the
+ * header calls begin and end pads or crops). */
+#define SB_ENQUEUE(name, op)                                                                  \
+    clpad_status name(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,  \
+                      cl_mem input, size_t input_offset, const int64_t *block,              \
+                      const int64_t *begin, const int64_t *end, cl_mem output,              \
+                      size_t output_offset, cl_command_queue queue, cl_uint num_events,     \
+                      const cl_event *wait_list, cl_event *event)                           \
+    {                                                                                         \
+        return sb_enqueue(op, ctx, dtype, rank, shape, input, input_offset, block, begin, end, \
+                          output, output_offset, queue, num_events, wait_list, event);     \
+    }
+SB_ENQUEUE(clpad_enqueue_space_to_batch, SB_S2B)
+SB_ENQUEUE(clpad_enqueue_batch_to_space, SB_B2S)
 
 clpad_status clpad__sb_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
                                     size_t out_off, cl_command_queue q, cl_event *event,
@@ -218,22 +196,15 @@ static clpad_status sb_host(enum sb_op op, clpad_context *ctx, clpad_dtype dtype
     return st;
 }
 
-clpad_status clpad_space_to_batch(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                  const int64_t *shape, const void *input,
-                                  const int64_t *block_shape, const int64_t *pads_begin,
-                                  const int64_t *pads_end, void *output, size_t output_bytes,
-                                  clpad_run_info *info)
-{
-    return sb_host(SB_S2B, ctx, dtype, rank, shape, input, block_shape, pads_begin, pads_end,
-                   output, output_bytes, info);
-}
-
-clpad_status clpad_batch_to_space(clpad_context *ctx, clpad_dtype dtype, int rank,
-                                  const int64_t *shape, const void *input,
-                                  const int64_t *block_shape, const int64_t *crops_begin,
-                                  const int64_t *crops_end, void *output, size_t output_bytes,
-                                  clpad_run_info *info)
-{
-    return sb_host(SB_B2S, ctx, dtype, rank, shape, input, block_shape, crops_begin, crops_end,
-                   output, output_bytes, info);
-}
+/* The public pair, as SB_ENQUEUE. */
+#define SB_HOST(name, op)                                                                     \
+    clpad_status name(clpad_context *ctx, clpad_dtype dtype, int rank, const int64_t *shape,  \
+                      const void *input, const int64_t *block, const int64_t *begin,        \
+                      const int64_t *end, void *output, size_t output_bytes,                \
+                      clpad_run_info *info)                                                 \
+    {                                                                                         \
+        return sb_host(op, ctx, dtype, rank, shape, input, block, begin, end, output,         \
+                       output_bytes, info);                                                   \
+    }
+SB_HOST(clpad_space_to_batch, SB_S2B)
+SB_HOST(clpad_batch_to_space, SB_B2S)

@@ -271,20 +271,14 @@ static clpad_status sb_cpu(enum sb_op op, clpad_dtype dtype, int rank, const int
     return CLPAD_OK;
 }
 
-clpad_status clpad_space_to_batch_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
-                                      const void *input, const int64_t *block_shape,
-                                      const int64_t *pads_begin, const int64_t *pads_end,
-                                      void *output, size_t output_bytes)
-{
-    return sb_cpu(SB_S2B, dtype, rank, shape, input, block_shape, pads_begin, pads_end, output,
-                  output_bytes);
-}
-
-clpad_status clpad_batch_to_space_cpu(clpad_dtype dtype, int rank, const int64_t *shape,
-                                      const void *input, const int64_t *block_shape,
-                                      const int64_t *crops_begin, const int64_t *crops_end,
-                                      void *output, size_t output_bytes)
-{
-    return sb_cpu(SB_B2S, dtype, rank, shape, input, block_shape, crops_begin, crops_end, output,
-                  output_bytes);
-}
+/* The public pair: one signature, the operation's name and enum apart (the
+ * header calls begin and end pads or crops). */
+#define SB_CPU(name, op)                                                                      \
+    clpad_status name(clpad_dtype dtype, int rank, const int64_t *shape, const void *input,   \
+                      const int64_t *block, const int64_t *begin, const int64_t *end,       \
+                      void *output, size_t output_bytes)                                    \
+    {                                                                                         \
+        return sb_cpu(op, dtype, rank, shape, input, block, begin, end, output, output_bytes); \
+    }
+SB_CPU(clpad_space_to_batch_cpu, SB_S2B)
+SB_CPU(clpad_batch_to_space_cpu, SB_B2S)
