@@ -223,7 +223,7 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * value table l8 or computed (CONV of the normalised value), or n copies of
  * the bits v. */
 #ifdef CLPAD_LB_VALUES_TABLE
-#define LB_WRITE_AS(T, CONV)                                                  \
+#define LB_WRITE_AS(T, CONV, NK)                                              \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         __global const T *restrict l = (__global const T *)l8;                \
@@ -231,11 +231,18 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             o[k * step] = l[s[k]];                                            \
     } while (0)
 #else
-#define LB_WRITE_AS(T, CONV)                                                  \
+#define LB_WRITE_LOOP(T, CONV, K)                                             \
+    for (long k = 0; k < n; k++)                                              \
+        o[k * step] = CONV(lb_norm_k(K, s[k], sc, mn, sd))
+#define LB_WRITE_AS(T, CONV, NK)                                              \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                    \
+        if ((NK) == LB_NORM_SCALE)                                            \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE);                            \
+        else if ((NK) == LB_NORM_SCALE_DIV)                                   \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE_DIV);                        \
+        else                                                                  \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_FULL);                             \
     } while (0)
 #endif
 /* The same from the horizontal passes h0, h1 of the two source rows, the
@@ -271,22 +278,22 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
     } while (0)
 
 /* n samples s[] of one output channel to o, every step-th, as elements of
- * ob bytes: looked up in the channel's value table l, or computed. ob and
- * step are constants at every call site. */
+ * ob bytes: looked up in the channel's value table l, or computed (f32
+ * outputs by the launch's lb_norm_kind nk; the others' conversions outweigh
+ * the divisions it saves). ob and step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
-                           float2 sc, float mn, float sd)
+                           float2 sc, float mn, float sd, int nk)
 {
     if (ob == 4)
-        LB_WRITE_AS(uint, as_uint);
+        LB_WRITE_AS(uint, as_uint, nk);
     else if (ob == 2)
-        LB_WRITE_AS(ushort, lb_f16);
+        LB_WRITE_AS(ushort, lb_f16, LB_NORM_FULL);
     else
-        LB_WRITE_AS(uchar, lb_u8);
+        LB_WRITE_AS(uchar, lb_u8, LB_NORM_FULL);
 }
 
-/* (nk: lb_norm_kind, used by f32 outputs: the others' conversions outweigh
- * the divisions) */
+/* The same from the horizontal passes h0, h1 of two source rows (weights b0, b1). */
 CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *restrict o8,
                              const int *restrict h0, const int *restrict h1, int b0, int b1,
                              long n, __global const uchar *restrict l8, float2 sc, float mn,
@@ -718,6 +725,11 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
     /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
      * vectors strided by the local size. */
     long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+#ifdef CLPAD_LB_VALUES_COMPUTE
+    int nk = lb_norm_kind(scale, mean4, std4);
+#else
+    int nk = 0;
+#endif
     int t[4][CLPAD_LB_CHUNK];
     for (long s = 0; s < n_str; s++) {
         long x0 = (lx == 1 ? first : first + s * lx + lid) * LB_VEC;
@@ -761,9 +773,9 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
                 __global uchar *restrict o = d + LB_AT(c, x);
                 __global const uchar *restrict l = lut + c * 256 * ob;
                 if (nhwc)
-                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c], nk);
                 else
-                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c], nk);
             }
         }
         lb_fill(C, nhwc, ob, d, plane, b, x1, fill);
