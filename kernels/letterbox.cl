@@ -96,6 +96,28 @@ CLPAD_INLINE float lb_norm(int v, float2 scale, float mean, float std_)
 {
     return ((float)v * scale.x / scale.y - mean) / std_;
 }
+/* How much of lb_norm a launch needs (lb_norm_kind): the whole of it, or
+ * (mean +0, std 1 on every channel) only (v * scale) / divisor, or (divisor
+ * 1 as well) only v * scale. The steps left out are exact there in IEEE
+ * single precision (x - (+0) is x, also for x = -0; x / 1 is x), so each
+ * shorter form gives lb_norm's bits; they save the f32 output loops two
+ * divisions per sample. */
+#define LB_NORM_FULL 0
+#define LB_NORM_SCALE_DIV 1
+#define LB_NORM_SCALE 2
+CLPAD_INLINE int lb_norm_kind(float2 scale, float4 mean4, float4 std4)
+{
+    /* (the host sets channels past C to mean +0, std 1) */
+    bool plain = all(as_uint4(mean4) == (uint4)0) && all(std4 == (float4)1.0f);
+    return !plain ? LB_NORM_FULL : scale.y == 1.0f ? LB_NORM_SCALE : LB_NORM_SCALE_DIV;
+}
+/* lb_norm of kind K (a constant at every call site). */
+CLPAD_INLINE float lb_norm_k(const int K, int v, float2 scale, float mean, float std_)
+{
+    return K == LB_NORM_SCALE       ? (float)v * scale.x
+           : K == LB_NORM_SCALE_DIV ? (float)v * scale.x / scale.y
+                                    : lb_norm(v, scale, mean, std_);
+}
 /* u8: round half to even, saturate (NaN: 0). */
 CLPAD_INLINE uchar lb_u8(float f)
 {
@@ -201,7 +223,7 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * value table l8 or computed (CONV of the normalised value), or n copies of
  * the bits v. */
 #ifdef CLPAD_LB_VALUES_TABLE
-#define LB_WRITE_AS(T, CONV)                                                  \
+#define LB_WRITE_AS(T, CONV, NK)                                              \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         __global const T *restrict l = (__global const T *)l8;                \
@@ -209,17 +231,24 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             o[k * step] = l[s[k]];                                            \
     } while (0)
 #else
-#define LB_WRITE_AS(T, CONV)                                                  \
+#define LB_WRITE_LOOP(T, CONV, K)                                             \
+    for (long k = 0; k < n; k++)                                              \
+        o[k * step] = CONV(lb_norm_k(K, s[k], sc, mn, sd))
+#define LB_WRITE_AS(T, CONV, NK)                                              \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                    \
+        if ((NK) == LB_NORM_SCALE)                                            \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE);                            \
+        else if ((NK) == LB_NORM_SCALE_DIV)                                   \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE_DIV);                        \
+        else                                                                  \
+            LB_WRITE_LOOP(T, CONV, LB_NORM_FULL);                             \
     } while (0)
 #endif
 /* The same from the horizontal passes h0, h1 of the two source rows, the
  * vertical pass (weights b0, b1) made on the way. */
 #ifdef CLPAD_LB_VALUES_TABLE
-#define LB_WRITE_V_AS(T, CONV)                                                \
+#define LB_WRITE_V_AS(T, CONV, NK)                                            \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         __global const T *restrict l = (__global const T *)l8;                \
@@ -227,11 +256,18 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             o[k * step] = l[clpad_lb_vpass(h0[k], h1[k], b0, b1)];            \
     } while (0)
 #else
-#define LB_WRITE_V_AS(T, CONV)                                                \
+#define LB_WRITE_V_LOOP(T, CONV, K)                                           \
+    for (long k = 0; k < n; k++)                                              \
+        o[k * step] = CONV(lb_norm_k(K, clpad_lb_vpass(h0[k], h1[k], b0, b1), sc, mn, sd))
+#define LB_WRITE_V_AS(T, CONV, NK)                                            \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = CONV(lb_norm(clpad_lb_vpass(h0[k], h1[k], b0, b1), sc, mn, sd)); \
+        if ((NK) == LB_NORM_SCALE)                                            \
+            LB_WRITE_V_LOOP(T, CONV, LB_NORM_SCALE);                          \
+        else if ((NK) == LB_NORM_SCALE_DIV)                                   \
+            LB_WRITE_V_LOOP(T, CONV, LB_NORM_SCALE_DIV);                      \
+        else                                                                  \
+            LB_WRITE_V_LOOP(T, CONV, LB_NORM_FULL);                           \
     } while (0)
 #endif
 #define LB_FILL_AS(T)                                                         \
@@ -242,31 +278,33 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
     } while (0)
 
 /* n samples s[] of one output channel to o, every step-th, as elements of
- * ob bytes: looked up in the channel's value table l, or computed. ob and
- * step are constants at every call site. */
+ * ob bytes: looked up in the channel's value table l, or computed (f32
+ * outputs by the launch's lb_norm_kind nk; the others' conversions outweigh
+ * the divisions it saves). ob and step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
-                           float2 sc, float mn, float sd)
+                           float2 sc, float mn, float sd, int nk)
 {
     if (ob == 4)
-        LB_WRITE_AS(uint, as_uint);
+        LB_WRITE_AS(uint, as_uint, nk);
     else if (ob == 2)
-        LB_WRITE_AS(ushort, lb_f16);
+        LB_WRITE_AS(ushort, lb_f16, LB_NORM_FULL);
     else
-        LB_WRITE_AS(uchar, lb_u8);
+        LB_WRITE_AS(uchar, lb_u8, LB_NORM_FULL);
 }
 
+/* The same from the horizontal passes h0, h1 of two source rows (weights b0, b1). */
 CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *restrict o8,
                              const int *restrict h0, const int *restrict h1, int b0, int b1,
                              long n, __global const uchar *restrict l8, float2 sc, float mn,
-                             float sd)
+                             float sd, int nk)
 {
     if (ob == 4)
-        LB_WRITE_V_AS(uint, as_uint);
+        LB_WRITE_V_AS(uint, as_uint, nk);
     else if (ob == 2)
-        LB_WRITE_V_AS(ushort, lb_f16);
+        LB_WRITE_V_AS(ushort, lb_f16, LB_NORM_FULL);
     else
-        LB_WRITE_V_AS(uchar, lb_u8);
+        LB_WRITE_V_AS(uchar, lb_u8, LB_NORM_FULL);
 }
 
 /* Fill n elements of ob bytes, every step-th, with the bits v. */
@@ -316,6 +354,11 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
     float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
           std_[4] = {std4.x, std4.y, std4.z, std4.w};
     long plane = H * W;
+#ifdef CLPAD_LB_VALUES_COMPUTE
+    int nk = lb_norm_kind(scale, mean4, std4);
+#else
+    int nk = 0;
+#endif
     int hb[2][4][CLPAD_LB_BAND_CHUNK];
     for (long x = 0; x < W; x += CLPAD_LB_BAND_CHUNK) {
         long xe = min(x + (long)CLPAD_LB_BAND_CHUNK, W);
@@ -358,10 +401,10 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
                 __global const uchar *restrict l = lut + c * 256 * ob;
                 if (nhwc)
                     lb_write_v(ob, C, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
-                               mean[c], std_[c]);
+                               mean[c], std_[c], nk);
                 else
                     lb_write_v(ob, 1, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
-                               mean[c], std_[c]);
+                               mean[c], std_[c], nk);
             }
         }
     }
@@ -682,6 +725,11 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
     /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
      * vectors strided by the local size. */
     long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
+#ifdef CLPAD_LB_VALUES_COMPUTE
+    int nk = lb_norm_kind(scale, mean4, std4);
+#else
+    int nk = 0;
+#endif
     int t[4][CLPAD_LB_CHUNK];
     for (long s = 0; s < n_str; s++) {
         long x0 = (lx == 1 ? first : first + s * lx + lid) * LB_VEC;
@@ -725,9 +773,9 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
                 __global uchar *restrict o = d + LB_AT(c, x);
                 __global const uchar *restrict l = lut + c * 256 * ob;
                 if (nhwc)
-                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                    lb_write(ob, C, o, t[chan[c]], m, l, scale, mean[c], std_[c], nk);
                 else
-                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c]);
+                    lb_write(ob, 1, o, t[chan[c]], m, l, scale, mean[c], std_[c], nk);
             }
         }
         lb_fill(C, nhwc, ob, d, plane, b, x1, fill);

@@ -207,21 +207,28 @@ static void test_real_sizes(void **state)
 
 /* Normalisations at the edges of the dtypes: f32 results that are
  * denormal (a device that flushed them would differ), f16 subnormals,
- * ties and overflow to infinity, u8 ties (v * 0.5) and saturation. */
+ * ties and overflow to infinity, u8 ties (v * 0.5) and saturation; and
+ * the f32 kernel's shorter forms where mean is +0 and std 1 (v * scale,
+ * (v * scale) / divisor): a negative scale (v = 0 gives -0, which a mean of
+ * -0 turns into +0, so that mean -0 must take the whole formula), a
+ * divisor, a quotient that rounds. */
 static void test_value_edges(void **state)
 {
     (void)state;
     uint64_t rng = tu_seed() ^ 0xF16;
     static const struct {
         clpad_dtype dtype;
-        float scale, mean, std_;
+        float scale, mean, std_, divisor;
     } sets[] = {
-        {CLPAD_F32, 1e-38f, 0.0f, 1.0f},   {CLPAD_F32, 1.0f, 127.5f, 3e37f},
-        {CLPAD_F16, 1e-6f, 0.0f, 1.0f},    {CLPAD_F16, 0x1p-25f, 0.0f, 1.0f}, /* odd v: ties between subnormals */
-        {CLPAD_F16, 1.0f, -2048.0f, 1.0f}, /* odd v: ties (spacing 2 above 2048) */
-        {CLPAD_F16, 1.0f, 0.0f, 0.0039f},  {CLPAD_F16, 257.0f, -65000.0f, 1.0f},
-        {CLPAD_F16, 1.0f, 0.5f, 4096.0f},  {CLPAD_U8, 0.5f, 0.0f, 1.0f},
-        {CLPAD_U8, 3.0f, 200.0f, -1.0f},   {CLPAD_U8, 1.0f, -0.5f, 1.0f},
+        {CLPAD_F32, 1e-38f, 0.0f, 1.0f, 0.0f},   {CLPAD_F32, 1.0f, 127.5f, 3e37f, 0.0f},
+        {CLPAD_F32, -3.0f, 0.0f, 1.0f, 0.0f},    {CLPAD_F32, -3.0f, -0.0f, 1.0f, 0.0f},
+        {CLPAD_F32, 1.0f, 0.0f, 1.0f, 255.0f}, {CLPAD_F32, -0.7f, 0.0f, 1.0f, 3e-39f},
+        {CLPAD_F32, 1.0f / 255.0f, 0.0f, 1.0f, 1.0f},
+        {CLPAD_F16, 1e-6f, 0.0f, 1.0f, 0.0f},    {CLPAD_F16, 0x1p-25f, 0.0f, 1.0f, 0.0f}, /* odd v: ties between subnormals */
+        {CLPAD_F16, 1.0f, -2048.0f, 1.0f, 0.0f}, /* odd v: ties (spacing 2 above 2048) */
+        {CLPAD_F16, 1.0f, 0.0f, 0.0039f, 0.0f},  {CLPAD_F16, 257.0f, -65000.0f, 1.0f, 0.0f},
+        {CLPAD_F16, 1.0f, 0.5f, 4096.0f, 0.0f},  {CLPAD_U8, 0.5f, 0.0f, 1.0f, 0.0f},
+        {CLPAD_U8, 3.0f, 200.0f, -1.0f, 0.0f},   {CLPAD_U8, 1.0f, -0.5f, 1.0f, 0.0f},
     };
     for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
         lb_case c;
@@ -236,6 +243,8 @@ static void test_value_edges(void **state)
         c.o.scale = sets[k].scale;
         c.o.mean[0] = sets[k].mean;
         c.o.std[0] = sets[k].std_;
+        if (sets[k].divisor != 0.0f)
+            c.o.divisor = sets[k].divisor;
         c.o.pad_value[0] = 7;
         assert_int_equal(diff_case(&c, &rng, (int)k), 1);
         lb_case_free(&c);
