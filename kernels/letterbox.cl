@@ -209,11 +209,18 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             o[k * step] = l[s[k]];                                            \
     } while (0)
 #else
+/* (divisor 1, mean +0 and std 1, as a call with scale alone, e.g. 1 / 255:
+ * the expression is v * scale exactly, since x / 1 = x and x - (+0) = x
+ * for every float x; one multiply instead of two divisions) */
 #define LB_WRITE_AS(T, CONV)                                                  \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                    \
+        if (sc.y == 1.0f && as_uint(mn) == 0u && sd == 1.0f)                  \
+            for (long k = 0; k < n; k++)                                      \
+                o[k * step] = CONV((float)s[k] * sc.x);                       \
+        else                                                                  \
+            for (long k = 0; k < n; k++)                                      \
+                o[k * step] = CONV(lb_norm(s[k], sc, mn, sd));                \
     } while (0)
 #endif
 /* The same from the horizontal passes h0, h1 of the two source rows, the
