@@ -512,14 +512,16 @@ static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
 }
 
 /* Wrap the first YUV frames of a plan (at most LB_DIRECT, those in one
- * buffer: separate_planes 0) where they are, when the context uses host
- * memory in place, each in a buffer of its own (direct[i]); point their
- * descriptors at those buffers and subtract their bytes from *gathered;
- * *nd: how many. */
+ * buffer: separate_planes 0, none overlapping an earlier one, since OpenCL
+ * leaves buffers over overlapping host memory undefined) where they are,
+ * when the context uses host memory in place, each in a buffer of its own
+ * (direct[i]); point their descriptors at those buffers and subtract their
+ * bytes from *gathered; *nd: how many. */
 static clpad_status wrap_frames(clpad_context *ctx, lb_plan *p, const clpad_image *images,
                                 cl_mem direct[LB_DIRECT], size_t *nd, size_t *gathered)
 {
     size_t k = 0;
+    uintptr_t span[LB_DIRECT][2]; /* [first byte, end) of each frame wrapped */
     *nd = 0;
     for (; k < p->n && k < LB_DIRECT && p->yuv && !images[k].separate_planes; k++) {
         const clpad_image *im = &images[k];
@@ -535,6 +537,16 @@ static clpad_status wrap_frames(clpad_context *ctx, lb_plan *p, const clpad_imag
             end = v + (h / 2 - 1) * vs + cb;
         if ((uint64_t)end + ctx->mem_base_align > ctx->max_alloc)
             break;
+        /* (from the aligned start below the frame: what the buffer covers) */
+        uintptr_t lo = (uintptr_t)im->data - (uintptr_t)im->data % ctx->mem_base_align,
+                  hi = (uintptr_t)im->data + (uintptr_t)end;
+        bool overlap = false;
+        for (size_t i = 0; i < k; i++)
+            overlap |= lo < span[i][1] && span[i][0] < hi;
+        if (overlap)
+            break;
+        span[k][0] = lo;
+        span[k][1] = hi;
         size_t off = 0;
         cl_int err;
         direct[k] = clpad__host_input(ctx, im->data, (size_t)end, &off, &err);
