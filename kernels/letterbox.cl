@@ -844,15 +844,29 @@ __kernel void letterbox_taps(LB_KERNEL_ARGS, long coef_at)
 }
 
 /* The YUV letterbox: the arguments of `letterbox`, then where the frames'
- * chroma descriptors start in tab (int4 units) and the conversion's
- * integers (lb_yuv_samples). The channels are 3. */
-__kernel void letterbox_yuv(LB_KERNEL_ARGS, long chroma_at, int8 yuv)
+ * chroma descriptors start in tab (int4 units), the conversion's integers
+ * (lb_yuv_samples) and the frames read in place: frame n < direct lies in
+ * buffer f<n> (its descriptors count from that buffer's start), the others
+ * in src (host calls on a CPU device wrap the caller's first LB_DIRECT frames
+ * as they are, host/ops/letterbox/cl.c, and gather the rest). The channels
+ * are 3. */
+#define LB_DIRECT 8
+__kernel void letterbox_yuv(LB_KERNEL_ARGS, long chroma_at, int8 yuv, int direct,
+                            __global const uchar *f0, __global const uchar *f1,
+                            __global const uchar *f2, __global const uchar *f3,
+                            __global const uchar *f4, __global const uchar *f5,
+                            __global const uchar *f6, __global const uchar *f7)
 {
     long row0 = get_global_id(1) * rows_per_item, row1 = min(row0 + rows_per_item, n_rows);
     __global uchar *restrict d = dst + dst_off;
     __global const long4 *restrict chroma = (__global const long4 *)(tab + chroma_at);
-    for (long row = row0; row < row1; row++)
-        lb_item(3, LB_YUV, nhwc != 0, out_bytes, src, tab, rows_at, cols_at, lut_at,
+    for (long row = row0; row < row1; row++) {
+        long n = row / H;
+        __global const uchar *s = n >= direct ? src
+                                  : n < 4     ? (n < 2 ? (n == 0 ? f0 : f1) : (n == 2 ? f2 : f3))
+                                              : (n < 6 ? (n == 4 ? f4 : f5) : (n == 6 ? f6 : f7));
+        lb_item(3, LB_YUV, nhwc != 0, out_bytes, s, tab, rows_at, cols_at, lut_at,
                 (__global const int *)tab, chroma, yuv, d, H, W, chan, fill, scale, mean, std_,
                 row, items);
+    }
 }

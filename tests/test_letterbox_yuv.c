@@ -169,7 +169,9 @@ static void test_every_triple(void **state)
 
 /* ---- Random batches ------------------------------------------------------------- */
 
-enum { MAX_FRAMES = 6 };
+/* (more than the 8 frames a host call on a CPU device reads in place, so
+ * that batches mix frames read in place with gathered ones) */
+enum { MAX_FRAMES = 11 };
 
 typedef struct yuv_case {
     size_t n;
@@ -190,8 +192,11 @@ static void yuv_case_free(yuv_case *c)
 }
 
 /* A random case: frames of even sizes up to max_side, their layout (one
- * buffer or separate planes), strides with padding, and letterbox options. */
-static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_t max_out)
+ * buffer or separate planes), strides with padding, and letterbox options.
+ * full: MAX_FRAMES frames, all in one buffer but the last (the host path's
+ * frames read in place, then gathered ones). */
+static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_t max_out,
+                            bool full)
 {
     memset(c, 0, sizeof *c);
     clpad_letterbox_options_init(&c->o, tu_range(rng, 1, max_out), tu_range(rng, 1, max_out));
@@ -213,7 +218,7 @@ static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_
     c->o.fit = (clpad_fit)tu_range(rng, 0, CLPAD_FIT_COUNT - 1);
     if (tu_range(rng, 0, 1))
         c->o.scale = 1.0f / 255.0f;
-    c->n = (size_t)tu_range(rng, 1, MAX_FRAMES);
+    c->n = full ? MAX_FRAMES : (size_t)tu_range(rng, 1, tu_range(rng, 0, 3) ? 6 : MAX_FRAMES);
     for (size_t i = 0; i < c->n; i++) {
         int64_t h = 2 * tu_range(rng, 1, max_side / 2), w = 2 * tu_range(rng, 1, max_side / 2);
         int64_t ys = w + (tu_range(rng, 0, 1) ? 0 : 2 * tu_range(rng, 1, 9));
@@ -221,7 +226,7 @@ static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_
         int64_t s1 = tu_range(rng, 0, 1) ? 0 : cw + tu_range(rng, 1, 13);
         int64_t s2 = semi ? 0 : tu_range(rng, 0, 1) ? 0 : cw + tu_range(rng, 1, 13);
         int64_t e1 = s1 ? s1 : semi ? ys : ys / 2, e2 = s2 ? s2 : semi ? ys : ys / 2;
-        bool sep = tu_range(rng, 0, 1);
+        bool sep = full ? i == c->n - 1 : tu_range(rng, 0, 1);
         clpad_image *im = &c->im[i];
         *im = (clpad_image){.height = h, .width = w, .row_stride = ys == w ? 0 : ys,
                             .channels = tu_range(rng, 0, 1) ? 3 : 0, .separate_planes = sep};
@@ -302,7 +307,7 @@ static void test_random_against_rgb(void **state)
     int cases = YUV_SANITIZED ? 40 : 150;
     for (int k = 0; k < cases; k++) {
         yuv_case c;
-        yuv_random_case(&c, &rng, 64, 48);
+        yuv_random_case(&c, &rng, 64, 48, false);
         size_t nout = yuv_out_bytes(&c);
         if (nout) {
             clpad_image rgb[MAX_FRAMES];
@@ -485,7 +490,8 @@ static void test_device(void **state)
     int cases = sim ? 12 : YUV_SANITIZED ? 10 : 40, checked = 0;
     for (int k = 0; k < cases; k++) {
         yuv_case c;
-        yuv_random_case(&c, &rng, k % 4 == 3 && !sim ? 300 : 40, k % 4 == 3 && !sim ? 160 : 40);
+        yuv_random_case(&c, &rng, k % 4 == 3 && !sim ? 300 : 40, k % 4 == 3 && !sim ? 160 : 40,
+                        k % 6 == 5);
         size_t nout = yuv_out_bytes(&c);
         if (nout) {
             unsigned char *want = malloc(nout), *got = malloc(nout);
@@ -507,7 +513,22 @@ static void test_device(void **state)
         }
         yuv_case_free(&c);
     }
-    printf("%d batches on %s equal the CPU reference (seed %llu)\n", checked,
+    /* one frame twice and again further on (the host path wraps a frame's
+     * memory once: the repeats are gathered) */
+    yuv_case c;
+    yuv_random_case(&c, &rng, 40, 40, true);
+    c.im[1] = c.im[0];
+    c.im[4] = c.im[0];
+    size_t nout = yuv_out_bytes(&c);
+    unsigned char *want = malloc(nout ? nout : 1), *got = malloc(nout ? nout : 1);
+    TU_ASSERT_OK(clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL));
+    memset(got, 0xA5, nout);
+    TU_ASSERT_OK(clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL));
+    assert_memory_equal(want, got, nout);
+    free(want);
+    free(got);
+    yuv_case_free(&c);
+    printf("%d batches on %s equal the CPU reference (seed %llu)\n", checked + 1,
            clpad_context_device_name(g_ctx), (unsigned long long)seed);
 }
 

@@ -271,6 +271,17 @@ static bool zero_copy_ok(const clpad_context *ctx, const void *p)
            (ctx->mem_base_align <= page || misalignment(ctx, p) == 0);
 }
 
+cl_mem clpad__host_input(clpad_context *ctx, const void *p, size_t bytes, size_t *offset,
+                         cl_int *err)
+{
+    *err = CL_SUCCESS;
+    if (!bytes || !zero_copy_ok(ctx, p))
+        return NULL;
+    *offset = misalignment(ctx, p);
+    return clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, *offset + bytes,
+                          (void *)((const unsigned char *)p - *offset), err);
+}
+
 /* One try of clpad__run_host: the input in place when zc_in, the output when
  * zc_out (else copies). *map_failed is set when mapping the output in place
  * failed: the caller tries again with copies. */

@@ -179,4 +179,13 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
                              size_t out_bytes, uint64_t bytes_moved, clpad__enqueue_fn fn,
                              const void *closure, clpad_run_info *info);
 
+/* A read-only buffer over `bytes` of host memory at p used in place, as
+ * clpad__run_host wraps its input (from p rounded down to
+ * CL_DEVICE_MEM_BASE_ADDR_ALIGN; *offset: where p lies in it), for an
+ * operation that reads more host arrays than its one input. NULL where the
+ * context does not use host memory in place (*err CL_SUCCESS: copy it
+ * instead) or the driver refused (*err its code). */
+cl_mem clpad__host_input(clpad_context *ctx, const void *p, size_t bytes, size_t *offset,
+                         cl_int *err);
+
 #endif /* CLPAD_LAUNCH_H */

@@ -17,6 +17,9 @@
 #define LB_CPU_CHUNK 64
 #define LB_CPU_BAND_ROWS 8
 #define LB_CPU_BAND_CHUNK 256
+/* YUV frames a host call reads in place, in buffers of their own (the
+ * arguments f0 .. f7 of kernels/letterbox.cl's letterbox_yuv). */
+#define LB_DIRECT 8
 
 void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
 {
@@ -112,9 +115,11 @@ static void tab_layout(const lb_plan *p, lb_tab_layout *t)
 }
 
 /* Launch the kernel of a plan with tables, whose desc offsets count from
- * the start of `input`. */
+ * the start of `input`; YUV frames i < n_direct from the start of
+ * direct[i] instead. */
 static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem input,
-                                 cl_mem output, size_t output_offset, cl_command_queue queue,
+                                 const cl_mem *direct, size_t n_direct, cl_mem output,
+                                 size_t output_offset, cl_command_queue queue,
                                  cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
     if (p->out_bytes == 0)
@@ -216,6 +221,10 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         yk.s[7] = p->yuv == CLPAD_INPUT_NV12 || p->yuv == CLPAD_INPUT_NV21 ? 2 : 1;
         clpad__arg(&kc, "chroma_at", sizeof chroma_at, &chroma_at);
         clpad__arg(&kc, "yuv", sizeof yk, &yk);
+        cl_int nd = (cl_int)n_direct;
+        clpad__arg(&kc, "direct", sizeof nd, &nd);
+        for (size_t i = 0; i < LB_DIRECT; i++)
+            clpad__arg_mem(&kc, "f", i < n_direct ? direct[i] : input);
     }
     return clpad__kernel_launch(&kc, queue, &g, num_events, wait_list, event); /* releases tab */
 }
@@ -301,7 +310,7 @@ clpad_status clpad_enqueue_letterbox(clpad_context *ctx, const clpad_image *imag
         p.desc[i].wide_rows =
             clpad__lb_wide_rows(images[i].offset, images[i].height, p.desc[i].stride,
                                 images[i].width * p.C, p.C, in_size);
-    st = enqueue_plan(ctx, &p, input, output, output_offset, queue ? queue : ctx->queue,
+    st = enqueue_plan(ctx, &p, input, NULL, 0, output, output_offset, queue ? queue : ctx->queue,
                       num_events, wait_list, event);
     clpad__lb_free(&p);
     if (!st)
@@ -348,11 +357,14 @@ static clpad_status run_cpu_parallel(lb_plan *p, const clpad_image *images, void
 
 typedef struct lb_host_call {
     const lb_plan *p;
+    const cl_mem *direct; /* YUV frames [0, n_direct) in place */
+    size_t n_direct;
 } lb_host_call;
 
 /* The gathered rows start at byte in_off of `in` (the host-pointer path wraps
  * host memory from an aligned address below it): the image offsets move by
- * in_off while the tables are made (enqueue_plan copies them at once). */
+ * in_off while the tables are made (enqueue_plan copies them at once); those
+ * of frames read in place are already their buffers'. */
 static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
                                  size_t out_off, cl_command_queue q, cl_event *event,
                                  const void *closure)
@@ -360,13 +372,14 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
     const lb_host_call *c = closure;
     lb_desc *desc = c->p->desc;
     lb_chroma *cd = c->p->cdesc;
-    for (size_t i = 0; i < c->p->n; i++) {
+    for (size_t i = c->n_direct; i < c->p->n; i++) {
         desc[i].offset += (int64_t)in_off;
         if (cd)
             cd[i].u += (int64_t)in_off, cd[i].v += (int64_t)in_off;
     }
-    clpad_status st = enqueue_plan(ctx, c->p, in, out, out_off, q, 0, NULL, event);
-    for (size_t i = 0; i < c->p->n; i++) {
+    clpad_status st =
+        enqueue_plan(ctx, c->p, in, c->direct, c->n_direct, out, out_off, q, 0, NULL, event);
+    for (size_t i = c->n_direct; i < c->p->n; i++) {
         desc[i].offset -= (int64_t)in_off;
         if (cd)
             cd[i].u -= (int64_t)in_off, cd[i].v -= (int64_t)in_off;
@@ -400,20 +413,20 @@ static size_t gathered_bytes(const lb_plan *p, const clpad_image *im, size_t i, 
     return used * (size_t)(im->width * p->C);
 }
 
-/* Gather the source rows the tables of images [0, p->n) read into one
+/* Gather the source rows the tables of images [from, p->n) read into one
  * buffer of `total` bytes (the sum of their gathered_bytes) plus LB_SLACK
  * bytes of slack (every row is "wide"), image after image, and
  * point the plan's descriptors and row entries at it. Returns the buffer
  * (clpad__staging_get), or NULL when out of memory. */
-static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t total,
-                                  int32_t *map)
+static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t from,
+                                  size_t total, int32_t *map)
 {
     unsigned char *buf = clpad__staging_get(total + LB_SLACK);
     if (!buf)
         return NULL;
     memset(buf + total, 0, LB_SLACK);
     size_t at = 0;
-    for (size_t i = 0; i < p->n && p->yuv; i++) {
+    for (size_t i = from; i < p->n && p->yuv; i++) {
         /* a YUV frame whole: Y, then U, then V, each dense; the chroma of
          * NV12 / NV21 as one interleaved plane */
         const clpad_image *im = &images[i];
@@ -447,7 +460,7 @@ static unsigned char *gather_rows(lb_plan *p, const clpad_image *images, size_t 
             at += (size_t)(2 * ch * cw);
         }
     }
-    for (size_t i = 0; i < p->n && !p->yuv; i++) {
+    for (size_t i = from; i < p->n && !p->yuv; i++) {
         const clpad_image *im = &images[i];
         size_t row_bytes = (size_t)(im->width * p->C);
         const unsigned char *data = im->data;
@@ -498,21 +511,84 @@ static lb_plan sub_plan(const lb_plan *p, size_t i0, size_t k)
     return s;
 }
 
+/* Wrap the first YUV frames of a plan (at most LB_DIRECT, those in one
+ * buffer: separate_planes 0, none overlapping an earlier one, since OpenCL
+ * leaves buffers over overlapping host memory undefined) where they are,
+ * when the context uses host memory in place, each in a buffer of its own
+ * (direct[i]); point their descriptors at those buffers and subtract their
+ * bytes from *gathered; *nd: how many. */
+static clpad_status wrap_frames(clpad_context *ctx, lb_plan *p, const clpad_image *images,
+                                cl_mem direct[LB_DIRECT], size_t *nd, size_t *gathered)
+{
+    size_t k = 0;
+    uintptr_t span[LB_DIRECT][2]; /* [first byte, end) of each frame wrapped */
+    *nd = 0;
+    for (; k < p->n && k < LB_DIRECT && p->yuv && !images[k].separate_planes; k++) {
+        const clpad_image *im = &images[k];
+        int64_t u, us, v, vs, h = im->height, ys = p->desc[k].stride;
+        clpad__lb_yuv_chroma(im, p->yuv, 0, 0, 0, &u, &us, &v, &vs);
+        /* the frame's bytes: Y rows, then its chroma rows (check_yuv_buffer's ends) */
+        bool semi = p->yuv == CLPAD_INPUT_NV12 || p->yuv == CLPAD_INPUT_NV21;
+        int64_t cb = semi ? im->width - 1 : im->width / 2;
+        int64_t end = (h - 1) * ys + im->width;
+        if (u + (h / 2 - 1) * us + cb > end)
+            end = u + (h / 2 - 1) * us + cb;
+        if (v + (h / 2 - 1) * vs + cb > end)
+            end = v + (h / 2 - 1) * vs + cb;
+        if ((uint64_t)end + ctx->mem_base_align > ctx->max_alloc)
+            break;
+        /* (from the aligned start below the frame: what the buffer covers) */
+        uintptr_t lo = (uintptr_t)im->data - (uintptr_t)im->data % ctx->mem_base_align,
+                  hi = (uintptr_t)im->data + (uintptr_t)end;
+        bool overlap = false;
+        for (size_t i = 0; i < k; i++)
+            overlap |= lo < span[i][1] && span[i][0] < hi;
+        if (overlap)
+            break;
+        span[k][0] = lo;
+        span[k][1] = hi;
+        size_t off = 0;
+        cl_int err;
+        direct[k] = clpad__host_input(ctx, im->data, (size_t)end, &off, &err);
+        if (!direct[k] && err != CL_SUCCESS) {
+            for (size_t i = 0; i < k; i++)
+                clReleaseMemObject(direct[i]);
+            return clpad__fail_cl(err, "clCreateBuffer(frame)");
+        }
+        if (!direct[k])
+            break;
+        p->desc[k].offset = (int64_t)off;
+        p->cdesc[k] = (lb_chroma){(int64_t)off + u, us, (int64_t)off + v, vs};
+        *gathered -= gathered_bytes(p, im, k, NULL);
+    }
+    *nd = k;
+    return CLPAD_OK;
+}
+
 /* Run images [0, p->n) of a plan (with `gathered` bytes of rows) as one
  * launch; the run info accumulates in acc. */
 static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image *images,
                                size_t gathered, int32_t *map, void *output, uint64_t moved,
                                clpad_run_info *acc)
 {
-    unsigned char *buf = gather_rows(p, images, gathered, map);
+    cl_mem direct[LB_DIRECT];
+    size_t nd;
+    clpad_status st = wrap_frames(ctx, p, images, direct, &nd, &gathered);
+    if (st)
+        return st;
+    unsigned char *buf = gather_rows(p, images, nd, gathered, map);
     if (!buf)
-        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
-                           "letterbox: out of host memory to gather the images' rows");
-    lb_host_call c = {p};
+        st = clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
+                         "letterbox: out of host memory to gather the images' rows");
+    lb_host_call c = {p, direct, nd};
     clpad_run_info ri;
-    clpad_status st = clpad__run_host(ctx, buf, gathered + LB_SLACK, output, p->out_bytes, moved,
-                                      host_enqueue, &c, &ri);
-    clpad__staging_put(buf);
+    if (!st)
+        st = clpad__run_host(ctx, buf, gathered + LB_SLACK, output, p->out_bytes, moved,
+                             host_enqueue, &c, &ri);
+    if (buf)
+        clpad__staging_put(buf);
+    for (size_t i = 0; i < nd; i++) /* (the launch is over: clpad__run_host waited) */
+        clReleaseMemObject(direct[i]);
     if (!st) {
         acc->kernel_ns += ri.kernel_ns;
         acc->zero_copy &= ri.zero_copy;
