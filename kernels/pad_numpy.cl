@@ -74,6 +74,8 @@ static acc_t leaf(global const NP_T *p, long n, long s)
  * walked with a stack, post-order, so that each sum is left + right. */
 static acc_t pairwise(global const NP_T *p, long n, long s)
 {
+    if (n <= 128) /* (the walk below would take this leaf alone) */
+        return leaf(p, n, s);
     long start[64], len[64];
     uchar stage[64];
     acc_t val[64];
@@ -575,10 +577,57 @@ static void fuse_fold(np_cell *c, global const NP_T *r, long W, int first, int m
         }
         return;
     }
-    for (long j = 0; j < W; j++) {
-        acc_t s = first ? (acc_t)0 : c[j].sum;
-        c[j].sum = s + (acc_t)r[j];
+    if (first) {
+        for (long j = 0; j < W; j++)
+            c[j].sum = (acc_t)0 + (acc_t)r[j]; /* (0 + -0 is +0, as the in-order sum) */
+    } else {
+        for (long j = 0; j < W; j++)
+            c[j].sum += (acc_t)r[j];
     }
+}
+
+/* statistic's maximum (max 1) or minimum of n contiguous elements, eight
+ * lanes at a time (a chain of compares per lane, not one per element): the
+ * extreme value is statistic's result unless the slab holds a NaN (then the
+ * first NaN) or the extreme is a zero (then its sign is the first zero's):
+ * those slabs take statistic's walk. */
+static NP_T fuse_extreme(global const NP_T *p, long n, int max)
+{
+    if (n < 16)
+        return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
+    NP_T b[8];
+    int nan = 0;
+    for (int l = 0; l < 8; l++) {
+        b[l] = p[l];
+        nan |= NP_ISNAN(b[l]);
+    }
+    long i = 8;
+    if (max) {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) {
+                NP_T v = p[i + l];
+                nan |= NP_ISNAN(v);
+                b[l] = b[l] < v ? v : b[l];
+            }
+    } else {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) {
+                NP_T v = p[i + l];
+                nan |= NP_ISNAN(v);
+                b[l] = v < b[l] ? v : b[l];
+            }
+    }
+    NP_T m = b[0];
+    for (int l = 1; l < 8; l++)
+        m = (max ? m < b[l] : b[l] < m) ? b[l] : m;
+    for (; i < n; i++) {
+        NP_T v = p[i];
+        nan |= NP_ISNAN(v);
+        m = (max ? m < v : v < m) ? v : m;
+    }
+    if (nan || (NP_KIND == 2 && m == (NP_T)0))
+        return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
+    return m;
 }
 
 /* An output row's W pads from its data d (W elements: the input row, or the
@@ -588,8 +637,14 @@ static void fuse_row_pads(global NP_T *row, global const NP_T *d, long W, long p
 {
     if (pbw == 0 && pew == 0)
         return;
-    NP_T left = statistic(d, lbw, 1, 1, mode);
-    NP_T right = lbw == W && lew == W ? left : statistic(d + W - lew, lew, 1, 1, mode);
+    NP_T left, right;
+    if (mode <= NP_MINIMUM) {
+        left = fuse_extreme(d, lbw, mode == NP_MAXIMUM);
+        right = lbw == W && lew == W ? left : fuse_extreme(d + W - lew, lew, mode == NP_MAXIMUM);
+    } else {
+        left = statistic(d, lbw, 1, 1, mode);
+        right = lbw == W && lew == W ? left : statistic(d + W - lew, lew, 1, 1, mode);
+    }
     for (long i = 0; i < pbw; i++)
         row[i] = left;
     for (long i = pbw + W; i < pbw + W + pew; i++)
