@@ -1,7 +1,8 @@
 /* numpy.pad's modes of clpad_pad_numpy (include/clpad.h; the host side is
  * host/ops/pad_numpy/cl.c): the fill of one axis. The host has placed the
  * input in the middle of the output (Pad's constant kernel) and launches
- * `fill` once per padded axis, in order, as numpy.pad pads.
+ * `fill` once per padded axis, in order, as numpy.pad pads (or, for the
+ * shapes it takes, `fuse2d` alone: see there).
  *
  * Built once per element type: -DNP_T=<element type>, -DNP_UT=<the
  * unsigned type of its size> (integers' wrapping arithmetic), -DNP_KIND=0

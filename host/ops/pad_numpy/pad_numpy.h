@@ -54,8 +54,9 @@ bool clpad__np_pairwise(const clpad_np_call *c, int axis);
 void clpad__np_ref(const clpad_np_call *c, const void *input, void *output);
 /* The host path (cpu.c): the reference, on the calling thread. */
 void clpad__np_cpu(const clpad_np_call *c, const void *input, void *output);
-/* The device run (cl.c): the input placed by Pad's constant kernel, then
- * one launch of kernels/pad_numpy.cl per padded axis. */
+/* The device run (cl.c): one launch of fuse2d where clpad__np_fused says
+ * so; else the input placed by Pad's constant kernel, then one launch of
+ * kernels/pad_numpy.cl per padded axis. */
 clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
                                     size_t out_off, cl_command_queue q, cl_event *event,
                                     const void *closure);
