@@ -62,7 +62,7 @@ clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off
                                     const void *closure);
 /* Whether the device run takes the fused kernel (kernels/pad_numpy.cl,
  * fuse2d: the input read once, each output element written once): maximum,
- * minimum or mean, no pads but on the two innermost axes (H, W), W at most
+ * minimum or mean (not of i64 / u64), no pads but on the two innermost axes (H, W), W at most
  * CLPAD_NP_FUSE_W_MAX (the kernel's column statistics), H's statistic in
  * order (W > 1 where H has pads), the CPU launch geometry, and planes (the
  * outer axes' product) at least the compute units unless a plane is small
