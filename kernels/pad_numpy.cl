@@ -1,7 +1,8 @@
 /* numpy.pad's modes of clpad_pad_numpy (include/clpad.h; the host side is
  * host/ops/pad_numpy/cl.c): the fill of one axis. The host has placed the
  * input in the middle of the output (Pad's constant kernel) and launches
- * `fill` once per padded axis, in order, as numpy.pad pads.
+ * `fill` once per padded axis, in order, as numpy.pad pads (or, for the
+ * shapes it takes, `fuse2d` alone: see there).
  *
  * Built once per element type: -DNP_T=<element type>, -DNP_UT=<the
  * unsigned type of its size> (integers' wrapping arithmetic), -DNP_KIND=0
@@ -74,6 +75,8 @@ static acc_t leaf(global const NP_T *p, long n, long s)
  * walked with a stack, post-order, so that each sum is left + right. */
 static acc_t pairwise(global const NP_T *p, long n, long s)
 {
+    if (n <= 128) /* (the walk below would take this leaf alone) */
+        return leaf(p, n, s);
     long start[64], len[64];
     uchar stage[64];
     acc_t val[64];
@@ -530,6 +533,176 @@ kernel void fill_cols(global NP_T *restrict dst, ulong dst_off, long n_rows, lon
     for (long i = pb + n; i < N; i++)
         for (long j = 0; j < c; j++)
             row[i * sa + j] = right[j];
+}
+
+/* maximum, minimum and mean where only the two innermost axes (H, W) are
+ * padded, in one pass (host/ops/pad_numpy/cl.c picks it: CPU geometry, W up
+ * to NP_FUSE_W_MAX, H's statistic summed in order, i.e. W > 1 where H has
+ * pads): a work-item per plane (the outer axes' index p; the input's plane
+ * at src + p * H * W, the output's at dst + p * OH * OW) writes the whole
+ * plane of the output without Pad's copy. Each input row is read once from
+ * memory: copied to its output row, its W statistics (`statistic` on the
+ * row's first Lb / last Le elements, pairwise, as `fill` on the innermost
+ * axis) written to the row's pads, and folded into the column statistics of
+ * H's slabs (`stat_cols`' operations in `stat_cols`' order: per column, the
+ * first NaN else the first extreme; 0 plus each element in order, then
+ * / L). Then the H pad rows: the column statistics, then the W statistics
+ * of that row (numpy pads H first, then W over the padded array), copied to
+ * every pad row of its side. The same operations as the per-axis kernels,
+ * bit for bit. */
+#define NP_FUSE_W_MAX 512
+typedef union np_cell {
+    acc_t sum;
+    NP_T best;
+} np_cell;
+
+/* Fold row `r` (W elements) into the column statistics `c`; first: the
+ * slab's first row. */
+static void fuse_fold(np_cell *c, global const NP_T *r, long W, int first, int mode)
+{
+    if (mode <= NP_MINIMUM) {
+        int max = mode == NP_MAXIMUM;
+        if (first) {
+            for (long j = 0; j < W; j++)
+                c[j].best = r[j];
+        } else if (max) {
+            for (long j = 0; j < W; j++) {
+                NP_T b = c[j].best, v = r[j];
+                c[j].best = NP_EXT_STEP(b, v, 1) ? v : b;
+            }
+        } else {
+            for (long j = 0; j < W; j++) {
+                NP_T b = c[j].best, v = r[j];
+                c[j].best = NP_EXT_STEP(b, v, 0) ? v : b;
+            }
+        }
+        return;
+    }
+    if (first) {
+        for (long j = 0; j < W; j++)
+            c[j].sum = (acc_t)0 + (acc_t)r[j]; /* (0 + -0 is +0, as the in-order sum) */
+    } else {
+        for (long j = 0; j < W; j++)
+            c[j].sum += (acc_t)r[j];
+    }
+}
+
+/* statistic's maximum (max 1) or minimum of n contiguous elements, eight
+ * lanes at a time (a chain of compares per lane, not one per element): the
+ * extreme value is statistic's result unless the slab holds a NaN (then the
+ * first NaN) or the extreme is a zero (then its sign is the first zero's):
+ * those slabs take statistic's walk. */
+static NP_T fuse_extreme(global const NP_T *p, long n, int max)
+{
+    if (n < 16)
+        return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
+    NP_T b[8];
+    int nan = 0;
+    for (int l = 0; l < 8; l++) {
+        b[l] = p[l];
+        nan |= NP_ISNAN(b[l]);
+    }
+    long i = 8;
+    if (max) {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) {
+                NP_T v = p[i + l];
+                nan |= NP_ISNAN(v);
+                b[l] = b[l] < v ? v : b[l];
+            }
+    } else {
+        for (; i + 8 <= n; i += 8)
+            for (int l = 0; l < 8; l++) {
+                NP_T v = p[i + l];
+                nan |= NP_ISNAN(v);
+                b[l] = v < b[l] ? v : b[l];
+            }
+    }
+    NP_T m = b[0];
+    for (int l = 1; l < 8; l++)
+        m = (max ? m < b[l] : b[l] < m) ? b[l] : m;
+    for (; i < n; i++) {
+        NP_T v = p[i];
+        nan |= NP_ISNAN(v);
+        m = (max ? m < v : v < m) ? v : m;
+    }
+    if (nan || (NP_KIND == 2 && m == (NP_T)0))
+        return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
+    return m;
+}
+
+/* An output row's W pads from its data d (W elements: the input row, or the
+ * row's own data part). */
+static void fuse_row_pads(global NP_T *row, global const NP_T *d, long W, long pbw, long pew,
+                          long lbw, long lew, int mode)
+{
+    if (pbw == 0 && pew == 0)
+        return;
+    NP_T left, right;
+    if (mode <= NP_MINIMUM) {
+        left = fuse_extreme(d, lbw, mode == NP_MAXIMUM);
+        right = lbw == W && lew == W ? left : fuse_extreme(d + W - lew, lew, mode == NP_MAXIMUM);
+    } else {
+        left = statistic(d, lbw, 1, 1, mode);
+        right = lbw == W && lew == W ? left : statistic(d + W - lew, lew, 1, 1, mode);
+    }
+    for (long i = 0; i < pbw; i++)
+        row[i] = left;
+    for (long i = pbw + W; i < pbw + W + pew; i++)
+        row[i] = right;
+}
+
+/* The pad rows [first, first + count) of an H side: the column statistics
+ * of `c` (a slab of L rows), the row's W pads, copied to the others. */
+static void fuse_pad_rows(global NP_T *plane, long first, long count, const np_cell *c, long L,
+                          long W, long OW, long pbw, long pew, long lbw, long lew, int mode)
+{
+    if (count == 0)
+        return;
+    global NP_T *row = plane + first * OW;
+    if (mode <= NP_MINIMUM) {
+        for (long j = 0; j < W; j++)
+            row[pbw + j] = c[j].best;
+    } else {
+        for (long j = 0; j < W; j++) {
+            acc_t m = c[j].sum / (acc_t)L;
+            row[pbw + j] = NP_FROM_ACC(m);
+        }
+    }
+    fuse_row_pads(row, row + pbw, W, pbw, pew, lbw, lew, mode);
+    for (long i = 1; i < count; i++)
+        for (long j = 0; j < OW; j++)
+            row[i * OW + j] = row[j];
+}
+
+kernel void fuse2d(global NP_T *restrict dst, ulong dst_off, global const NP_T *restrict src,
+                   ulong src_off, long planes, long H, long W, long pbh, long peh, long pbw,
+                   long pew, long lbh, long leh, long lbw, long lew, int mode)
+{
+    long p = get_global_id(1);
+    if (p >= planes)
+        return;
+    long OW = pbw + W + pew, OH = pbh + H + peh;
+    global const NP_T *in = src + src_off + p * H * W;
+    global NP_T *plane = dst + dst_off + p * OH * OW;
+    int hpad = pbh > 0 || peh > 0, one = lbh == H && leh == H; /* one slab for both sides */
+    np_cell cb[NP_FUSE_W_MAX], ce[NP_FUSE_W_MAX];
+    for (long h = 0; h < H; h++) {
+        global const NP_T *r = in + h * W;
+        global NP_T *row = plane + (pbh + h) * OW;
+        for (long j = 0; j < W; j++)
+            row[pbw + j] = r[j];
+        fuse_row_pads(row, r, W, pbw, pew, lbw, lew, mode);
+        if (hpad && h < lbh)
+            fuse_fold(cb, r, W, h == 0, mode);
+        if (hpad && !one && h >= H - leh)
+            fuse_fold(ce, r, W, h == H - leh, mode);
+    }
+    if (!hpad)
+        return;
+    fuse_pad_rows(plane, 0, pbh, cb, lbh, W, OW, pbw, pew, lbw, lew, mode);
+    fuse_pad_rows(plane, pbh + H, peh, one ? cb : ce, one ? lbh : leh, W, OW, pbw, pew, lbw,
+                  lew, mode);
 }
 
 /* Pad's per-side constants (clpad_pad_options.side_values; the host side is

@@ -353,6 +353,102 @@ static void test_device_vs_ref(void **state)
     runs_vs_ref(150);
 }
 
+/* pad_numpy's fused kernel (fuse2d, clpad__np_fused) on the shapes it
+ * takes and on those it leaves to the per-axis launches, device against
+ * the reference, under the CPU launch geometry (where it runs): every
+ * statistic mode (median always falls back), stat lengths whole, short
+ * and overlapping, the dtypes in turn (random bytes: NaNs and -0 among
+ * the floats). */
+static void test_np_fused(void **state)
+{
+    (void)state;
+    static const struct {
+        int rank;
+        int64_t shape[4], pb[4], pe[4];
+        bool fused;
+    } cases[] = {
+        {4, {2, 3, 9, 11}, {0, 0, 1, 2}, {0, 0, 3, 1}, true},   /* the bench's case, small */
+        {2, {9, 11}, {2, 0}, {1, 3}, true},                     /* one plane */
+        {1, {20}, {3}, {2}, true},                              /* one row */
+        {3, {4, 7, 300}, {0, 2, 1}, {0, 1, 0}, true},           /* pairwise W sums past 128 */
+        {3, {4, 1, 5}, {0, 2, 2}, {0, 1, 1}, true},             /* H of one row */
+        {3, {4, 6, 9}, {0, 3, 0}, {0, 0, 0}, true},             /* H alone */
+        {3, {4, 6, 1}, {0, 0, 1}, {0, 0, 2}, true},             /* W of one element */
+        {3, {4, 6, 1}, {0, 1, 0}, {0, 1, 0}, false},            /* H's sums pairwise */
+        {4, {2, 3, 9, 11}, {0, 1, 1, 2}, {0, 0, 3, 1}, false},  /* an outer axis padded */
+        {3, {2, 3, 600}, {0, 1, 1}, {0, 2, 2}, false},          /* W past the kernel's */
+    };
+    static const clpad_dtype dts[] = {CLPAD_F32, CLPAD_U8,  CLPAD_I16, CLPAD_F64, CLPAD_I64,
+                                      CLPAD_U32, CLPAD_I8,  CLPAD_U16, CLPAD_I32, CLPAD_U64};
+    static const int64_t stats[][2] = {{-1, -1}, {1, 2}, {3, 5}};
+    int saved = g_ctx->row_geometry, k = 0, fused = 0, refused = 0;
+    g_ctx->row_geometry = 1;
+    uint64_t rng = tu_seed();
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int m = CLPAD_NUMPY_MAXIMUM; m <= CLPAD_NUMPY_MEDIAN; m++)
+            for (size_t s = 0; s < sizeof stats / sizeof *stats; s++, k++) {
+                int rank = cases[i].rank;
+                int64_t sb[4], se[4];
+                for (int a = 0; a < rank; a++) {
+                    sb[a] = stats[s][0];
+                    se[a] = stats[s][1];
+                }
+                any_call a = {.op = clpad__op_find("pad_numpy")};
+                clpad_dtype dt = dts[k % 10];
+                if (clpad__np_validate(dt, rank, cases[i].shape, cases[i].pb, cases[i].pe,
+                                       (clpad_numpy_mode)m, sb, se, &a.u.np))
+                    fail_msg("case %zu: %s", i, clpad_last_error());
+                bool want = cases[i].fused && m != CLPAD_NUMPY_MEDIAN &&
+                            !(m == CLPAD_NUMPY_MEAN && (dt == CLPAD_I64 || dt == CLPAD_U64));
+                if (clpad__np_fused(g_ctx, &a.u.np) != want)
+                    fail_msg("case %zu mode %d: the fused path %s", i, m,
+                             want ? "does not apply" : "applies");
+                fused += want;
+                size_t in_bytes, out_bytes;
+                a.op->sizes(&a.u, &in_bytes, &out_bytes);
+                unsigned char *in = malloc(in_bytes), *ref = malloc(out_bytes + 1),
+                              *got = malloc(out_bytes + 1);
+                tu_fill(in, in_bytes, &rng);
+                memset(ref, 0x5a, out_bytes + 1);
+                memset(got, 0xa5, out_bytes + 1);
+                a.op->ref(&a.u, in, ref);
+                clpad_status st = clpad__run_host(g_ctx, in, in_bytes, got, out_bytes,
+                                                  in_bytes + out_bytes, a.op->enqueue, &a.u,
+                                                  NULL);
+                /* a device without doubles refuses f64 and integer means and
+                 * medians (the call's error says so): those calls only */
+                bool doubles = dt == CLPAD_F64 ||
+                               (dt != CLPAD_F32 && m >= CLPAD_NUMPY_MEAN);
+                if (st == CLPAD_ERR_UNSUPPORTED && doubles &&
+                    strstr(clpad_last_error(), "cl_khr_fp64")) {
+                    refused++;
+                    fused -= want;
+                    free(in);
+                    free(ref);
+                    free(got);
+                    continue;
+                }
+                if (st)
+                    fail_msg("case %zu: %s", i, clpad_last_error());
+                if (memcmp(got, ref, out_bytes) || got[out_bytes] != 0xa5) {
+                    size_t at = 0;
+                    while (at < out_bytes && got[at] == ref[at])
+                        at++;
+                    fail_msg("case %zu %s mode %d stat %lld/%lld (%s): the device run differs "
+                             "from the reference at byte %zu of %zu",
+                             i, clpad_dtype_name(dt), m, (long long)stats[s][0],
+                             (long long)stats[s][1], want ? "fused" : "per axis", at, out_bytes);
+                }
+                free(in);
+                free(ref);
+                free(got);
+            }
+    g_ctx->row_geometry = saved;
+    printf("%d calls (%d fused): the device run equals the reference; %d refused (no "
+           "doubles on the device)\n",
+           k - refused, fused, refused);
+}
+
 /* A build log from a driver that ignores #line (NVIDIA's, as seen on an
  * H200 with driver 580: "<kernel>:11:39: error" for line 1 of pad.cl) names
  * each file and its own line; other positions and logs stay as they were. */
@@ -382,7 +478,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "device")) {
         g_ctx = tu_device_context(); /* exits 77 (Skipped) without a device */
-        const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_vs_ref)};
+        const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_vs_ref),
+                                           cmocka_unit_test(test_np_fused)};
         int rc = cmocka_run_group_tests(tests, NULL, NULL);
         clpad_context_destroy(g_ctx);
         return rc;

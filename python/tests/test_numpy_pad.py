@@ -244,6 +244,46 @@ def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
     assert len(cases) >= 300
 
 
+def test_statistic_modes_of_images_equal_numpy(monkeypatch):
+    """maximum, minimum, mean (and median) padding only the two innermost
+    axes of NCHW-like arrays (the shapes of the one-pass kernel on CPU
+    devices), and with an outer axis padded too, through clpad_pad_numpy,
+    never numpy.pad: ten dtypes, floats with (positive) NaNs, infinities and
+    signed zeros, stat_length whole, short, per side and beyond the axis; equal to
+    numpy.pad byte for byte."""
+    rng = np.random.default_rng(2931)
+    cases = []
+    for mode in ("maximum", "minimum", "mean", "median"):
+        for dtype in STAT_DTYPES:
+            for k in range(4):
+                shape = [int(rng.integers(1, 4)), int(rng.integers(1, 4)),
+                         int(rng.integers(1, 12)), int(rng.integers(1, 40))]
+                if np.dtype(dtype).kind == "f":
+                    x = (rng.standard_normal(shape) * 1e3).astype(dtype)
+                    # (not both infinities in a mean: inf - inf's NaN is the
+                    # library's quiet NaN, where x86 numpy gives its sign bit)
+                    special = [np.nan, np.inf, 0.0, -0.0]
+                    if mode in ("maximum", "minimum"):
+                        special.append(-np.inf)
+                    x.flat[rng.integers(0, x.size, 3)] = rng.choice(special, 3)
+                else:
+                    info = np.iinfo(dtype)
+                    x = rng.integers(max(info.min, -10**6), min(info.max, 10**6), shape,
+                                     endpoint=True).astype(dtype)
+                pw = [(0, 0), (0, 0)] + [(int(rng.integers(0, 4)), int(rng.integers(0, 4)))
+                                         for _ in range(2)]
+                if k == 3:
+                    pw[1] = (1, 0)
+                sl = (None, int(rng.integers(1, 9)),
+                      [(int(rng.integers(1, 15)), int(rng.integers(1, 15))) for _ in shape])[k % 3]
+                cases.append((x, pw, mode, sl))
+    wants = [np.pad(x, pw, m, stat_length=sl) for x, pw, m, sl in cases]
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, m, sl), want in zip(cases, wants):
+        got = clpad.pad(x, pw, m, stat_length=sl)
+        assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
+
+
 def test_odd_reflection_runs_on_the_device_and_equals_numpy(monkeypatch):
     """reflect and symmetric with reflect_type="odd" through clpad_pad_numpy,
     never numpy.pad, equal to numpy.pad byte for byte: ten dtypes, ranks

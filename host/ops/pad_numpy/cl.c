@@ -152,6 +152,83 @@ static clpad_status fill_axis(clpad_context *ctx, const clpad_np_call *c, int ax
     return st;
 }
 
+bool clpad__np_fused(const clpad_context *ctx, const clpad_np_call *c)
+{
+    if (c->rank < 1 || !clpad__cpu_geometry(ctx) || c->out_bytes == 0 ||
+        (c->mode != CLPAD_NUMPY_MAXIMUM && c->mode != CLPAD_NUMPY_MINIMUM &&
+         c->mode != CLPAD_NUMPY_MEAN))
+        return false;
+    /* 64-bit integer means: Intel's CPU runtime vectorises fuse2d's
+     * contiguous (i64 / u64 -> double) conversions and rounded a sum 1 ULP
+     * off the reference (u64, W 377, whole row); the per-axis path is exact */
+    if (c->mode == CLPAD_NUMPY_MEAN && (c->dtype == CLPAD_I64 || c->dtype == CLPAD_U64))
+        return false;
+    int r = c->rank;
+    for (int a = 0; a < r - 2; a++)
+        if (c->pads_begin[a] || c->pads_end[a])
+            return false;
+    int64_t W = c->shape[r - 1], H = r > 1 ? c->shape[r - 2] : 1;
+    bool hpad = r > 1 && (c->pads_begin[r - 2] || c->pads_end[r - 2]);
+    if (W > CLPAD_NP_FUSE_W_MAX || (hpad && clpad__np_pairwise(c, r - 2)))
+        return false;
+    /* a work-item per plane: a few large planes keep today's launches,
+     * whose rows spread over every compute unit */
+    int64_t planes = 1;
+    for (int a = 0; a < r - 2; a++)
+        planes *= c->shape[a];
+    return planes >= (int64_t)ctx->compute_units || H * W <= CLPAD_NP_FUSE_SMALL;
+}
+
+/* The fused run (clpad__np_fused): one launch of fuse2d. */
+static clpad_status np_fused_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_mem in,
+                                     size_t in_off, cl_mem out, size_t out_off,
+                                     cl_command_queue q, cl_uint num_events,
+                                     const cl_event *wait_list, cl_event *event)
+{
+    int r = c->rank, h = r - 2;
+    cl_long planes = 1;
+    for (int a = 0; a < h; a++)
+        planes *= c->shape[a];
+    cl_long H = 1, pbh = 0, peh = 0, lbh = 1, leh = 1;
+    if (r > 1) {
+        H = c->shape[h];
+        pbh = c->pads_begin[h];
+        peh = c->pads_end[h];
+        lbh = c->stat_begin[h];
+        leh = c->stat_end[h];
+    }
+    cl_long W = c->shape[r - 1], pbw = c->pads_begin[r - 1], pew = c->pads_end[r - 1];
+    cl_long lbw = c->stat_begin[r - 1], lew = c->stat_end[r - 1];
+    cl_ulong dst_off = out_off / c->esize, src_off = in_off / c->esize;
+    cl_int mode = (cl_int)c->mode;
+    char options[CLPAD_OPTIONS_MAX];
+    clpad__np_options(c->dtype, options, sizeof options);
+    clpad_kernel_call kc;
+    clpad_status st = clpad__kernel_begin(ctx, "pad_numpy", options, "fuse2d", NULL, &kc);
+    if (st)
+        return st;
+    clpad__arg_mem(&kc, "dst", out);
+    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    clpad__arg_mem(&kc, "src", in);
+    clpad__arg(&kc, "src_off", sizeof src_off, &src_off);
+    clpad__arg(&kc, "planes", sizeof planes, &planes);
+    clpad__arg(&kc, "H", sizeof H, &H);
+    clpad__arg(&kc, "W", sizeof W, &W);
+    clpad__arg(&kc, "pbh", sizeof pbh, &pbh);
+    clpad__arg(&kc, "peh", sizeof peh, &peh);
+    clpad__arg(&kc, "pbw", sizeof pbw, &pbw);
+    clpad__arg(&kc, "pew", sizeof pew, &pew);
+    clpad__arg(&kc, "lbh", sizeof lbh, &lbh);
+    clpad__arg(&kc, "leh", sizeof leh, &leh);
+    clpad__arg(&kc, "lbw", sizeof lbw, &lbw);
+    clpad__arg(&kc, "lew", sizeof lew, &lew);
+    clpad__arg(&kc, "mode", sizeof mode, &mode);
+    /* a work-group per plane: work-items of different planes share nothing */
+    clpad_row_geometry geo = {.global = {1, (size_t)planes}, .local = {1, 1}, .items = 1,
+                              .rows_per_item = 1};
+    return clpad__kernel_launch(&kc, q, &geo, num_events, wait_list, event);
+}
+
 /* The device run of a validated call, after the wait list. */
 static clpad_status np_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_mem in,
                                size_t in_off, cl_mem out, size_t out_off, cl_command_queue q,
@@ -168,6 +245,9 @@ static clpad_status np_enqueue(clpad_context *ctx, const clpad_np_call *c, cl_me
                            "pad_numpy: %s has no doubles (cl_khr_fp64), which this call computes "
                            "in (f64 arrays, integer means and medians, float64 ramps); run it "
                            "on the host (the _cpu function)", ctx->device_name);
+    if (clpad__np_fused(ctx, c))
+        return np_fused_enqueue(ctx, c, in, in_off, out, out_off, q, num_events, wait_list,
+                                event);
     /* the input in the middle (and zeros around it, overwritten below) */
     clpad_pad_options o;
     clpad_pad_options_init(&o, CLPAD_PAD_CONSTANT);

@@ -54,11 +54,22 @@ bool clpad__np_pairwise(const clpad_np_call *c, int axis);
 void clpad__np_ref(const clpad_np_call *c, const void *input, void *output);
 /* The host path (cpu.c): the reference, on the calling thread. */
 void clpad__np_cpu(const clpad_np_call *c, const void *input, void *output);
-/* The device run (cl.c): the input placed by Pad's constant kernel, then
- * one launch of kernels/pad_numpy.cl per padded axis. */
+/* The device run (cl.c): one launch of fuse2d where clpad__np_fused says
+ * so; else the input placed by Pad's constant kernel, then one launch of
+ * kernels/pad_numpy.cl per padded axis. */
 clpad_status clpad__np_host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, cl_mem out,
                                     size_t out_off, cl_command_queue q, cl_event *event,
                                     const void *closure);
+/* Whether the device run takes the fused kernel (kernels/pad_numpy.cl,
+ * fuse2d: the input read once, each output element written once): maximum,
+ * minimum or mean (not of i64 / u64), no pads but on the two innermost axes (H, W), W at most
+ * CLPAD_NP_FUSE_W_MAX (the kernel's column statistics), H's statistic in
+ * order (W > 1 where H has pads), the CPU launch geometry, and planes (the
+ * outer axes' product) at least the compute units unless a plane is small
+ * (CLPAD_NP_FUSE_SMALL elements). Else Pad's copy and a launch per axis. */
+#define CLPAD_NP_FUSE_W_MAX 512 /* (NP_FUSE_W_MAX) */
+#define CLPAD_NP_FUSE_SMALL 65536
+bool clpad__np_fused(const clpad_context *ctx, const clpad_np_call *c);
 /* Build options of the pad_numpy program for a dtype (every mode: the mode
  * is a kernel argument; the program cache's key: warmup and enqueue must
  * agree). Inline: Pad's per-side constants (host/ops/pad/cl.c) build the
