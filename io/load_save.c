@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,8 +131,6 @@ struct tio_npy_writer {
     tio_tensor t;       /* dtype and shape; no data */
     size_t header_len;
     uint64_t written;   /* data bytes */
-    void *map;          /* tio_npy_writer_map's mapping, or NULL */
-    size_t map_len, map_delta;
 };
 
 int tio_output_set_begin_npy(tio_output_set *set, const char *path, clpad_dtype dtype, int rank,
@@ -176,7 +173,7 @@ int tio_output_set_begin_npy(tio_output_set *set, const char *path, clpad_dtype 
 int tio_npy_writer_write(tio_npy_writer *w, const void *data, size_t len, char *err,
                          size_t errlen)
 {
-    /* at the data's end, whatever the mappings did to the file's offset */
+    /* at the data's end (the header is rewritten at the finish) */
     const unsigned char *p = data;
     off_t at = (off_t)(w->header_len + w->written);
     while (len > 0 && !w->af.werr) {
@@ -198,62 +195,19 @@ int tio_npy_writer_write(tio_npy_writer *w, const void *data, size_t len, char *
 
 int tio_npy_writer_reserve(tio_npy_writer *w, uint64_t len, char *err, size_t errlen)
 {
-    if (w->map || w->af.werr || len == 0)
+    if (w->af.werr || len == 0)
         return 0;
     int e = posix_fallocate(w->af.fd, (off_t)(w->header_len + w->written), (off_t)len);
     if (e == ENOSPC || e == EFBIG)
         return tio__fail(err, errlen, "%s: cannot allocate %llu bytes: %s", w->path,
                          (unsigned long long)len, strerror(e));
-    return 0; /* no fallocate here: the rooms are taken (or written) batch by batch */
-}
-
-int tio_npy_writer_map(tio_npy_writer *w, size_t len, void **data, char *err, size_t errlen)
-{
-    *data = NULL;
-    if (w->map || len == 0 || w->af.werr)
-        return tio__fail(err, errlen, "%s: cannot map the output here", w->path);
-    uint64_t off = w->header_len + w->written;
-    long page = sysconf(_SC_PAGESIZE);
-    size_t delta = (size_t)(off % (uint64_t)(page > 0 ? page : 4096));
-    int e = posix_fallocate(w->af.fd, (off_t)off, (off_t)len);
-    if (e)
-        return tio__fail(err, errlen, "%s: cannot allocate %zu bytes: %s", w->path, len,
-                         strerror(e));
-    void *m = mmap(NULL, len + delta, PROT_READ | PROT_WRITE, MAP_SHARED, w->af.fd,
-                   (off_t)(off - delta));
-    if (m == MAP_FAILED)
-        return tio__fail(err, errlen, "%s: cannot map the output: %s", w->path,
-                         strerror(errno));
-    w->map = m;
-    w->map_len = len + delta;
-    w->map_delta = delta;
-    *data = (unsigned char *)m + delta;
-    return 0;
-}
-
-int tio_npy_writer_unmap(tio_npy_writer *w, size_t used, char *err, size_t errlen)
-{
-    if (!w->map)
-        return tio__fail(err, errlen, "%s: nothing mapped", w->path);
-    int rc = 0;
-    if (used > w->map_len - w->map_delta)
-        rc = tio__fail(err, errlen, "%s: %zu bytes used of a room of %zu", w->path, used,
-                       w->map_len - w->map_delta);
-    else
-        w->written += used;
-    munmap(w->map, w->map_len);
-    w->map = NULL;
-    return rc;
+    return 0; /* no fallocate here: the room is taken as the data is written */
 }
 
 int tio_npy_writer_finish(tio_npy_writer *w, int64_t rows, bool ok, char *err, size_t errlen)
 {
     int rc = ok ? 0 : 1;
-    if (w->map) {
-        munmap(w->map, w->map_len);
-        w->map = NULL;
-    }
-    /* the file ends with the data (a mapped room may have gone further) */
+    /* the file ends with the data (the reserved room may have gone further) */
     if (ok && !w->af.werr && ftruncate(w->af.fd, (off_t)(w->header_len + w->written)) != 0)
         w->af.werr = errno;
     size_t row_bytes = 0;

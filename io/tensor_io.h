@@ -169,18 +169,6 @@ int tio_npy_writer_finish(tio_npy_writer *writer, int64_t rows, bool ok, char *e
  * the file system has no fallocate), or 1 with err set when the disk has no
  * room. The file keeps only the data written (tio_npy_writer_finish). */
 int tio_npy_writer_reserve(tio_npy_writer *writer, uint64_t len, char *err, size_t errlen);
-/* Instead of tio_npy_writer_write: room for the next `len` bytes of data in
- * place, in the output's temporary file mapped into memory (*data), to be
- * filled by the caller and ended by tio_npy_writer_unmap, which takes its
- * first `used` bytes as the next data (the rest of the room is dropped at
- * the finish). The room is allocated on the file system first
- * (posix_fallocate), so that a full disk is an error here and never a fault
- * while the memory is written. Returns 0, or 1 with err set when the room
- * cannot be had (a file system without fallocate, a full disk: then write
- * the data with tio_npy_writer_write). */
-int tio_npy_writer_map(tio_npy_writer *writer, size_t len, void **data, char *err,
-                       size_t errlen);
-int tio_npy_writer_unmap(tio_npy_writer *writer, size_t used, char *err, size_t errlen);
 
 /* Rename every output of the set over its destination (see above) and free
  * the set. Returns 0, or 1 with err set (interrupted: nothing renamed; a
