@@ -97,6 +97,8 @@ typedef struct clpad_arg_ref {
     const void *value;
 } clpad_arg_ref;
 #define CLPAD_ARG(x) {#x, sizeof(x), &(x)}
+/* The same for field f of the struct *s. */
+#define CLPAD_ARG_OF(s, f) {#f, sizeof((s)->f), &(s)->f}
 /* Set the next arguments, in order, from a list of CLPAD_ARG(variable):
  *   CLPAD_ARGS(&kc, CLPAD_ARG(o_dims), CLPAD_ARG(i_dims), CLPAD_ARG(K)); */
 #define CLPAD_ARGS(kc, ...)                                                                \

@@ -193,21 +193,11 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
                 lb_band_pays(p), &g);
     clpad__arg_mem(&kc, "src", input);
     clpad__arg_mem(&kc, "tab", tab);
-    clpad__arg(&kc, "rows_at", sizeof rows_at, &rows_at);
-    clpad__arg(&kc, "cols_at", sizeof cols_at, &cols_at);
-    clpad__arg(&kc, "lut_at", sizeof lut_at, &lut_at);
+    CLPAD_ARGS(&kc, CLPAD_ARG(rows_at), CLPAD_ARG(cols_at), CLPAD_ARG(lut_at));
     clpad__arg_mem(&kc, "dst", output);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
-    clpad__arg(&kc, "out_bytes", sizeof out_bytes, &out_bytes);
-    clpad__arg(&kc, "H", sizeof H, &H);
-    clpad__arg(&kc, "W", sizeof W, &W);
-    clpad__arg(&kc, "C", sizeof C, &C);
-    clpad__arg(&kc, "nhwc", sizeof nhwc, &nhwc);
-    clpad__arg(&kc, "chan", sizeof chan, &chan);
-    clpad__arg(&kc, "fill", sizeof fill, &fill);
-    clpad__arg(&kc, "scale", sizeof scale, &scale);
-    clpad__arg(&kc, "mean", sizeof mean, &mean);
-    clpad__arg(&kc, "std", sizeof std_, &std_);
+    CLPAD_ARGS(&kc, CLPAD_ARG(dst_off), CLPAD_ARG(out_bytes), CLPAD_ARG(H), CLPAD_ARG(W),
+               CLPAD_ARG(C), CLPAD_ARG(nhwc), CLPAD_ARG(chan), CLPAD_ARG(fill), CLPAD_ARG(scale),
+               CLPAD_ARG(mean), {"std", sizeof std_, &std_});
     clpad__arg_rows(&kc, n_rows, &g);
     clpad__arg(&kc, "rows_per_item", sizeof g.rows_per_item, &g.rows_per_item);
     cl_long coef_at = (cl_long)t.coef_at;

@@ -22,7 +22,7 @@ typedef struct np_axis_args {
     cl_ulong dst_off;
     cl_long n_rows, outer_stride, sa, pb, n, N, Lb, Le, cols;
     cl_int n_inner, pw, mode, rf32;
-    cl_long8 dims, offs, strides;
+    cl_long8 i_dims, i_offs, i_strides;
     cl_ulong sb_bits, se_bits;
     cl_float sbf, sef;
 } np_axis_args;
@@ -38,27 +38,15 @@ static clpad_status np_launch(clpad_context *ctx, const char *options, const cha
     if (st)
         return st;
     clpad__arg_mem(&kc, "dst", out);
-    clpad__arg(&kc, "dst_off", sizeof a->dst_off, &a->dst_off);
-    clpad__arg(&kc, "n_rows", sizeof a->n_rows, &a->n_rows);
-    clpad__arg(&kc, "outer_stride", sizeof a->outer_stride, &a->outer_stride);
-    clpad__arg(&kc, "n_inner", sizeof a->n_inner, &a->n_inner);
-    clpad__arg(&kc, "i_dims", sizeof a->dims, &a->dims);
-    clpad__arg(&kc, "i_offs", sizeof a->offs, &a->offs);
-    clpad__arg(&kc, "i_strides", sizeof a->strides, &a->strides);
-    clpad__arg(&kc, "sa", sizeof a->sa, &a->sa);
-    clpad__arg(&kc, "pb", sizeof a->pb, &a->pb);
-    clpad__arg(&kc, "n", sizeof a->n, &a->n);
-    clpad__arg(&kc, "N", sizeof a->N, &a->N);
-    clpad__arg(&kc, "Lb", sizeof a->Lb, &a->Lb); /* (ramp_zero takes fill's arguments) */
-    clpad__arg(&kc, "Le", sizeof a->Le, &a->Le);
-    clpad__arg(&kc, "pw", sizeof a->pw, &a->pw);
-    clpad__arg(&kc, "mode", sizeof a->mode, &a->mode);
+    /* (ramp_zero takes fill's arguments) */
+    CLPAD_ARGS(&kc, CLPAD_ARG_OF(a, dst_off), CLPAD_ARG_OF(a, n_rows),
+               CLPAD_ARG_OF(a, outer_stride), CLPAD_ARG_OF(a, n_inner), CLPAD_ARG_OF(a, i_dims),
+               CLPAD_ARG_OF(a, i_offs), CLPAD_ARG_OF(a, i_strides), CLPAD_ARG_OF(a, sa),
+               CLPAD_ARG_OF(a, pb), CLPAD_ARG_OF(a, n), CLPAD_ARG_OF(a, N), CLPAD_ARG_OF(a, Lb),
+               CLPAD_ARG_OF(a, Le), CLPAD_ARG_OF(a, pw), CLPAD_ARG_OF(a, mode));
     clpad__arg_mem(&kc, "zero", zero);
-    clpad__arg(&kc, "sb_bits", sizeof a->sb_bits, &a->sb_bits);
-    clpad__arg(&kc, "se_bits", sizeof a->se_bits, &a->se_bits);
-    clpad__arg(&kc, "sbf", sizeof a->sbf, &a->sbf);
-    clpad__arg(&kc, "sef", sizeof a->sef, &a->sef);
-    clpad__arg(&kc, "rf32", sizeof a->rf32, &a->rf32);
+    CLPAD_ARGS(&kc, CLPAD_ARG_OF(a, sb_bits), CLPAD_ARG_OF(a, se_bits), CLPAD_ARG_OF(a, sbf),
+               CLPAD_ARG_OF(a, sef), CLPAD_ARG_OF(a, rf32));
     if (!strcmp(kernel, "fill_cols"))
         clpad__arg(&kc, "cols", sizeof a->cols, &a->cols);
     return clpad__kernel_launch(&kc, q, geo, 0, NULL, event);
@@ -76,9 +64,9 @@ static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int 
         stride[a] = stride[a + 1] * c->out_shape[a];
     np_axis_args a = {.n_rows = 1};
     for (int d = rank - 1; d > ax; d--, a.n_inner++) {
-        a.dims.s[a.n_inner] = c->shape[d];
-        a.offs.s[a.n_inner] = c->pads_begin[d];
-        a.strides.s[a.n_inner] = stride[d + 1];
+        a.i_dims.s[a.n_inner] = c->shape[d];
+        a.i_offs.s[a.n_inner] = c->pads_begin[d];
+        a.i_strides.s[a.n_inner] = stride[d + 1];
         a.n_rows *= c->shape[d];
     }
     for (int d = 0; d < ax; d++)
@@ -118,7 +106,7 @@ static clpad_status launch_axis(clpad_context *ctx, const clpad_np_call *c, int 
     if (a.n_inner > 0 && !a.pw &&
         (c->mode == CLPAD_NUMPY_MAXIMUM || c->mode == CLPAD_NUMPY_MINIMUM ||
          c->mode == CLPAD_NUMPY_MEAN)) {
-        cl_long n0 = a.dims.s[0];
+        cl_long n0 = a.i_dims.s[0];
         a.cols = clpad__cpu_geometry(ctx) ? 16 : 1; /* (NP_COLS_MAX) */
         size_t blocks = (size_t)(a.n_rows / n0) * (size_t)((n0 + a.cols - 1) / a.cols);
         geo.global[1] = (blocks + local - 1) / local * local;
@@ -208,21 +196,11 @@ static clpad_status np_fused_enqueue(clpad_context *ctx, const clpad_np_call *c,
     if (st)
         return st;
     clpad__arg_mem(&kc, "dst", out);
-    clpad__arg(&kc, "dst_off", sizeof dst_off, &dst_off);
+    CLPAD_ARGS(&kc, CLPAD_ARG(dst_off));
     clpad__arg_mem(&kc, "src", in);
-    clpad__arg(&kc, "src_off", sizeof src_off, &src_off);
-    clpad__arg(&kc, "planes", sizeof planes, &planes);
-    clpad__arg(&kc, "H", sizeof H, &H);
-    clpad__arg(&kc, "W", sizeof W, &W);
-    clpad__arg(&kc, "pbh", sizeof pbh, &pbh);
-    clpad__arg(&kc, "peh", sizeof peh, &peh);
-    clpad__arg(&kc, "pbw", sizeof pbw, &pbw);
-    clpad__arg(&kc, "pew", sizeof pew, &pew);
-    clpad__arg(&kc, "lbh", sizeof lbh, &lbh);
-    clpad__arg(&kc, "leh", sizeof leh, &leh);
-    clpad__arg(&kc, "lbw", sizeof lbw, &lbw);
-    clpad__arg(&kc, "lew", sizeof lew, &lew);
-    clpad__arg(&kc, "mode", sizeof mode, &mode);
+    CLPAD_ARGS(&kc, CLPAD_ARG(src_off), CLPAD_ARG(planes), CLPAD_ARG(H), CLPAD_ARG(W),
+               CLPAD_ARG(pbh), CLPAD_ARG(peh), CLPAD_ARG(pbw), CLPAD_ARG(pew), CLPAD_ARG(lbh),
+               CLPAD_ARG(leh), CLPAD_ARG(lbw), CLPAD_ARG(lew), CLPAD_ARG(mode));
     /* a work-group per plane: work-items of different planes share nothing */
     clpad_row_geometry geo = {.global = {1, (size_t)planes}, .local = {1, 1}, .items = 1,
                               .rows_per_item = 1};
