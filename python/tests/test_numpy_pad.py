@@ -203,6 +203,20 @@ def _no_host_numpy_pad(monkeypatch):
 STAT_DTYPES = DTYPES + [np.int8, np.uint16, np.uint32, np.uint64]
 
 
+def _assert_statistics_equal_numpy(monkeypatch, cases, reference=False):
+    """Each (x, pad_width, mode, stat_length) through clpad.pad, numpy.pad
+    itself unreachable, equals numpy.pad's result byte for byte (and through
+    the library's reference path, the C tests' oracle, when `reference`)."""
+    wants = [np.pad(x, pw, m, stat_length=sl) for x, pw, m, sl in cases]
+    _no_host_numpy_pad(monkeypatch)
+    for (x, pw, m, sl), want in zip(cases, wants):
+        got = clpad.pad(x, pw, m, stat_length=sl)
+        assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
+        if reference:
+            got = clpad.pad(x, pw, m, stat_length=sl, device="reference")
+            assert same(got, want), ("reference", m, x.dtype.name, x.shape, pw, sl)
+
+
 def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
     """maximum, minimum, mean, median (stat_length whole, one int, per
     axis and side, beyond the axis) through clpad_pad_numpy, never
@@ -233,14 +247,7 @@ def test_statistic_modes_run_on_the_device_and_equal_numpy(monkeypatch):
                           [(int(rng.integers(1, 700)), int(rng.integers(1, 700)))
                            for _ in shape], (2, 3))[s]
                     cases.append((x, pw, mode, sl))
-    wants = [np.pad(x, pw, m, stat_length=sl) for x, pw, m, sl in cases]
-    _no_host_numpy_pad(monkeypatch)
-    for (x, pw, m, sl), want in zip(cases, wants):
-        got = clpad.pad(x, pw, m, stat_length=sl)
-        assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
-        # the library's reference (the C tests' oracle for the kernels) too
-        got = clpad.pad(x, pw, m, stat_length=sl, device="reference")
-        assert same(got, want), ("reference", m, x.dtype.name, x.shape, pw, sl)
+    _assert_statistics_equal_numpy(monkeypatch, cases, reference=True)
     assert len(cases) >= 300
 
 
@@ -277,11 +284,7 @@ def test_statistic_modes_of_images_equal_numpy(monkeypatch):
                 sl = (None, int(rng.integers(1, 9)),
                       [(int(rng.integers(1, 15)), int(rng.integers(1, 15))) for _ in shape])[k % 3]
                 cases.append((x, pw, mode, sl))
-    wants = [np.pad(x, pw, m, stat_length=sl) for x, pw, m, sl in cases]
-    _no_host_numpy_pad(monkeypatch)
-    for (x, pw, m, sl), want in zip(cases, wants):
-        got = clpad.pad(x, pw, m, stat_length=sl)
-        assert same(got, want), (m, x.dtype.name, x.shape, pw, sl)
+    _assert_statistics_equal_numpy(monkeypatch, cases)
 
 
 def test_odd_reflection_runs_on_the_device_and_equals_numpy(monkeypatch):
