@@ -219,57 +219,44 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
 
 /* ---- A work-item ------------------------------------------------------------ */
 
-/* Elements of type T at o8, every step-th: n samples s[] looked up in the
- * value table l8 or computed (CONV of the normalised value), or n copies of
- * the bits v. */
+/* Elements of type T at o8, every step-th: n samples SAMPLE (an expression
+ * in k: s[k], or the vertical pass of two horizontal passes) looked up in the
+ * value table l8 or computed (CONV of the normalised value, by the
+ * normalisation kind NK). */
 #ifdef CLPAD_LB_VALUES_TABLE
-#define LB_WRITE_AS(T, CONV, NK)                                              \
+#define LB_WRITE_AS(T, CONV, NK, SAMPLE)                                      \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         __global const T *restrict l = (__global const T *)l8;                \
         for (long k = 0; k < n; k++)                                          \
-            o[k * step] = l[s[k]];                                            \
+            o[k * step] = l[SAMPLE];                                          \
     } while (0)
 #else
-#define LB_WRITE_LOOP(T, CONV, K)                                             \
+#define LB_WRITE_LOOP(CONV, K, SAMPLE)                                        \
     for (long k = 0; k < n; k++)                                              \
-        o[k * step] = CONV(lb_norm_k(K, s[k], sc, mn, sd))
-#define LB_WRITE_AS(T, CONV, NK)                                              \
+        o[k * step] = CONV(lb_norm_k(K, SAMPLE, sc, mn, sd))
+#define LB_WRITE_AS(T, CONV, NK, SAMPLE)                                      \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         if ((NK) == LB_NORM_SCALE)                                            \
-            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE);                            \
+            LB_WRITE_LOOP(CONV, LB_NORM_SCALE, SAMPLE);                       \
         else if ((NK) == LB_NORM_SCALE_DIV)                                   \
-            LB_WRITE_LOOP(T, CONV, LB_NORM_SCALE_DIV);                        \
+            LB_WRITE_LOOP(CONV, LB_NORM_SCALE_DIV, SAMPLE);                   \
         else                                                                  \
-            LB_WRITE_LOOP(T, CONV, LB_NORM_FULL);                             \
+            LB_WRITE_LOOP(CONV, LB_NORM_FULL, SAMPLE);                        \
     } while (0)
 #endif
-/* The same from the horizontal passes h0, h1 of the two source rows, the
- * vertical pass (weights b0, b1) made on the way. */
-#ifdef CLPAD_LB_VALUES_TABLE
-#define LB_WRITE_V_AS(T, CONV, NK)                                            \
+/* By the element size ob: f32 outputs by the launch's lb_norm_kind nk; the
+ * others' conversions outweigh the divisions it saves. */
+#define LB_WRITE_BY_SIZE(SAMPLE)                                              \
     do {                                                                      \
-        __global T *restrict o = (__global T *)o8;                            \
-        __global const T *restrict l = (__global const T *)l8;                \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = l[clpad_lb_vpass(h0[k], h1[k], b0, b1)];            \
-    } while (0)
-#else
-#define LB_WRITE_V_LOOP(T, CONV, K)                                           \
-    for (long k = 0; k < n; k++)                                              \
-        o[k * step] = CONV(lb_norm_k(K, clpad_lb_vpass(h0[k], h1[k], b0, b1), sc, mn, sd))
-#define LB_WRITE_V_AS(T, CONV, NK)                                            \
-    do {                                                                      \
-        __global T *restrict o = (__global T *)o8;                            \
-        if ((NK) == LB_NORM_SCALE)                                            \
-            LB_WRITE_V_LOOP(T, CONV, LB_NORM_SCALE);                          \
-        else if ((NK) == LB_NORM_SCALE_DIV)                                   \
-            LB_WRITE_V_LOOP(T, CONV, LB_NORM_SCALE_DIV);                      \
+        if (ob == 4)                                                          \
+            LB_WRITE_AS(uint, as_uint, nk, SAMPLE);                           \
+        else if (ob == 2)                                                     \
+            LB_WRITE_AS(ushort, lb_f16, LB_NORM_FULL, SAMPLE);                \
         else                                                                  \
-            LB_WRITE_V_LOOP(T, CONV, LB_NORM_FULL);                           \
+            LB_WRITE_AS(uchar, lb_u8, LB_NORM_FULL, SAMPLE);                  \
     } while (0)
-#endif
 #define LB_FILL_AS(T)                                                         \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
@@ -285,12 +272,7 @@ CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restri
                            const int *restrict s, long n, __global const uchar *restrict l8,
                            float2 sc, float mn, float sd, int nk)
 {
-    if (ob == 4)
-        LB_WRITE_AS(uint, as_uint, nk);
-    else if (ob == 2)
-        LB_WRITE_AS(ushort, lb_f16, LB_NORM_FULL);
-    else
-        LB_WRITE_AS(uchar, lb_u8, LB_NORM_FULL);
+    LB_WRITE_BY_SIZE(s[k]);
 }
 
 /* The same from the horizontal passes h0, h1 of two source rows (weights b0, b1). */
@@ -299,12 +281,7 @@ CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *rest
                              long n, __global const uchar *restrict l8, float2 sc, float mn,
                              float sd, int nk)
 {
-    if (ob == 4)
-        LB_WRITE_V_AS(uint, as_uint, nk);
-    else if (ob == 2)
-        LB_WRITE_V_AS(ushort, lb_f16, LB_NORM_FULL);
-    else
-        LB_WRITE_V_AS(uchar, lb_u8, LB_NORM_FULL);
+    LB_WRITE_BY_SIZE(clpad_lb_vpass(h0[k], h1[k], b0, b1));
 }
 
 /* Fill n elements of ob bytes, every step-th, with the bits v. */

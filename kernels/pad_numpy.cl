@@ -482,23 +482,23 @@ static void stat_cols(global const NP_T *p, long L, long sa, long cols, int mode
             out[j] = best[j];
         return;
     }
-    if (cols == NP_COLS_MAX) {
-        for (int j = 0; j < NP_COLS_MAX; j++)
-            sum[j] = 0;
-        for (long i = 0; i < L; i++) {
-            global const NP_T *q = p + i * sa;
-            for (int j = 0; j < NP_COLS_MAX; j++)
-                sum[j] += (acc_t)q[j];
-        }
-    } else {
-        for (long j = 0; j < cols; j++)
-            sum[j] = 0;
-        for (long i = 0; i < L; i++) {
-            global const NP_T *q = p + i * sa;
-            for (long j = 0; j < cols; j++)
-                sum[j] += (acc_t)q[j];
-        }
-    }
+    /* the column sums over the slab's L rows; a full run of columns with
+     * its compile-time width, which the compiler vectorises */
+#define NP_SUM_COLS(NC)                                                       \
+    do {                                                                      \
+        for (long j = 0; j < (NC); j++)                                       \
+            sum[j] = 0;                                                       \
+        for (long i = 0; i < L; i++) {                                        \
+            global const NP_T *q = p + i * sa;                                \
+            for (long j = 0; j < (NC); j++)                                   \
+                sum[j] += (acc_t)q[j];                                        \
+        }                                                                     \
+    } while (0)
+    if (cols == NP_COLS_MAX)
+        NP_SUM_COLS(NP_COLS_MAX);
+    else
+        NP_SUM_COLS(cols);
+#undef NP_SUM_COLS
     for (long j = 0; j < cols; j++) {
         acc_t m = sum[j] / (acc_t)L;
         out[j] = NP_FROM_ACC(m);
