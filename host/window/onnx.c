@@ -12,10 +12,7 @@ CLPAD_API clpad_status clpad_window_onnx(clpad_window_op op, clpad_onnx_auto_pad
                                          const int64_t *output_shape,
                                          clpad_window_result *result)
 {
-    const char *who = clpad__w_conventions[CLPAD__W_ONNX].who;
-    clpad_window_result r;
-    TRY(clpad__w_begin(CLPAD__W_ONNX, (int)auto_pad, result, op, naxes, input, kernel, stride,
-                       dilation, &r));
+    CLPAD__W_OPEN(CLPAD__W_ONNX, auto_pad);
     if (ceil_mode && op != CLPAD_WINDOW_POOL)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: ceil_mode applies to pooling only (op = %s)", who,

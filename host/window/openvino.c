@@ -14,10 +14,7 @@ CLPAD_API clpad_status clpad_window_openvino(clpad_window_op op, clpad_ov_auto_p
                                              const int64_t *output_shape,
                                              clpad_window_result *result)
 {
-    const char *who = clpad__w_conventions[CLPAD__W_OPENVINO].who;
-    clpad_window_result r;
-    TRY(clpad__w_begin(CLPAD__W_OPENVINO, (int)auto_pad, result, op, naxes, input, kernel, stride,
-                       dilation, &r));
+    CLPAD__W_OPEN(CLPAD__W_OPENVINO, auto_pad);
     TRY(clpad__w_check_enum(who, "rounding", (int)rounding, CLPAD_OV_ROUNDING_COUNT,
                             "clpad_ov_rounding"));
     if (rounding != CLPAD_OV_FLOOR && op != CLPAD_WINDOW_POOL)

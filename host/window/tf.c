@@ -29,10 +29,7 @@ CLPAD_API clpad_status clpad_window_tf(clpad_window_op op, clpad_tf_padding padd
                                        const int64_t *pads_end, const int64_t *output_shape,
                                        clpad_window_result *result)
 {
-    const char *who = clpad__w_conventions[CLPAD__W_TF].who;
-    clpad_window_result r;
-    TRY(clpad__w_begin(CLPAD__W_TF, (int)padding, result, op, naxes, input, kernel, stride,
-                       dilation, &r));
+    CLPAD__W_OPEN(CLPAD__W_TF, padding);
     if (padding != CLPAD_TF_EXPLICIT && (pads_begin || pads_end))
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: pads_begin / pads_end must be NULL unless padding is "

@@ -11,10 +11,7 @@ CLPAD_API clpad_status clpad_window_torch(clpad_window_op op, clpad_torch_paddin
                                           int ceil_mode, const int64_t *output_padding,
                                           clpad_window_result *result)
 {
-    const char *who = clpad__w_conventions[CLPAD__W_TORCH].who;
-    clpad_window_result r;
-    TRY(clpad__w_begin(CLPAD__W_TORCH, (int)padding_mode, result, op, naxes, input, kernel, stride,
-                       dilation, &r));
+    CLPAD__W_OPEN(CLPAD__W_TORCH, padding_mode);
     if (padding_mode != CLPAD_TORCH_EXPLICIT && op != CLPAD_WINDOW_CONV)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "%s: padding='%s' exists for convolution only; PyTorch %s takes "

@@ -12,10 +12,7 @@ CLPAD_API clpad_status clpad_window_tensorrt(clpad_window_op op, clpad_trt_paddi
                                              const int64_t *pads_end,
                                              clpad_window_result *result)
 {
-    const char *who = clpad__w_conventions[CLPAD__W_TRT].who;
-    clpad_window_result r;
-    TRY(clpad__w_begin(CLPAD__W_TRT, (int)mode, result, op, naxes, input, kernel, stride,
-                       dilation, &r));
+    CLPAD__W_OPEN(CLPAD__W_TRT, mode);
     bool explicit_mode =
         mode == CLPAD_TRT_EXPLICIT_ROUND_DOWN || mode == CLPAD_TRT_EXPLICIT_ROUND_UP;
     bool upper = mode == CLPAD_TRT_SAME_UPPER;

@@ -107,6 +107,14 @@ clpad_status clpad__w_begin(enum clpad__w_convention c, int mode, clpad_window_r
                             clpad_window_op op, int naxes, const int64_t *input,
                             const int64_t *kernel, const int64_t *stride,
                             const int64_t *dilation, clpad_window_result *r);
+/* How every convention's public function opens, its parameters named op,
+ * naxes, input, kernel, stride, dilation and result as in the public header:
+ * `who` (the function's name for messages) and `r` (the validated shared
+ * arguments) declared and set by clpad__w_begin, returning its error. */
+#define CLPAD__W_OPEN(c, mode)                                                                   \
+    const char *who = clpad__w_conventions[c].who;                                               \
+    clpad_window_result r;                                                                       \
+    TRY(clpad__w_begin(c, (int)(mode), result, op, naxes, input, kernel, stride, dilation, &r))
 /* The layout conversions' pointers: "<who>: <name> must not be NULL" for the
  * first of `list` (called `name`), pads_begin and pads_end that is NULL. */
 clpad_status clpad__w_check_lists(const char *who, const char *name, const void *list,

@@ -15,10 +15,11 @@ void clpad__ps_options(size_t unit_bytes, char *options, size_t size)
 
 enum { PS_DESC = 16 }; /* longs per tensor (kernels/pad_stack.cl) */
 
-/* Launch the kernel for a validated plan; tensor i at byte offsets[i] of
- * `input`. */
+/* Launch the kernel for a validated plan; tensor i at byte base + offsets[i]
+ * of `input`. */
 static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int64_t *shapes,
-                                 const void *pad_value, cl_mem input, const size_t *offsets,
+                                 const void *pad_value, cl_mem input, size_t base,
+                                 const size_t *offsets,
                                  cl_mem output, size_t output_offset, cl_command_queue queue,
                                  cl_uint num_events, const cl_event *wait_list, cl_event *event)
 {
@@ -33,7 +34,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const ps_plan *p, const int
         int64_t b[CLPAD_MAX_RANK], e[CLPAD_MAX_RANK];
         clpad__ps_pads(p, D, b, e);
         cl_long *t = desc + i * PS_DESC;
-        t[0] = (cl_long)(offsets[i] / es);
+        t[0] = (cl_long)((base + offsets[i]) / es);
         for (int k = 0; k < p->rank; k++) {
             t[1 + k] = D[k];
             t[8 + k] = b[k];
@@ -102,7 +103,7 @@ static clpad_status enqueue_call(clpad_context *ctx, clpad_dtype dtype, int rank
                            "enqueue_pad_stack: num_events = %u but wait_list is NULL",
                            (unsigned)num_events);
     if (p.out_bytes == 0)
-        return enqueue_plan(ctx, &p, shapes, pad_value, input, input_offsets, output,
+        return enqueue_plan(ctx, &p, shapes, pad_value, input, 0, input_offsets, output,
                             output_offset, queue ? queue : ctx->queue, num_events, wait_list,
                             event);
     if ((st = clpad__check_buffer(output, output_offset, p.out_bytes, p.esize, "output")))
@@ -126,7 +127,7 @@ static clpad_status enqueue_call(clpad_context *ctx, clpad_dtype dtype, int rank
                                "buffer of %zu bytes",
                                i, input_offsets[i], bytes, size);
     }
-    return enqueue_plan(ctx, &p, shapes, pad_value, input, input_offsets, output, output_offset,
+    return enqueue_plan(ctx, &p, shapes, pad_value, input, 0, input_offsets, output, output_offset,
                         queue ? queue : ctx->queue, num_events, wait_list, event);
 }
 
@@ -154,8 +155,7 @@ typedef struct ps_host_call {
     const ps_plan *p;
     const int64_t *shapes;
     const void *pad_value;
-    size_t *offsets; /* n, from the start of the gathered buffer */
-    size_t n;
+    const size_t *offsets; /* n, from the start of the gathered buffer */
 } ps_host_call;
 
 /* The gathered tensors start at byte in_off of `in` (the host-pointer path
@@ -165,14 +165,8 @@ static clpad_status host_enqueue(clpad_context *ctx, cl_mem in, size_t in_off, c
                                  const void *closure)
 {
     const ps_host_call *c = closure;
-    size_t *offsets = c->offsets;
-    for (size_t i = 0; i < c->n; i++)
-        offsets[i] += in_off;
-    clpad_status st = enqueue_plan(ctx, c->p, c->shapes, c->pad_value, in, offsets, out, out_off,
-                                   q, 0, NULL, event);
-    for (size_t i = 0; i < c->n; i++)
-        offsets[i] -= in_off;
-    return st;
+    return enqueue_plan(ctx, c->p, c->shapes, c->pad_value, in, in_off, c->offsets, out, out_off,
+                        q, 0, NULL, event);
 }
 
 static clpad_status host_call(clpad_context *ctx, clpad_dtype dtype, int rank, size_t n,
@@ -261,7 +255,7 @@ static clpad_status host_call(clpad_context *ctx, clpad_dtype dtype, int rank, s
         s.n = k;
         s.out_shape[0] = (int64_t)k;
         s.out_bytes = k * p.slice_bytes;
-        ps_host_call c = {&s, shapes + i0 * (size_t)rank, pad_value, offsets, k};
+        ps_host_call c = {&s, shapes + i0 * (size_t)rank, pad_value, offsets};
         clpad_run_info ri;
         st = clpad__run_host(ctx, buf, (size_t)in, (unsigned char *)output + i0 * p.slice_bytes,
                              s.out_bytes, moved, host_enqueue, &c, &ri);
