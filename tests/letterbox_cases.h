@@ -38,6 +38,30 @@ static inline void lb_case_image(lb_case *c, size_t i, int64_t h, int64_t w, int
                              .row_stride = extra ? stride : 0};
 }
 
+/* The batch's images moved into one allocation, dense, one after another
+ * (as a 4-D array's, or a decoder's arena): the layout the host path reads
+ * in place on a context that uses host memory in place. */
+static inline void lb_case_pack(lb_case *c)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < c->n; i++)
+        total += (size_t)(c->im[i].height * c->im[i].width * c->im[i].channels);
+    unsigned char *block = malloc(total ? total : 1), *at = block;
+    for (size_t i = 0; i < c->n; i++) {
+        clpad_image *im = &c->im[i];
+        size_t row = (size_t)(im->width * im->channels);
+        size_t stride = im->row_stride ? (size_t)im->row_stride : row;
+        for (int64_t y = 0; y < im->height; y++)
+            memcpy(at + (size_t)y * row, (const unsigned char *)im->data + (size_t)y * stride, row);
+        free(c->pixels[i]);
+        c->pixels[i] = NULL;
+        im->data = at;
+        im->row_stride = 0;
+        at += (size_t)im->height * row;
+    }
+    c->pixels[0] = block; /* (owns the whole block) */
+}
+
 /* A random batch: 1..max_n images of 1x1 up to max_side on a side (a few
  * of them very thin), every option random. */
 static inline void lb_random_case(lb_case *c, uint64_t *rng, size_t max_n, int64_t max_side,

@@ -271,6 +271,8 @@ static bool zero_copy_ok(const clpad_context *ctx, const void *p)
            (ctx->mem_base_align <= page || misalignment(ctx, p) == 0);
 }
 
+bool clpad__host_in_place(const clpad_context *ctx, const void *p) { return zero_copy_ok(ctx, p); }
+
 cl_mem clpad__host_input(clpad_context *ctx, const void *p, size_t bytes, size_t *offset,
                          cl_int *err)
 {

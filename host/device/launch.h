@@ -189,5 +189,8 @@ clpad_status clpad__run_host(clpad_context *ctx, const void *in, size_t in_bytes
  * instead) or the driver refused (*err its code). */
 cl_mem clpad__host_input(clpad_context *ctx, const void *p, size_t bytes, size_t *offset,
                          cl_int *err);
+/* Whether clpad__run_host would use host memory at p in place (the
+ * context's choice now; a later failure to map may still make it copy). */
+bool clpad__host_in_place(const clpad_context *ctx, const void *p);
 
 #endif /* CLPAD_LAUNCH_H */

@@ -555,6 +555,28 @@ static clpad_status wrap_frames(clpad_context *ctx, lb_plan *p, const clpad_imag
     return CLPAD_OK;
 }
 
+/* The bytes of a packed plan's images when they are the caller's memory one
+ * after another (image i + 1 starting where image i ends, each dense: one
+ * image, or a 4-D array's) and the context reads host memory there in place:
+ * then the kernel reads them where they are instead of a gathered copy of
+ * their rows. 0 otherwise. */
+static size_t in_place_bytes(const clpad_context *ctx, const lb_plan *p,
+                             const clpad_image *images)
+{
+    if (p->yuv || p->n == 0 || !clpad__host_in_place(ctx, images[0].data))
+        return 0;
+    size_t total = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const clpad_image *im = &images[i];
+        size_t row_bytes = (size_t)(im->width * p->C);
+        if (p->desc[i].stride != (int64_t)row_bytes ||
+            (const unsigned char *)im->data != (const unsigned char *)images[0].data + total)
+            return 0;
+        total += (size_t)im->height * row_bytes;
+    }
+    return total + ctx->mem_base_align <= ctx->max_alloc ? total : 0;
+}
+
 /* Run images [0, p->n) of a plan (with `gathered` bytes of rows) as one
  * launch; the run info accumulates in acc. */
 static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image *images,
@@ -562,19 +584,28 @@ static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image
                                clpad_run_info *acc)
 {
     cl_mem direct[LB_DIRECT];
-    size_t nd;
+    size_t nd, span = in_place_bytes(ctx, p, images);
     clpad_status st = wrap_frames(ctx, p, images, direct, &nd, &gathered);
     if (st)
         return st;
-    unsigned char *buf = gather_rows(p, images, nd, gathered, map);
-    if (!buf)
+    const unsigned char *in = images[0].data;
+    unsigned char *buf = NULL;
+    if (span) { /* offsets from the first image; rows wide while inside the span */
+        for (size_t i = 0; i < p->n; i++) {
+            p->desc[i].offset = (const unsigned char *)images[i].data - in;
+            p->desc[i].wide_rows =
+                clpad__lb_wide_rows((uint64_t)p->desc[i].offset, images[i].height,
+                                    p->desc[i].stride, p->desc[i].stride, p->C, span);
+        }
+    } else if ((in = buf = gather_rows(p, images, nd, gathered, map)) == NULL) {
         st = clpad__fail(CLPAD_ERR_OUT_OF_MEMORY,
                          "letterbox: out of host memory to gather the images' rows");
+    }
     lb_host_call c = {p, direct, nd};
     clpad_run_info ri;
     if (!st)
-        st = clpad__run_host(ctx, buf, gathered + LB_SLACK, output, p->out_bytes, moved,
-                             host_enqueue, &c, &ri);
+        st = clpad__run_host(ctx, in, span ? span : gathered + LB_SLACK, output, p->out_bytes,
+                             moved, host_enqueue, &c, &ri);
     if (buf)
         clpad__staging_put(buf);
     for (size_t i = 0; i < nd; i++) /* (the launch is over: clpad__run_host waited) */
