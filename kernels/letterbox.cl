@@ -552,20 +552,24 @@ CLPAD_INLINE uint lb_load2(__global const uchar *p) { return (uint)p[0] | (uint)
 #endif
 
 /* The chroma terms {crv v, cgu u + cgv v, cbu u} (kernels/coords.h,
- * clpad_yuv_rgb) of samples U, V; k as lb_yuv_samples. */
-CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k)
+ * clpad_yuv_rgb) of samples U, V (u = U - 128, v = V - 128) plus the part
+ * of the luma term that does not depend on Y: {crv V, cgu U + cgv V, cbu U}
+ * + off (lb_yuv_samples); k as lb_yuv_samples. */
+CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k, int3 off)
 {
-    int u = U - 128, v = V - 128;
-    return (int3)(k.s3 * v, k.s4 * u + k.s5 * v, k.s6 * u);
+    /* (each lane's sum as a scalar: a vector operation here would keep the
+     * compiler from vectorising the pixel loop) */
+    return (int3)(k.s3 * V + off.x, k.s4 * U + k.s5 * V + off.y, k.s6 * U + off.z);
 }
 
 /* The chroma terms of the interleaved pairs p0, p1 (U in bits 0..7 and V
  * in bits 8..15, the other way round where swap) into *t0, *t1. */
-CLPAD_INLINE void lb_yuv_pairs(bool swap, uint p0, uint p1, int8 k, int3 *t0, int3 *t1)
+CLPAD_INLINE void lb_yuv_pairs(bool swap, uint p0, uint p1, int8 k, int3 off, int3 *t0,
+                               int3 *t1)
 {
     int a0 = p0 & 255, b0 = (p0 >> 8) & 255, a1 = p1 & 255, b1 = (p1 >> 8) & 255;
-    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k);
-    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k);
+    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k, off);
+    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k, off);
 }
 
 /* The chroma terms of columns cx0 and cx1 (cx0 or cx0 + 1, at most the
@@ -575,19 +579,20 @@ CLPAD_INLINE void lb_yuv_pairs(bool swap, uint p0, uint p1, int8 k, int3 *t0, in
 CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
                                 __global const uchar *restrict u,
                                 __global const uchar *restrict v, int cx0, int cx1, int8 k,
-                                int3 *t0, int3 *t1)
+                                int3 off, int3 *t0, int3 *t1)
 {
     if (step == 1) {
-        *t0 = lb_yuv_terms(u[cx0], v[cx0], k);
-        *t1 = lb_yuv_terms(u[cx1], v[cx1], k);
+        *t0 = lb_yuv_terms(u[cx0], v[cx0], k, off);
+        *t1 = lb_yuv_terms(u[cx1], v[cx1], k, off);
     } else {
-        lb_yuv_pairs(swap, lb_load2(c + 2 * cx0), lb_load2(c + 2 * cx1), k, t0, t1);
+        lb_yuv_pairs(swap, lb_load2(c + 2 * cx0), lb_load2(c + 2 * cx1), k, off, t0, t1);
     }
 }
 
 /* Channel c of the resize of the four converted source pixels: luma terms
  * l00, l01 (row 0, columns x0 and x1), l10, l11 (row 1) with their chroma
- * terms t00 .. t11 (kernels/coords.h: y + term, saturated). */
+ * terms t00 .. t11 (kernels/coords.h: y + term, saturated; here the luma
+ * term's constant part rides in the chroma terms, lb_yuv_samples). */
 #define LB_YUV_CHANNEL(c)                                                                     \
     clpad_lb_vpass(clpad_lb_hpass((int)clpad_yuv_sat(l00 + t00.c),                            \
                                   (int)clpad_yuv_sat(l01 + t01.c), a0, a1),                    \
@@ -625,6 +630,12 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
     bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
     __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
     int last = (int)(sw / 2) - 1, bmax = (int)sw - 2; /* the last chroma column, Y word */
+    /* kernels/coords.h's y = max(Y - y0, ymin) cy + 2^19 is max(Y, y0 + ymin) cy
+     * + (2^19 - y0 cy): the first part per sample, the second (a constant) with
+     * the chroma offsets -128 crv, ... in off, the same integer sums */
+    int ylo = k.s1 + k.s2;
+    int c = (1 << (CLPAD_YUV_SHIFT - 1)) - k.s1 * k.s0;
+    int3 off = (int3)(c - 128 * k.s3, c - 128 * (k.s4 + k.s5), c - 128 * k.s6);
     for (long j = 0; j < n; j++) {
         long e = x + j;
         int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
@@ -634,12 +645,12 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
             int o = clamp((x0 - 1) & ~1, 0, (int)sw - 4), d = x0 - o;
             q0 = lb_load4(y0 + o) >> (8 * d), q1 = lb_load4(y1 + o) >> (8 * d);
             uint w = lb_load4(c0 + o); /* x0's pair: the second from d = 2 */
-            lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, &t00, &t01);
+            lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t00, &t01);
             if (same) {
                 t10 = t00, t11 = t01;
             } else {
                 w = lb_load4(c1 + o);
-                lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, &t10, &t11);
+                lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t10, &t11);
             }
         } else {
             int b = min(x0, bmax);
@@ -647,16 +658,14 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
             if (x0 != b) /* the last column: the word's second byte */
                 q0 >>= 8, q1 >>= 8;
             int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
-            lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, k, &t00, &t01);
+            lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, k, off, &t00, &t01);
             if (same)
                 t10 = t00, t11 = t01;
             else
-                lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, k, &t10, &t11);
+                lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, k, off, &t10, &t11);
         }
-        int l00 = clpad_yuv_luma((int)(q0 & 255), k.s0, k.s1, k.s2);
-        int l01 = clpad_yuv_luma((int)((q0 >> 8) & 255), k.s0, k.s1, k.s2);
-        int l10 = clpad_yuv_luma((int)(q1 & 255), k.s0, k.s1, k.s2);
-        int l11 = clpad_yuv_luma((int)((q1 >> 8) & 255), k.s0, k.s1, k.s2);
+        int l00 = max((int)(q0 & 255), ylo) * k.s0, l01 = max((int)((q0 >> 8) & 255), ylo) * k.s0;
+        int l10 = max((int)(q1 & 255), ylo) * k.s0, l11 = max((int)((q1 >> 8) & 255), ylo) * k.s0;
         t[0][j] = LB_YUV_CHANNEL(x);
         t[1][j] = LB_YUV_CHANNEL(y);
         t[2][j] = LB_YUV_CHANNEL(z);
