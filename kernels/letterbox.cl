@@ -552,47 +552,47 @@ CLPAD_INLINE uint lb_load2(__global const uchar *p) { return (uint)p[0] | (uint)
 #endif
 
 /* The chroma terms {crv v, cgu u + cgv v, cbu u} (kernels/coords.h,
- * clpad_yuv_rgb) of samples U, V; k as lb_yuv_samples. */
-CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k)
+ * clpad_yuv_rgb) of samples U, V (u = U - 128, v = V - 128) plus the part
+ * of the luma term that does not depend on Y: {crv V, cgu U + cgv V, cbu U}
+ * + off (lb_yuv_samples); k as lb_yuv_samples. */
+CLPAD_INLINE int3 lb_yuv_terms(int U, int V, int8 k, int3 off)
 {
-    int u = U - 128, v = V - 128;
-    return (int3)(k.s3 * v, k.s4 * u + k.s5 * v, k.s6 * u);
+    /* (each lane's sum as a scalar: a vector operation here would keep the
+     * compiler from vectorising the pixel loop) */
+    return (int3)(k.s3 * V + off.x, k.s4 * U + k.s5 * V + off.y, k.s6 * U + off.z);
 }
 
-/* The chroma terms of columns cx0 and cx1 (cx0 or cx0 + 1, at most `last`)
- * of a chroma row into *t0, *t1. `step` 1 (I420, YV12): the bytes u[cx],
- * v[cx]; 2 (NV12, NV21: U and V interleaved from c, V first where swap):
- * a 16-bit word at c + 2 cx each; 4 (the same where last >= 1): one 32-bit
- * word at c + 2 min(cx0, last - 1), inside the row, which holds both
- * columns' samples. */
+/* The chroma terms of the interleaved pairs p0, p1 (U in bits 0..7 and V
+ * in bits 8..15, the other way round where swap) into *t0, *t1. */
+CLPAD_INLINE void lb_yuv_pairs(bool swap, uint p0, uint p1, int8 k, int3 off, int3 *t0,
+                               int3 *t1)
+{
+    int a0 = p0 & 255, b0 = (p0 >> 8) & 255, a1 = p1 & 255, b1 = (p1 >> 8) & 255;
+    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k, off);
+    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k, off);
+}
+
+/* The chroma terms of columns cx0 and cx1 (cx0 or cx0 + 1, at most the
+ * last) of a chroma row into *t0, *t1. `step` 1 (I420, YV12): the bytes
+ * u[cx], v[cx]; 2 (NV12, NV21: U and V interleaved from c, V first where
+ * swap): a 16-bit word at c + 2 cx each. */
 CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar *restrict c,
                                 __global const uchar *restrict u,
-                                __global const uchar *restrict v, int cx0, int cx1, int last,
-                                int8 k, int3 *t0, int3 *t1)
+                                __global const uchar *restrict v, int cx0, int cx1, int8 k,
+                                int3 off, int3 *t0, int3 *t1)
 {
-    uint p0, p1;
     if (step == 1) {
-        *t0 = lb_yuv_terms(u[cx0], v[cx0], k);
-        *t1 = lb_yuv_terms(u[cx1], v[cx1], k);
-        return;
-    }
-    if (step == 4) {
-        int cb = min(cx0, last - 1);
-        uint w = lb_load4(c + 2 * cb);
-        p0 = w >> (16 * (uint)(cx0 - cb));
-        p1 = w >> (16 * (uint)(cx1 - cb));
+        *t0 = lb_yuv_terms(u[cx0], v[cx0], k, off);
+        *t1 = lb_yuv_terms(u[cx1], v[cx1], k, off);
     } else {
-        p0 = lb_load2(c + 2 * cx0);
-        p1 = lb_load2(c + 2 * cx1);
+        lb_yuv_pairs(swap, lb_load2(c + 2 * cx0), lb_load2(c + 2 * cx1), k, off, t0, t1);
     }
-    int a0 = p0 & 255, b0 = (p0 >> 8) & 255, a1 = p1 & 255, b1 = (p1 >> 8) & 255;
-    *t0 = lb_yuv_terms(swap ? b0 : a0, swap ? a0 : b0, k);
-    *t1 = lb_yuv_terms(swap ? b1 : a1, swap ? a1 : b1, k);
 }
 
 /* Channel c of the resize of the four converted source pixels: luma terms
  * l00, l01 (row 0, columns x0 and x1), l10, l11 (row 1) with their chroma
- * terms t00 .. t11 (kernels/coords.h: y + term, saturated). */
+ * terms t00 .. t11 (kernels/coords.h: y + term, saturated; here the luma
+ * term's constant part rides in the chroma terms, lb_yuv_samples). */
 #define LB_YUV_CHANNEL(c)                                                                     \
     clpad_lb_vpass(clpad_lb_hpass((int)clpad_yuv_sat(l00 + t00.c),                            \
                                   (int)clpad_yuv_sat(l01 + t01.c), a0, a1),                    \
@@ -608,10 +608,15 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * s1 / 2; `same` where they are one row: its chroma terms serve both), the
  * frame sw pixels wide (even). A pixel's columns are x0 and x1 = x0 + 1, or
  * x1 = x0 with weight a1 = 0 (the host's tables, host/ops/letterbox/plan.c):
- * so the two Y samples are one 16-bit word at x0 (at sw - 2 where x0 is the
- * last column, whose right neighbour has weight 0), and the chroma samples
- * are those of columns x0 / 2 and (x0 + 1) / 2 (clamped: weight 0), of one
- * row for both rows where `same`. */
+ * so the right sample is needed only where it is x0 + 1 (a weight 0 takes
+ * any value, read inside the planes). step 4 (NV12 and NV21 frames at least
+ * 4 pixels wide): the 32-bit words at one even byte o = clamp(x0 - 1, 0,
+ * sw - 4) rounded down, one index for the three loads: Y bytes x0 - o
+ * (0..3) and the next, chroma columns o / 2 and o / 2 + 1, which hold those
+ * of x0 and x0 + 1; else (steps 1, 2) the Y samples are one 16-bit word at
+ * x0 (at sw - 2 where x0 is the last column) and the chroma samples those
+ * of columns x0 / 2 and (x0 + 1) / 2 (clamped). Chroma rows: one for both
+ * source rows where `same`. */
 CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
                                  __global const uchar *restrict y0,
                                  __global const uchar *restrict y1,
@@ -625,23 +630,42 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
     bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
     __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
     int last = (int)(sw / 2) - 1, bmax = (int)sw - 2; /* the last chroma column, Y word */
+    /* kernels/coords.h's y = max(Y - y0, ymin) cy + 2^19 is max(Y, y0 + ymin) cy
+     * + (2^19 - y0 cy): the first part per sample, the second (a constant) with
+     * the chroma offsets -128 crv, ... in off, the same integer sums */
+    int ylo = k.s1 + k.s2;
+    int c = (1 << (CLPAD_YUV_SHIFT - 1)) - k.s1 * k.s0;
+    int3 off = (int3)(c - 128 * k.s3, c - 128 * (k.s4 + k.s5), c - 128 * k.s6);
     for (long j = 0; j < n; j++) {
         long e = x + j;
         int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
-        int b = min(x0, bmax); /* (int: the lanes' arithmetic in 32 bits) */
-        uint q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
-        bool right = x0 != b; /* the last column: the word's second byte */
-        int l00 = clpad_yuv_luma(right ? (int)(q0 >> 8) : (int)(q0 & 255), k.s0, k.s1, k.s2);
-        int l01 = clpad_yuv_luma((int)(q0 >> 8), k.s0, k.s1, k.s2);
-        int l10 = clpad_yuv_luma(right ? (int)(q1 >> 8) : (int)(q1 & 255), k.s0, k.s1, k.s2);
-        int l11 = clpad_yuv_luma((int)(q1 >> 8), k.s0, k.s1, k.s2);
-        int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
+        uint q0, q1; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
         int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
-        lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, last, k, &t00, &t01);
-        if (same)
-            t10 = t00, t11 = t01;
-        else
-            lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, last, k, &t10, &t11);
+        if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
+            int o = clamp((x0 - 1) & ~1, 0, (int)sw - 4), d = x0 - o;
+            q0 = lb_load4(y0 + o) >> (8 * d), q1 = lb_load4(y1 + o) >> (8 * d);
+            uint w = lb_load4(c0 + o); /* x0's pair: the second from d = 2 */
+            lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t00, &t01);
+            if (same) {
+                t10 = t00, t11 = t01;
+            } else {
+                w = lb_load4(c1 + o);
+                lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t10, &t11);
+            }
+        } else {
+            int b = min(x0, bmax);
+            q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
+            if (x0 != b) /* the last column: the word's second byte */
+                q0 >>= 8, q1 >>= 8;
+            int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
+            lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, k, off, &t00, &t01);
+            if (same)
+                t10 = t00, t11 = t01;
+            else
+                lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, k, off, &t10, &t11);
+        }
+        int l00 = max((int)(q0 & 255), ylo) * k.s0, l01 = max((int)((q0 >> 8) & 255), ylo) * k.s0;
+        int l10 = max((int)(q1 & 255), ylo) * k.s0, l11 = max((int)((q1 >> 8) & 255), ylo) * k.s0;
         t[0][j] = LB_YUV_CHANNEL(x);
         t[1][j] = LB_YUV_CHANNEL(y);
         t[2][j] = LB_YUV_CHANNEL(z);
