@@ -12,6 +12,10 @@
  *    nearest, keeps denormals and divides correctly rounded (built with
  *    -cl-fp32-correctly-rounded-divide-sqrt), where both give the same bits;
  *    the tests run both against the CPU reference.
+ *  - CLPAD_LB_MUL_EXACT (with TABLE): the device's single precision rounds
+ *    to nearest and keeps denormals, so one multiplication gives the host's
+ *    bits: f32 outputs whose normalisation is v * scale alone (mean +0, std
+ *    1, divisor 1: lb_norm_kind) compute it instead of the lookup.
  *  - CLPAD_LB_CHUNK: pixels whose samples a work-item computes before it
  *    writes them out (64 on CPUs, 4 on GPUs: private arrays).
  *  - CLPAD_LB_BAND_CHUNK: 0, or (CPUs) the pixels per chunk of the band
@@ -69,6 +73,21 @@
 
 /* ---- Values ------------------------------------------------------------------ */
 
+/* How much of lb_norm a launch needs (lb_norm_kind): the whole of it, or
+ * (mean +0, std 1 on every channel) only (v * scale) / divisor, or (divisor
+ * 1 as well) only v * scale. The steps left out are exact there in IEEE
+ * single precision (x - (+0) is x, also for x = -0; x / 1 is x), so each
+ * shorter form gives lb_norm's bits; they save the f32 output loops two
+ * divisions per sample. */
+#define LB_NORM_FULL 0
+#define LB_NORM_SCALE_DIV 1
+#define LB_NORM_SCALE 2
+CLPAD_INLINE int lb_norm_kind(float2 scale, float4 mean4, float4 std4)
+{
+    /* (the host sets channels past C to mean +0, std 1) */
+    bool plain = all(as_uint4(mean4) == (uint4)0) && all(std4 == (float4)1.0f);
+    return !plain ? LB_NORM_FULL : scale.y == 1.0f ? LB_NORM_SCALE : LB_NORM_SCALE_DIV;
+}
 #ifdef CLPAD_LB_VALUES_COMPUTE
 /* f32 to binary16 bits, round to nearest even: host/ops/letterbox/plan.c's
  * clpad__f32_to_f16 step for step, as selects so that it vectorises. */
@@ -95,21 +114,6 @@ CLPAD_INLINE ushort lb_f16(float f)
 CLPAD_INLINE float lb_norm(int v, float2 scale, float mean, float std_)
 {
     return ((float)v * scale.x / scale.y - mean) / std_;
-}
-/* How much of lb_norm a launch needs (lb_norm_kind): the whole of it, or
- * (mean +0, std 1 on every channel) only (v * scale) / divisor, or (divisor
- * 1 as well) only v * scale. The steps left out are exact there in IEEE
- * single precision (x - (+0) is x, also for x = -0; x / 1 is x), so each
- * shorter form gives lb_norm's bits; they save the f32 output loops two
- * divisions per sample. */
-#define LB_NORM_FULL 0
-#define LB_NORM_SCALE_DIV 1
-#define LB_NORM_SCALE 2
-CLPAD_INLINE int lb_norm_kind(float2 scale, float4 mean4, float4 std4)
-{
-    /* (the host sets channels past C to mean +0, std 1) */
-    bool plain = all(as_uint4(mean4) == (uint4)0) && all(std4 == (float4)1.0f);
-    return !plain ? LB_NORM_FULL : scale.y == 1.0f ? LB_NORM_SCALE : LB_NORM_SCALE_DIV;
 }
 /* lb_norm of kind K (a constant at every call site). */
 CLPAD_INLINE float lb_norm_k(const int K, int v, float2 scale, float mean, float std_)
@@ -222,14 +226,24 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
 /* Elements of type T at o8, every step-th: n samples SAMPLE (an expression
  * in k: s[k], or the vertical pass of two horizontal passes) looked up in the
  * value table l8 or computed (CONV of the normalised value, by the
- * normalisation kind NK). */
+ * normalisation kind NK; with the table, only f32's v * scale, the bits as
+ * T = uint, where CLPAD_LB_MUL_EXACT allows it). */
 #ifdef CLPAD_LB_VALUES_TABLE
+#ifdef CLPAD_LB_MUL_EXACT
+#define LB_MUL_EXACT 1
+#else
+#define LB_MUL_EXACT 0
+#endif
 #define LB_WRITE_AS(T, CONV, NK, SAMPLE)                                      \
     do {                                                                      \
         __global T *restrict o = (__global T *)o8;                            \
         __global const T *restrict l = (__global const T *)l8;                \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = l[SAMPLE];                                          \
+        if (LB_MUL_EXACT && (NK) == LB_NORM_SCALE)                            \
+            for (long k = 0; k < n; k++)                                      \
+                o[k * step] = (T)as_uint((float)(SAMPLE) * sc.x);             \
+        else                                                                  \
+            for (long k = 0; k < n; k++)                                      \
+                o[k * step] = l[SAMPLE];                                      \
     } while (0)
 #else
 #define LB_WRITE_LOOP(CONV, K, SAMPLE)                                        \
@@ -331,11 +345,7 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
     float mean[4] = {mean4.x, mean4.y, mean4.z, mean4.w},
           std_[4] = {std4.x, std4.y, std4.z, std4.w};
     long plane = H * W;
-#ifdef CLPAD_LB_VALUES_COMPUTE
     int nk = lb_norm_kind(scale, mean4, std4);
-#else
-    int nk = 0;
-#endif
     int hb[2][4][CLPAD_LB_BAND_CHUNK];
     for (long x = 0; x < W; x += CLPAD_LB_BAND_CHUNK) {
         long xe = min(x + (long)CLPAD_LB_BAND_CHUNK, W);
@@ -726,11 +736,7 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
     /* CPUs (lx == 1): one stretch of items * LB_VEC pixels; else `items`
      * vectors strided by the local size. */
     long n_str = lx == 1 ? 1 : items, len = lx == 1 ? items * LB_VEC : LB_VEC;
-#ifdef CLPAD_LB_VALUES_COMPUTE
     int nk = lb_norm_kind(scale, mean4, std4);
-#else
-    int nk = 0;
-#endif
     int t[4][CLPAD_LB_CHUNK];
     for (long s = 0; s < n_str; s++) {
         long x0 = (lx == 1 ? first : first + s * lx + lid) * LB_VEC;

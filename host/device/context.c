@@ -193,6 +193,8 @@ static void set_policy(clpad_context *ctx)
         CL_FP_DENORM | CL_FP_ROUND_TO_NEAREST | CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT;
     clGetDeviceInfo(ctx->device, CL_DEVICE_SINGLE_FP_CONFIG, sizeof fp, &fp, NULL);
     ctx->policy.exact_fp32 = (fp & exact) == exact && c->exact_fp32 != 0;
+    const cl_device_fp_config mul = CL_FP_DENORM | CL_FP_ROUND_TO_NEAREST;
+    ctx->policy.exact_mul_fp32 = (fp & mul) == mul && c->exact_fp32 != 0;
 }
 
 /* The build options every program of the device gets, from its policy. */

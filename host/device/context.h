@@ -56,6 +56,10 @@ typedef struct clpad_launch_policy {
      * correctly rounded: float work defined op by op gives the host's bits
      * (letterbox normalises on the device rather than by table). */
     bool exact_fp32;
+    /* Single precision rounds to nearest and keeps denormals (division may
+     * not be correctly rounded): one IEEE multiplication gives the host's
+     * bits (letterbox computes v * scale on the device, the rest by table). */
+    bool exact_mul_fp32;
 } clpad_launch_policy;
 
 /* Device quirks (host/device/quirks.c): what each changes. */

@@ -24,12 +24,15 @@
 void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
 {
     /* Exact devices normalise in the kernel (correctly rounded division
-     * asked for explicitly); others look values up. CPU devices compute
+     * asked for explicitly); others look values up, except that devices
+     * whose multiplication is exact (round to nearest, denormals kept)
+     * compute a plain v * scale to f32 (CLPAD_LB_MUL_EXACT). CPU devices compute
      * samples LB_CPU_CHUNK pixels at a time (and have the band form, in
      * chunks of LB_CPU_BAND_CHUNK), GPUs 4 (private arrays). */
     bool exact = ctx->policy.exact_fp32, cpu = clpad__cpu_geometry(ctx);
+    const char *table = ctx->policy.exact_mul_fp32 ? "TABLE -DCLPAD_LB_MUL_EXACT" : "TABLE";
     snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d -DCLPAD_LB_BAND_CHUNK=%d%s",
-             exact ? "COMPUTE" : "TABLE", cpu ? LB_CPU_CHUNK : 4, cpu ? LB_CPU_BAND_CHUNK : 0,
+             exact ? "COMPUTE" : table, cpu ? LB_CPU_CHUNK : 4, cpu ? LB_CPU_BAND_CHUNK : 0,
              exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
 }
 
