@@ -33,8 +33,12 @@
 
 #if NP_KIND == 2
 #define NP_ISNAN(v) isnan(v)
+/* the same as a compare (one instruction in a vector loop; isnan's bit test
+ * is four on x86-64) */
+#define NP_UNORD(v) ((v) != (v))
 #else
 #define NP_ISNAN(v) false
+#define NP_UNORD(v) 0
 #endif
 
 #if defined(NP_DOUBLE)
@@ -77,6 +81,9 @@ static acc_t pairwise(global const NP_T *p, long n, long s)
 {
     if (n <= 128) /* (the walk below would take this leaf alone) */
         return leaf(p, n, s);
+    long h = n / 2 - n / 2 % 8;
+    if (n - h <= 128) /* (the walk's two leaves, left + right) */
+        return leaf(p, h, s) + leaf(p + h * s, n - h, s);
     long start[64], len[64];
     uchar stage[64];
     acc_t val[64];
@@ -587,6 +594,16 @@ static void fuse_fold(np_cell *c, global const NP_T *r, long W, int first, int m
     }
 }
 
+/* a float zero (whose sign the plain extreme may take from another zero) */
+static int np_zero(NP_T m)
+{
+#if NP_KIND == 2
+    return m == (NP_T)0;
+#else
+    return 0;
+#endif
+}
+
 /* statistic's maximum (max 1) or minimum of n contiguous elements, eight
  * lanes at a time (a chain of compares per lane, not one per element): the
  * extreme value is statistic's result unless the slab holds a NaN (then the
@@ -594,30 +611,33 @@ static void fuse_fold(np_cell *c, global const NP_T *r, long W, int first, int m
  * those slabs take statistic's walk. */
 static NP_T fuse_extreme(global const NP_T *p, long n, int max)
 {
-    if (n < 16)
+    if (n < 8)
         return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
     NP_T b[8];
-    int nan = 0;
+    int nl[8]; /* a NaN seen, per lane (one OR into the lanes an element) */
     for (int l = 0; l < 8; l++) {
         b[l] = p[l];
-        nan |= NP_ISNAN(b[l]);
+        nl[l] = NP_UNORD(b[l]);
     }
     long i = 8;
     if (max) {
         for (; i + 8 <= n; i += 8)
             for (int l = 0; l < 8; l++) {
                 NP_T v = p[i + l];
-                nan |= NP_ISNAN(v);
+                nl[l] |= NP_UNORD(v);
                 b[l] = b[l] < v ? v : b[l];
             }
     } else {
         for (; i + 8 <= n; i += 8)
             for (int l = 0; l < 8; l++) {
                 NP_T v = p[i + l];
-                nan |= NP_ISNAN(v);
+                nl[l] |= NP_UNORD(v);
                 b[l] = v < b[l] ? v : b[l];
             }
     }
+    int nan = 0;
+    for (int l = 0; l < 8; l++)
+        nan |= nl[l];
     NP_T m = b[0];
     for (int l = 1; l < 8; l++)
         m = (max ? m < b[l] : b[l] < m) ? b[l] : m;
@@ -626,9 +646,18 @@ static NP_T fuse_extreme(global const NP_T *p, long n, int max)
         nan |= NP_ISNAN(v);
         m = (max ? m < v : v < m) ? v : m;
     }
-    if (nan || (NP_KIND == 2 && m == (NP_T)0))
+    if (nan || np_zero(m))
         return statistic(p, n, 1, 1, max ? NP_MAXIMUM : NP_MINIMUM);
     return m;
+}
+
+/* An output row's W pads: left before its W data elements, right after. */
+static void fuse_row_fill(global NP_T *row, long W, long pbw, long pew, NP_T left, NP_T right)
+{
+    for (long i = 0; i < pbw; i++)
+        row[i] = left;
+    for (long i = pbw + W; i < pbw + W + pew; i++)
+        row[i] = right;
 }
 
 /* An output row's W pads from its data d (W elements: the input row, or the
@@ -646,10 +675,87 @@ static void fuse_row_pads(global NP_T *row, global const NP_T *d, long W, long p
         left = statistic(d, lbw, 1, 1, mode);
         right = lbw == W && lew == W ? left : statistic(d + W - lew, lew, 1, 1, mode);
     }
-    for (long i = 0; i < pbw; i++)
-        row[i] = left;
-    for (long i = pbw + W; i < pbw + W + pew; i++)
-        row[i] = right;
+    fuse_row_fill(row, W, pbw, pew, left, right);
+}
+
+/* One pass over an input row r of W >= 8 elements for maximum (max 1) or
+ * minimum where W's slab is the whole row: copies it to o, takes its
+ * extreme in eight lanes (fuse_extreme's way) and folds it into the column
+ * statistics c (fold 1: the slab's first row, 2: a later one, 0: none) by
+ * the plain extreme, which a NaN never enters (with no NaN, NP_EXT_STEP's
+ * result: the caller folds the slab again with fuse_fold where a row held
+ * one). Each element loaded once. Returns whether the row holds a NaN;
+ * *ext: its extreme, statistic's unless there is a NaN or it is a zero
+ * (fuse_extreme's rule). */
+#define NP_EXTREME_OF(a, v, max) ((max) ? ((a) < (v) ? (v) : (a)) : ((v) < (a) ? (v) : (a)))
+#define NP_ROW_EXT_STEP(k, bl, nll)                                                           \
+    do {                                                                                      \
+        NP_T v = r[k];                                                                        \
+        o[k] = v;                                                                             \
+        nll |= NP_UNORD(v);                                                                   \
+        bl = NP_EXTREME_OF(bl, v, max);                                                       \
+        if (fold == 1)                                                                        \
+            c[k].best = v;                                                                    \
+        else if (fold == 2)                                                                   \
+            c[k].best = NP_EXTREME_OF(c[k].best, v, max);                                     \
+    } while (0)
+static inline __attribute__((always_inline)) int
+fuse_row_ext_at(global NP_T *restrict o, global const NP_T *restrict r, long W,
+                np_cell *restrict c, int fold, int max, NP_T *ext)
+{
+    NP_T b[8];
+    int nl[8];
+    for (int l = 0; l < 8; l++) {
+        b[l] = r[l];
+        nl[l] = 0;
+    }
+    long j = 0;
+    for (; j < W - W % 8; j += 8)
+        for (int l = 0; l < 8; l++)
+            NP_ROW_EXT_STEP(j + l, b[l], nl[l]);
+    NP_T m = b[0];
+    int nan = nl[0];
+    for (int l = 1; l < 8; l++) {
+        m = NP_EXTREME_OF(m, b[l], max);
+        nan |= nl[l];
+    }
+    for (; j < W; j++)
+        NP_ROW_EXT_STEP(j, m, nan);
+    *ext = m;
+    return nan;
+}
+#undef NP_ROW_EXT_STEP
+/* fuse_row_ext_at with fold and max as constants (each its own loop) */
+static int fuse_row_ext(global NP_T *o, global const NP_T *r, long W, np_cell *c, int fold,
+                        int mode, NP_T *ext)
+{
+    if (mode == NP_MAXIMUM)
+        return fold == 0   ? fuse_row_ext_at(o, r, W, c, 0, 1, ext)
+               : fold == 1 ? fuse_row_ext_at(o, r, W, c, 1, 1, ext)
+                           : fuse_row_ext_at(o, r, W, c, 2, 1, ext);
+    return fold == 0   ? fuse_row_ext_at(o, r, W, c, 0, 0, ext)
+           : fold == 1 ? fuse_row_ext_at(o, r, W, c, 1, 0, ext)
+                       : fuse_row_ext_at(o, r, W, c, 2, 0, ext);
+}
+
+/* The mean's copy of an input row r to o and its fold into the column sums
+ * c (fuse_fold's operations; first: the slab's first row) in one loop. */
+static inline __attribute__((always_inline)) void
+fuse_copy_sum_at(global NP_T *restrict o, global const NP_T *restrict r, long W,
+                 np_cell *restrict c, int first)
+{
+    for (long j = 0; j < W; j++) {
+        NP_T v = r[j];
+        o[j] = v;
+        c[j].sum = first ? (acc_t)0 + (acc_t)v : c[j].sum + (acc_t)v;
+    }
+}
+static void fuse_copy_sum(global NP_T *o, global const NP_T *r, long W, np_cell *c, int first)
+{
+    if (first)
+        fuse_copy_sum_at(o, r, W, c, 1);
+    else
+        fuse_copy_sum_at(o, r, W, c, 0);
 }
 
 /* The pad rows [first, first + count) of an H side: the column statistics
@@ -686,20 +792,48 @@ kernel void fuse2d(global NP_T *restrict dst, ulong dst_off, global const NP_T *
     global const NP_T *in = src + src_off + p * H * W;
     global NP_T *plane = dst + dst_off + p * OH * OW;
     int hpad = pbh > 0 || peh > 0, one = lbh == H && leh == H; /* one slab for both sides */
+    /* maximum / minimum over whole rows: one pass per row (fuse_row_ext) */
+    int ext = mode <= NP_MINIMUM && lbw == W && lew == W && W >= 8;
+    int nan_b = 0, nan_e = 0; /* a NaN in a row folded by fuse_row_ext */
     np_cell cb[NP_FUSE_W_MAX], ce[NP_FUSE_W_MAX];
     for (long h = 0; h < H; h++) {
         global const NP_T *r = in + h * W;
         global NP_T *row = plane + (pbh + h) * OW;
-        for (long j = 0; j < W; j++)
-            row[pbw + j] = r[j];
-        fuse_row_pads(row, r, W, pbw, pew, lbw, lew, mode);
-        if (hpad && h < lbh)
+        int fb = hpad && h < lbh, fe = hpad && !one && h >= H - leh;
+        if (ext) {
+            /* a row of one slab: its fold in the same pass */
+            np_cell *c = fb == fe ? NULL : fb ? cb : ce;
+            int fold = c ? (fb ? h == 0 : h == H - leh) ? 1 : 2 : 0;
+            NP_T m;
+            int nan = fuse_row_ext(row + pbw, r, W, c, fold, mode, &m);
+            if (nan || np_zero(m))
+                fuse_row_pads(row, r, W, pbw, pew, lbw, lew, mode);
+            else
+                fuse_row_fill(row, W, pbw, pew, m, m);
+            nan_b |= nan && fb;
+            nan_e |= nan && fe;
+            if (c)
+                continue;
+        } else if (mode == NP_MEAN && fb != fe) {
+            fuse_copy_sum(row + pbw, r, W, fb ? cb : ce, fb ? h == 0 : h == H - leh);
+            fuse_row_pads(row, r, W, pbw, pew, lbw, lew, mode);
+            continue;
+        } else {
+            for (long j = 0; j < W; j++)
+                row[pbw + j] = r[j];
+            fuse_row_pads(row, r, W, pbw, pew, lbw, lew, mode);
+        }
+        if (fb)
             fuse_fold(cb, r, W, h == 0, mode);
-        if (hpad && !one && h >= H - leh)
+        if (fe)
             fuse_fold(ce, r, W, h == H - leh, mode);
     }
     if (!hpad)
         return;
+    for (long h = 0; nan_b && h < lbh; h++) /* the slabs' exact folds (NaN) */
+        fuse_fold(cb, in + h * W, W, h == 0, mode);
+    for (long h = H - leh; nan_e && h < H; h++)
+        fuse_fold(ce, in + h * W, W, h == H - leh, mode);
     fuse_pad_rows(plane, 0, pbh, cb, lbh, W, OW, pbw, pew, lbw, lew, mode);
     fuse_pad_rows(plane, pbh + H, peh, one ? cb : ce, one ? lbh : leh, W, OW, pbw, pew, lbw,
                   lew, mode);

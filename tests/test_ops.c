@@ -353,6 +353,38 @@ static void test_device_vs_ref(void **state)
     runs_vs_ref(150);
 }
 
+/* pad_numpy's call `a` on input `in`: the device run (its launch geometry as
+ * set) equals the reference byte for byte and writes nothing past the
+ * output (fails naming `what` where not). False: the device has no doubles
+ * and refused a call that needs them (the call's error says so). */
+static bool np_check(any_call *a, const unsigned char *in, const char *what)
+{
+    size_t in_bytes, out_bytes;
+    a->op->sizes(&a->u, &in_bytes, &out_bytes);
+    unsigned char *ref = malloc(out_bytes + 1), *got = malloc(out_bytes + 1);
+    memset(ref, 0x5a, out_bytes + 1);
+    memset(got, 0xa5, out_bytes + 1);
+    a->op->ref(&a->u, in, ref);
+    clpad_status st = clpad__run_host(g_ctx, in, in_bytes, got, out_bytes, in_bytes + out_bytes,
+                                      a->op->enqueue, &a->u, NULL);
+    clpad_dtype dt = a->u.np.dtype;
+    bool doubles = dt == CLPAD_F64 || (dt != CLPAD_F32 && a->u.np.mode >= CLPAD_NUMPY_MEAN);
+    bool ok = !(st == CLPAD_ERR_UNSUPPORTED && doubles &&
+                strstr(clpad_last_error(), "cl_khr_fp64"));
+    if (ok && st)
+        fail_msg("%s: %s", what, clpad_last_error());
+    if (ok && (memcmp(got, ref, out_bytes) || got[out_bytes] != 0xa5)) {
+        size_t at = 0;
+        while (at < out_bytes && got[at] == ref[at])
+            at++;
+        fail_msg("%s: the device run differs from the reference at byte %zu of %zu", what, at,
+                 out_bytes);
+    }
+    free(ref);
+    free(got);
+    return ok;
+}
+
 /* pad_numpy's fused kernel (fuse2d, clpad__np_fused) on the shapes it
  * takes and on those it leaves to the per-axis launches, device against
  * the reference, under the CPU launch geometry (where it runs): every
@@ -406,47 +438,87 @@ static void test_np_fused(void **state)
                 fused += want;
                 size_t in_bytes, out_bytes;
                 a.op->sizes(&a.u, &in_bytes, &out_bytes);
-                unsigned char *in = malloc(in_bytes), *ref = malloc(out_bytes + 1),
-                              *got = malloc(out_bytes + 1);
+                unsigned char *in = malloc(in_bytes);
                 tu_fill(in, in_bytes, &rng);
-                memset(ref, 0x5a, out_bytes + 1);
-                memset(got, 0xa5, out_bytes + 1);
-                a.op->ref(&a.u, in, ref);
-                clpad_status st = clpad__run_host(g_ctx, in, in_bytes, got, out_bytes,
-                                                  in_bytes + out_bytes, a.op->enqueue, &a.u,
-                                                  NULL);
-                /* a device without doubles refuses f64 and integer means and
-                 * medians (the call's error says so): those calls only */
-                bool doubles = dt == CLPAD_F64 ||
-                               (dt != CLPAD_F32 && m >= CLPAD_NUMPY_MEAN);
-                if (st == CLPAD_ERR_UNSUPPORTED && doubles &&
-                    strstr(clpad_last_error(), "cl_khr_fp64")) {
+                char what[96];
+                snprintf(what, sizeof what, "case %zu %s mode %d stat %lld/%lld (%s)", i,
+                         clpad_dtype_name(dt), m, (long long)stats[s][0],
+                         (long long)stats[s][1], want ? "fused" : "per axis");
+                if (!np_check(&a, in, what)) {
                     refused++;
                     fused -= want;
-                    free(in);
-                    free(ref);
-                    free(got);
-                    continue;
-                }
-                if (st)
-                    fail_msg("case %zu: %s", i, clpad_last_error());
-                if (memcmp(got, ref, out_bytes) || got[out_bytes] != 0xa5) {
-                    size_t at = 0;
-                    while (at < out_bytes && got[at] == ref[at])
-                        at++;
-                    fail_msg("case %zu %s mode %d stat %lld/%lld (%s): the device run differs "
-                             "from the reference at byte %zu of %zu",
-                             i, clpad_dtype_name(dt), m, (long long)stats[s][0],
-                             (long long)stats[s][1], want ? "fused" : "per axis", at, out_bytes);
                 }
                 free(in);
-                free(ref);
-                free(got);
             }
     g_ctx->row_geometry = saved;
     printf("%d calls (%d fused): the device run equals the reference; %d refused (no "
            "doubles on the device)\n",
            k - refused, fused, refused);
+}
+
+/* fuse2d's one pass over whole rows (maximum / minimum with W's slab the
+ * whole row: the plain extreme folded into H's columns, the slab folded
+ * again where a row holds a NaN) on the inputs where the plain extreme and
+ * numpy's differ: NaNs of different payloads in one column (the first
+ * wins), at a row's last element, outside the slab; columns and a row of
+ * zeros of both signs (the first extreme's sign); ties. f32 and f64, H's
+ * slab whole and 3 / 5 rows, W's whole (37 elements: a tail past the
+ * eight-lane chunks). */
+static void test_np_fused_nan(void **state)
+{
+    (void)state;
+    int64_t shape[3] = {2, 12, 37}, pb[3] = {0, 2, 1}, pe[3] = {0, 1, 2};
+    static const int64_t hstats[][2] = {{-1, -1}, {3, 5}};
+    static const clpad_dtype dts[] = {CLPAD_F32, CLPAD_F64};
+    int saved = g_ctx->row_geometry, calls = 0;
+    g_ctx->row_geometry = 1;
+    for (size_t d = 0; d < 2; d++)
+        for (int m = CLPAD_NUMPY_MAXIMUM; m <= CLPAD_NUMPY_MEAN; m++)
+            for (size_t s = 0; s < 2; s++) {
+                int64_t sb[3] = {-1, hstats[s][0], -1}, se[3] = {-1, hstats[s][1], -1};
+                any_call a = {.op = clpad__op_find("pad_numpy")};
+                if (clpad__np_validate(dts[d], 3, shape, pb, pe, (clpad_numpy_mode)m, sb, se,
+                                       &a.u.np))
+                    fail_msg("%s", clpad_last_error());
+                assert_true(clpad__np_fused(g_ctx, &a.u.np));
+                size_t n = 2 * 12 * 37, es = d ? 8 : 4;
+                unsigned char *in = malloc(n * es);
+                for (size_t i = 0; i < n; i++) {
+                    size_t h = i / 37 % 12, w = i % 37;
+                    double v = w == 3 || h == 7 ? ((h + w) % 3 ? 0.0 : -0.0)
+                                                : (double)(i * 7919 % 13) - 6.0;
+                    uint64_t nan = 0; /* a quiet NaN's payload and sign */
+                    if (i == 1 * 37 + 5)
+                        nan = 1;
+                    else if (i == 4 * 37 + 5)
+                        nan = 2;
+                    else if (i == 10 * 37 + 20)
+                        nan = 3;
+                    else if (i == n - 1)
+                        nan = 4 | (uint64_t)1 << 63;
+                    if (d) {
+                        uint64_t b;
+                        memcpy(&b, &v, 8);
+                        if (nan)
+                            b = 0x7ff8000000000000u | nan;
+                        memcpy(in + i * 8, &b, 8);
+                    } else {
+                        float f = (float)v;
+                        uint32_t b;
+                        memcpy(&b, &f, 4);
+                        if (nan)
+                            b = 0x7fc00000u | (uint32_t)(nan >> 32) | (uint32_t)(nan & 0xff);
+                        memcpy(in + i * 4, &b, 4);
+                    }
+                }
+                char what[64];
+                snprintf(what, sizeof what, "%s mode %d H stat %lld/%lld",
+                         clpad_dtype_name(dts[d]), m, (long long)sb[1], (long long)se[1]);
+                calls += np_check(&a, in, what);
+                free(in);
+            }
+    g_ctx->row_geometry = saved;
+    printf("%d calls: the device run equals the reference\n", calls);
 }
 
 /* A build log from a driver that ignores #line (NVIDIA's, as seen on an
@@ -479,7 +551,8 @@ int main(int argc, char **argv)
     if (argc > 1 && !strcmp(argv[1], "device")) {
         g_ctx = tu_device_context(); /* exits 77 (Skipped) without a device */
         const struct CMUnitTest tests[] = {cmocka_unit_test(test_device_vs_ref),
-                                           cmocka_unit_test(test_np_fused)};
+                                           cmocka_unit_test(test_np_fused),
+                                           cmocka_unit_test(test_np_fused_nan)};
         int rc = cmocka_run_group_tests(tests, NULL, NULL);
         clpad_context_destroy(g_ctx);
         return rc;
