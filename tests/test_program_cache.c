@@ -97,40 +97,6 @@ static double now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* The warm-up builds its variants at once, on as many threads as the CPU
- * path uses (clpad__program_prebuild), and enters each under its own
- * (family, options): with the disk cache emptied after it, the calls it
- * covers build nothing and equal the CPU reference. Runs first, on an empty
- * disk cache, so that every program is built here. */
-static void test_warmup_builds_at_once(void **state)
-{
-    (void)state;
-    clpad_context *ctx = tu_device_context();
-    double t0 = now_s();
-    TU_ASSERT_OK(clpad_context_warmup(ctx));
-    int n = count_binaries();
-    printf("warm-up: %d programs, %.1f s\n", n, now_s() - t0);
-    assert_true(n > 0);
-    remove_binaries();
-    for (size_t d = 0; d < sizeof k_dtypes / sizeof *k_dtypes; d++)
-        for (int rule = 0; rule < 5; rule++)
-            pad_variant(ctx, k_dtypes[d], rule, false);
-    int64_t shape[4] = {1, 2, 4, 6}, block[4] = {1, 1, 2, 3}, zero[4] = {0}, bs[4];
-    float in[48], out[48], back[48];
-    for (int i = 0; i < 48; i++)
-        in[i] = (float)i;
-    TU_ASSERT_OK(clpad_space_to_batch(ctx, CLPAD_F32, 4, shape, in, block, zero, zero, out,
-                                      sizeof out, NULL));
-    TU_ASSERT_OK(clpad_space_to_batch_output_shape(4, shape, block, zero, zero, bs));
-    TU_ASSERT_OK(clpad_batch_to_space(ctx, CLPAD_F32, 4, bs, out, block, zero, zero, back,
-                                      sizeof back, NULL));
-    assert_memory_equal(back, in, sizeof in);
-    if (count_binaries())
-        fail_msg("%d programs built after the warm-up: it left them out of the context's cache",
-                 count_binaries());
-    clpad_context_destroy(ctx);
-}
-
 static void test_every_variant_in_one_context(void **state)
 {
     (void)state;
@@ -176,7 +142,6 @@ int main(void)
         return 1;
     setenv("CLPAD_CACHE_DIR", g_dir, 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_warmup_builds_at_once),
         cmocka_unit_test(test_every_variant_in_one_context),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -143,13 +143,6 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
  * the cache. */
 clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,
                             cl_program *program);
-/* Build the n programs (family[i], options[i]) the cache lacks at once, on
- * as many threads as the CPU path uses (clpad__pool_threads; OpenCL builds
- * distinct programs concurrently), and enter them: the warm-up's first
- * step. A build that fails here is left out, for clpad__program to build
- * again and report. Call with ctx->lock held. */
-void clpad__program_prebuild(clpad_context *ctx, size_t n, const char *const *family,
-                             const char *const *options);
 /* A cached kernel of that program. Call with ctx->lock held. */
 clpad_status clpad__kernel(clpad_context *ctx, const char *family, const char *options,
                            const char *name, struct clpad_kernel_entry **kernel);

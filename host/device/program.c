@@ -4,9 +4,6 @@
  * host/ops/registry.c.) */
 #include "device/context.h"
 
-#include "core/pool.h"
-
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,11 +237,9 @@ static clpad_status reserve_slot(clpad_context *ctx)
 }
 
 /* Compile kernels/<family>.cl with `options` (after the context's device
- * options), from the disk cache's binary where it has one. keep_log: a
- * failed build's log becomes the context's (clpad_context_build_log); off on
- * the warm-up's build threads, which leave a failure to the serial pass. */
+ * options), from the disk cache's binary where it has one. */
 static clpad_status build_program(clpad_context *ctx, const char *family, const char *options,
-                                  bool keep_log, cl_program *program)
+                                  cl_program *program)
 {
     const char *src;
     size_t len;
@@ -264,8 +259,7 @@ static clpad_status build_program(clpad_context *ctx, const char *family, const 
         }
         err = clBuildProgram(prog, 1, &ctx->device, full, NULL, NULL);
         if (err != CL_SUCCESS) {
-            if (keep_log)
-                keep_build_log(ctx, prog, full, src);
+            keep_build_log(ctx, prog, full, src);
             free(owned);
             clReleaseProgram(prog);
             return clpad__fail(clpad_status_from_cl(err),
@@ -280,37 +274,32 @@ static clpad_status build_program(clpad_context *ctx, const char *family, const 
     return CLPAD_OK;
 }
 
-/* Names the cache can hold: 0, or the status. */
-static clpad_status check_names(const char *family, const char *options)
+/* The cache entry of (family, options), built now if the cache lacks it. */
+static clpad_status program_entry(clpad_context *ctx, const char *family, const char *options,
+                                  struct clpad_program_entry **entry)
 {
-    if (strlen(family) >= sizeof ((struct clpad_program_entry *)0)->family ||
-        strlen(options) >= CLPAD_OPTIONS_MAX)
+    if (strlen(family) >= sizeof (*entry)->family || strlen(options) >= CLPAD_OPTIONS_MAX)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
                            "program '%s' with options '%s': names too long for the cache",
                            family, options);
-    return CLPAD_OK;
-}
-
-/* The cache's entry of (family, options), or NULL. */
-static struct clpad_program_entry *lookup(const clpad_context *ctx, uint64_t h,
-                                          const char *family, const char *options)
-{
-    return ctx->nprograms > 0 ? ctx->programs[find_slot(ctx, h, family, options)] : NULL;
-}
-
-/* Enter the built program `prog` as (family, options), which the cache
- * lacks; the cache owns it from here, also when this fails (released). */
-static clpad_status insert(clpad_context *ctx, uint64_t h, const char *family,
-                           const char *options, cl_program prog,
-                           struct clpad_program_entry **entry)
-{
-    struct clpad_program_entry *e = calloc(1, sizeof *e);
-    clpad_status st = e ? reserve_slot(ctx)
-                        : clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "program cache: out of host memory");
-    if (st) {
-        free(e);
-        clReleaseProgram(prog);
+    uint64_t h = entry_hash(family, options);
+    if (ctx->nprograms > 0) {
+        struct clpad_program_entry *e = ctx->programs[find_slot(ctx, h, family, options)];
+        if (e) {
+            *entry = e;
+            return CLPAD_OK;
+        }
+    }
+    clpad_status st = reserve_slot(ctx);
+    cl_program prog = NULL;
+    if (!st)
+        st = build_program(ctx, family, options, &prog);
+    if (st)
         return st;
+    struct clpad_program_entry *e = calloc(1, sizeof *e);
+    if (!e) {
+        clReleaseProgram(prog);
+        return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "program cache: out of host memory");
     }
     e->hash = h;
     snprintf(e->family, sizeof e->family, "%s", family);
@@ -320,82 +309,6 @@ static clpad_status insert(clpad_context *ctx, uint64_t h, const char *family,
     ctx->nprograms++;
     *entry = e;
     return CLPAD_OK;
-}
-
-/* The cache entry of (family, options), built now if the cache lacks it. */
-static clpad_status program_entry(clpad_context *ctx, const char *family, const char *options,
-                                  struct clpad_program_entry **entry)
-{
-    clpad_status st = check_names(family, options);
-    if (st)
-        return st;
-    uint64_t h = entry_hash(family, options);
-    if ((*entry = lookup(ctx, h, family, options)))
-        return CLPAD_OK;
-    cl_program prog = NULL;
-    st = build_program(ctx, family, options, true, &prog);
-    return st ? st : insert(ctx, h, family, options, prog, entry);
-}
-
-/* ---- Many programs at once (the warm-up) ---- */
-
-struct prebuild {
-    clpad_context *ctx;
-    size_t n;
-    const char *const *family;
-    const char *const *options;
-    cl_program *prog; /* in: NULL where a build is wanted; out: NULL where it failed */
-    bool *want;
-    size_t next;      /* the next job, taken atomically */
-};
-
-static void *prebuild_worker(void *arg)
-{
-    struct prebuild *p = arg;
-    for (size_t i; (i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n;)
-        if (p->want[i] && build_program(p->ctx, p->family[i], p->options[i], false, &p->prog[i]))
-            p->prog[i] = NULL;
-    return NULL;
-}
-
-void clpad__program_prebuild(clpad_context *ctx, size_t n, const char *const *family,
-                             const char *const *options)
-{
-    int threads = clpad__pool_threads();
-    cl_program *prog = calloc(n ? n : 1, sizeof *prog);
-    bool *want = calloc(n ? n : 1, sizeof *want);
-    uint64_t *h = calloc(n ? n : 1, sizeof *h);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    size_t jobs = 0;
-    for (size_t i = 0; prog && want && h && i < n; i++) {
-        if (check_names(family[i], options[i]))
-            continue;
-        h[i] = entry_hash(family[i], options[i]);
-        want[i] = !lookup(ctx, h[i], family[i], options[i]);
-        for (size_t j = 0; want[i] && j < i; j++) /* the same program asked twice */
-            want[i] = !(want[j] && h[j] == h[i] && !strcmp(family[j], family[i]) &&
-                        !strcmp(options[j], options[i]));
-        jobs += want[i];
-    }
-    if (tid && jobs >= 2 && threads >= 2) {
-        struct prebuild p = {ctx, n, family, options, prog, want, 0};
-        int started = 0;
-        while (started < threads - 1 && (size_t)started + 1 < jobs &&
-               pthread_create(&tid[started], NULL, prebuild_worker, &p) == 0)
-            started++;
-        prebuild_worker(&p);
-        for (int t = 0; t < started; t++)
-            pthread_join(tid[t], NULL);
-        struct clpad_program_entry *e;
-        for (size_t i = 0; i < n; i++)
-            if (prog[i])
-                insert(ctx, h[i], family[i], options[i], prog[i], &e);
-    }
-    free(tid);
-    free(h);
-    free(want);
-    free(prog);
-    clpad__clear_error(); /* a failure here is the serial pass's to report */
 }
 
 clpad_status clpad__program(clpad_context *ctx, const char *family, const char *options,

@@ -3,7 +3,6 @@
  * an operation adds one line here. */
 #include "ops/op.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* The operations, in the order clpad_operation_name lists them: one line
@@ -56,36 +55,11 @@ clpad_status clpad_context_warmup(clpad_context *ctx)
         return CLPAD_OK;
     clpad_status st = CLPAD_OK;
     pthread_mutex_lock(&ctx->lock);
-    /* Every variant's (family, options) first, built at once; then each in
-     * turn from the cache (or built here, a failure reported). */
-#define CLPAD_EACH_VARIANT(buf)                                                             \
-    for (const clpad_op_desc *const *op = registry;                                         \
-         op < registry + sizeof registry / sizeof *registry; op++)                          \
-        for (int v = 0; (*op)->variant(ctx, v, buf, sizeof buf); v++)
-    size_t n = 0;
-    char buf[CLPAD_OPTIONS_MAX];
-    CLPAD_EACH_VARIANT(buf)
-    n++;
-    char (*options)[CLPAD_OPTIONS_MAX] = calloc(n + 1, sizeof *options);
-    const char **family = calloc(n + 1, sizeof *family), **opt = calloc(n + 1, sizeof *opt);
-    size_t i = 0;
-    if (options && family && opt) { /* else the serial pass alone */
-        CLPAD_EACH_VARIANT(options[i]) if (i < n)
-        {
-            family[i] = (*op)->family;
-            opt[i] = options[i];
-            i++;
-        }
-        clpad__program_prebuild(ctx, i, family, opt);
-    }
-#undef CLPAD_EACH_VARIANT
-    free(opt);
-    free(family);
-    free(options);
     for (const clpad_op_desc *const *op = registry; !st && op < registry + sizeof registry / sizeof *registry; op++) {
-        for (int v = 0; !st && (*op)->variant(ctx, v, buf, sizeof buf); v++) {
+        char options[CLPAD_OPTIONS_MAX];
+        for (int v = 0; !st && (*op)->variant(ctx, v, options, sizeof options); v++) {
             cl_program program;
-            st = clpad__program(ctx, (*op)->family, buf, &program);
+            st = clpad__program(ctx, (*op)->family, options, &program);
         }
     }
     pthread_mutex_unlock(&ctx->lock);
