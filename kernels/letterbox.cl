@@ -615,7 +615,7 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * source pixels converted (kernels/coords.h, clpad_yuv_rgb, whose integers
  * k = {cy, y0, ymin, crv, cgu, cgv, cbu, step} are), then resized. Y rows
  * y0, y1 (source rows s0, s1), chroma rows u0, v0 and u1, v1 (s0 / 2,
- * s1 / 2; `same` where they are one row: its chroma terms serve both), the
+ * s1 / 2), the
  * frame sw pixels wide (even). A pixel's columns are x0 and x1 = x0 + 1, or
  * x1 = x0 with weight a1 = 0 (the host's tables, host/ops/letterbox/plan.c):
  * so the right sample is needed only where it is x0 + 1 (a weight 0 takes
@@ -625,15 +625,18 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * (0..3) and the next, chroma columns o / 2 and o / 2 + 1, which hold those
  * of x0 and x0 + 1; else (steps 1, 2) the Y samples are one 16-bit word at
  * x0 (at sw - 2 where x0 is the last column) and the chroma samples those
- * of columns x0 / 2 and (x0 + 1) / 2 (clamped). Chroma rows: one for both
- * source rows where `same`. */
-CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
+ * of columns x0 / 2 and (x0 + 1) / 2 (clamped). `rows`: 2 (two source rows,
+ * each with its chroma row), 1 (two source rows sharing one chroma row, its
+ * terms serve both) or 0 (the row weight b1 is 0: row 0 alone, the same
+ * integers since b1 (h1 >> 4) is 0 whatever h1); `one_col` (every pixel's
+ * a1 is 0: its left sample alone, as exact). */
+CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_col,
                                  __global const uchar *restrict y0,
                                  __global const uchar *restrict y1,
                                  __global const uchar *restrict u0,
                                  __global const uchar *restrict u1,
                                  __global const uchar *restrict v0,
-                                 __global const uchar *restrict v1, long sw, int b0, int b1,
+                                 __global const uchar *restrict v1, long sw, int b0, int b1_,
                                  int8 k, __global const int *restrict cs, long cw, long x, long n,
                                  int t[4][CLPAD_LB_CHUNK])
 {
@@ -648,15 +651,19 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
     int3 off = (int3)(c - 128 * k.s3, c - 128 * (k.s4 + k.s5), c - 128 * k.s6);
     for (long j = 0; j < n; j++) {
         long e = x + j;
-        int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
-        uint q0, q1; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
+        /* (a zero weight as a constant: the compiler drops its samples) */
+        int x0 = cs[e], a0 = cs[2 * cw + e], a1 = one_col ? 0 : cs[3 * cw + e];
+        int b1 = rows == 0 ? 0 : b1_;
+        uint q0, q1 = 0; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
         int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
         if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
             int o = clamp((x0 - 1) & ~1, 0, (int)sw - 4), d = x0 - o;
-            q0 = lb_load4(y0 + o) >> (8 * d), q1 = lb_load4(y1 + o) >> (8 * d);
+            q0 = lb_load4(y0 + o) >> (8 * d);
+            if (rows != 0)
+                q1 = lb_load4(y1 + o) >> (8 * d);
             uint w = lb_load4(c0 + o); /* x0's pair: the second from d = 2 */
             lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t00, &t01);
-            if (same) {
+            if (rows != 2) {
                 t10 = t00, t11 = t01;
             } else {
                 w = lb_load4(c1 + o);
@@ -664,12 +671,14 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
             }
         } else {
             int b = min(x0, bmax);
-            q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
+            q0 = lb_load2(y0 + b);
+            if (rows != 0)
+                q1 = lb_load2(y1 + b);
             if (x0 != b) /* the last column: the word's second byte */
                 q0 >>= 8, q1 >>= 8;
             int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
             lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, k, off, &t00, &t01);
-            if (same)
+            if (rows != 2)
                 t10 = t00, t11 = t01;
             else
                 lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, k, off, &t10, &t11);
@@ -682,6 +691,52 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
     }
 }
 #undef LB_YUV_CHANNEL
+
+/* lb_yuv_samples for one chunk, its constants chosen: step 4 for NV12 and
+ * NV21 frames at least 4 pixels wide (else k.s7: 2 for those, 1 for I420
+ * and YV12); rows 0 where the row weight b1 is 0 (OpenCV's odd integer
+ * ratios, nearest; not for the rare step 2), 1 where both source rows
+ * share a chroma row, else 2; one_col where, with rows 0, every pixel's a1
+ * in the chunk is 0. One copy of the loop per combination. */
+CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
+                               __global const uchar *restrict y1,
+                               __global const uchar *restrict u0,
+                               __global const uchar *restrict u1,
+                               __global const uchar *restrict v0,
+                               __global const uchar *restrict v1, long sw, int b0, int b1,
+                               int8 k, __global const int *restrict cs, long cw, long x, long n,
+                               int t[4][CLPAD_LB_CHUNK])
+{
+    int step = k.s7 == 2 && sw >= 4 ? 4 : k.s7;
+    int rows = b1 == 0 && step != 2 ? 0 : u0 == u1 ? 1 : 2;
+    int any = 0; /* (an OR over the chunk: a vector loop) */
+    if (rows == 0)
+        for (long j = 0; j < n; j++)
+            any |= cs[3 * cw + x + j];
+#define LB_YUV_CALL(st, r, oc)                                                                \
+    lb_yuv_samples(st, r, oc, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
+    if (step == 4 && rows == 0 && !any)
+        LB_YUV_CALL(4, 0, true);
+    else if (step == 4 && rows == 0)
+        LB_YUV_CALL(4, 0, false);
+    else if (step == 4 && rows == 1)
+        LB_YUV_CALL(4, 1, false);
+    else if (step == 4)
+        LB_YUV_CALL(4, 2, false);
+    else if (step == 2 && rows == 1)
+        LB_YUV_CALL(2, 1, false);
+    else if (step == 2)
+        LB_YUV_CALL(2, 2, false);
+    else if (rows == 0 && !any)
+        LB_YUV_CALL(1, 0, true);
+    else if (rows == 0)
+        LB_YUV_CALL(1, 0, false);
+    else if (rows == 1)
+        LB_YUV_CALL(1, 1, false);
+    else
+        LB_YUV_CALL(1, 2, false);
+#undef LB_YUV_CALL
+}
 
 /* What a work-item's chunks read (lb_item's `kind`): two source rows
  * (lb_samples), a variable-tap resize (lb_taps_samples) or a YUV frame's
@@ -755,25 +810,8 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
                 lb_cv_samples(C, r0, desc.y, ry.y, ky, ry.w, cs, W, coef, x, m, t);
             else if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
-            /* (YUV: step and same as constants, one copy of the loop each) */
-            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4 && u0 == u1)
-                lb_yuv_samples(4, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4)
-                lb_yuv_samples(4, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2 && u0 == u1)
-                lb_yuv_samples(2, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2)
-                lb_yuv_samples(2, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && u0 == u1)
-                lb_yuv_samples(1, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
             else if (kind == LB_YUV)
-                lb_yuv_samples(1, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
+                lb_yuv_chunk(r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x, m, t);
             else
                 lb_samples(C, wide, r0, r1, ry.z, ry.w, cs, W, x, m, t);
             for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */
