@@ -629,8 +629,12 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * each with its chroma row), 1 (two source rows sharing one chroma row, its
  * terms serve both) or 0 (the row weight b1 is 0: row 0 alone, the same
  * integers since b1 (h1 >> 4) is 0 whatever h1); `one_col` (every pixel's
- * a1 is 0: its left sample alone, as exact). */
+ * a1 is 0: its left sample alone, as exact); `pairs` (pixel j's x0 is
+ * x0 of pixel 0 plus 2 j, x0 even, the last x0 + 1 inside the row: both
+ * columns of a pixel share one chroma sample, and the loads of successive
+ * pixels are adjacent words, vector loads instead of gathers). */
 CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_col,
+                                 const bool pairs,
                                  __global const uchar *restrict y0,
                                  __global const uchar *restrict y1,
                                  __global const uchar *restrict u0,
@@ -656,7 +660,25 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_
         int b1 = rows == 0 ? 0 : b1_;
         uint q0, q1 = 0; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
         int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
-        if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
+        if (pairs) { /* (x0 as pixel 0's plus 2 j: adjacent words) */
+            long o = cs[x] + 2 * j;
+            q0 = lb_load2(y0 + o);
+            if (rows != 0)
+                q1 = lb_load2(y1 + o);
+            if (step == 1)
+                t00 = lb_yuv_terms(u0[o >> 1], v0[o >> 1], k, off);
+            else
+                lb_yuv_pairs(swap, lb_load2(c0 + o), 0, k, off, &t00, &t01);
+            t01 = t00;
+            if (rows != 2) {
+                t10 = t00;
+            } else if (step == 1) {
+                t10 = lb_yuv_terms(u1[o >> 1], v1[o >> 1], k, off);
+            } else {
+                lb_yuv_pairs(swap, lb_load2(c1 + o), 0, k, off, &t10, &t11);
+            }
+            t11 = t10;
+        } else if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
             int o = clamp((x0 - 1) & ~1, 0, (int)sw - 4), d = x0 - o;
             q0 = lb_load4(y0 + o) >> (8 * d);
             if (rows != 0)
@@ -709,32 +731,45 @@ CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
 {
     int step = k.s7 == 2 && sw >= 4 ? 4 : k.s7;
     int rows = b1 == 0 && step != 2 ? 0 : u0 == u1 ? 1 : 2;
-    int any = 0; /* (an OR over the chunk: a vector loop) */
-    if (rows == 0)
-        for (long j = 0; j < n; j++)
-            any |= cs[3 * cw + x + j];
-#define LB_YUV_CALL(st, r, oc)                                                                \
-    lb_yuv_samples(st, r, oc, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
+    /* (ORs over the chunk: a vector loop) the a1 weights, and the columns
+     * that are not pixel 0's plus 2 j (all where x0 is odd; an even x0 is at
+     * most sw - 2, so x0 + 1 is inside the row) */
+    long xs = cs[x];
+    int any = 0, stray = (int)(xs & 1);
+    for (long j = 0; j < n; j++) {
+        any |= cs[3 * cw + x + j];
+        stray |= cs[x + j] ^ (int)(xs + 2 * j);
+    }
+#define LB_YUV_CALL(st, r, oc, pr)                                                            \
+    lb_yuv_samples(st, r, oc, pr, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
     if (step == 4 && rows == 0 && !any)
-        LB_YUV_CALL(4, 0, true);
+        LB_YUV_CALL(4, 0, true, false);
     else if (step == 4 && rows == 0)
-        LB_YUV_CALL(4, 0, false);
+        LB_YUV_CALL(4, 0, false, false);
+    else if (step == 4 && rows == 1 && !stray)
+        LB_YUV_CALL(4, 1, false, true);
     else if (step == 4 && rows == 1)
-        LB_YUV_CALL(4, 1, false);
+        LB_YUV_CALL(4, 1, false, false);
+    else if (step == 4 && !stray)
+        LB_YUV_CALL(4, 2, false, true);
     else if (step == 4)
-        LB_YUV_CALL(4, 2, false);
+        LB_YUV_CALL(4, 2, false, false);
     else if (step == 2 && rows == 1)
-        LB_YUV_CALL(2, 1, false);
+        LB_YUV_CALL(2, 1, false, false);
     else if (step == 2)
-        LB_YUV_CALL(2, 2, false);
+        LB_YUV_CALL(2, 2, false, false);
     else if (rows == 0 && !any)
-        LB_YUV_CALL(1, 0, true);
+        LB_YUV_CALL(1, 0, true, false);
     else if (rows == 0)
-        LB_YUV_CALL(1, 0, false);
+        LB_YUV_CALL(1, 0, false, false);
+    else if (rows == 1 && !stray)
+        LB_YUV_CALL(1, 1, false, true);
     else if (rows == 1)
-        LB_YUV_CALL(1, 1, false);
+        LB_YUV_CALL(1, 1, false, false);
+    else if (!stray)
+        LB_YUV_CALL(1, 2, false, true);
     else
-        LB_YUV_CALL(1, 2, false);
+        LB_YUV_CALL(1, 2, false, false);
 #undef LB_YUV_CALL
 }
 

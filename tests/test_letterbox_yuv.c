@@ -191,16 +191,26 @@ static void yuv_case_free(yuv_case *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Frames of given sizes in a given format (yuv_random_case's `fixed`). */
+typedef struct {
+    int fmt;                     /* clpad_input_format */
+    size_t n;                    /* frames */
+    int64_t size[MAX_FRAMES][2]; /* height, width */
+} yuv_fixed;
+
 /* A random case: frames of even sizes up to max_side, their layout (one
  * buffer or separate planes), strides with padding, and letterbox options.
  * full: MAX_FRAMES frames, all in one buffer but the last (the host path's
- * frames read in place, then gathered ones). */
+ * frames read in place, then gathered ones). fixed (or NULL): the format
+ * and the frames' sizes. */
 static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_t max_out,
-                            bool full)
+                            bool full, const yuv_fixed *fixed)
 {
     memset(c, 0, sizeof *c);
     clpad_letterbox_options_init(&c->o, tu_range(rng, 1, max_out), tu_range(rng, 1, max_out));
     int fmt = (int)tu_range(rng, CLPAD_INPUT_NV12, CLPAD_INPUT_YV12);
+    if (fixed)
+        fmt = fixed->fmt;
     bool semi = fmt == CLPAD_INPUT_NV12 || fmt == CLPAD_INPUT_NV21;
     c->o.input_format = (clpad_input_format)fmt;
     c->o.color_matrix = (clpad_color_matrix)tu_range(rng, 0, CLPAD_COLOR_MATRIX_COUNT - 1);
@@ -219,8 +229,12 @@ static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_
     if (tu_range(rng, 0, 1))
         c->o.scale = 1.0f / 255.0f;
     c->n = full ? MAX_FRAMES : (size_t)tu_range(rng, 1, tu_range(rng, 0, 3) ? 6 : MAX_FRAMES);
+    if (fixed)
+        c->n = fixed->n;
     for (size_t i = 0; i < c->n; i++) {
         int64_t h = 2 * tu_range(rng, 1, max_side / 2), w = 2 * tu_range(rng, 1, max_side / 2);
+        if (fixed)
+            h = fixed->size[i][0], w = fixed->size[i][1];
         int64_t ys = w + (tu_range(rng, 0, 1) ? 0 : 2 * tu_range(rng, 1, 9));
         int64_t cw = semi ? w : w / 2, ch = h / 2;
         int64_t s1 = tu_range(rng, 0, 1) ? 0 : cw + tu_range(rng, 1, 13);
@@ -307,7 +321,7 @@ static void test_random_against_rgb(void **state)
     int cases = YUV_SANITIZED ? 40 : 150;
     for (int k = 0; k < cases; k++) {
         yuv_case c;
-        yuv_random_case(&c, &rng, 64, 48, false);
+        yuv_random_case(&c, &rng, 64, 48, false, NULL);
         size_t nout = yuv_out_bytes(&c);
         if (nout) {
             clpad_image rgb[MAX_FRAMES];
@@ -491,7 +505,7 @@ static void test_device(void **state)
     for (int k = 0; k < cases; k++) {
         yuv_case c;
         yuv_random_case(&c, &rng, k % 4 == 3 && !sim ? 300 : 40, k % 4 == 3 && !sim ? 160 : 40,
-                        k % 6 == 5);
+                        k % 6 == 5, NULL);
         size_t nout = yuv_out_bytes(&c);
         if (nout) {
             unsigned char *want = malloc(nout), *got = malloc(nout);
@@ -516,7 +530,7 @@ static void test_device(void **state)
     /* one frame twice and again further on (the host path wraps a frame's
      * memory once: the repeats are gathered) */
     yuv_case c;
-    yuv_random_case(&c, &rng, 40, 40, true);
+    yuv_random_case(&c, &rng, 40, 40, true, NULL);
     c.o.pad_mode = CLPAD_PAD_CONSTANT; /* any border fits the frames' sizes */
     c.im[1] = c.im[0];
     c.im[4] = c.im[0];
@@ -531,6 +545,49 @@ static void test_device(void **state)
     yuv_case_free(&c);
     printf("%d batches on %s equal the CPU reference (seed %llu)\n", checked + 1,
            clpad_context_device_name(g_ctx), (unsigned long long)seed);
+}
+
+/* Frames stretched by ratios whose column tables have runs of x0 stepping
+ * by 2 (kernels/letterbox.cl, lb_yuv_chunk: both columns of a pixel in one
+ * chroma sample, x0 even, or x0 odd where the frame is 2 W - 2 wide) or
+ * whose second weights are 0 (3 W wide, nearest): the kernel's forms for
+ * those, against the CPU reference, every format. */
+static void test_device_ratios(void **state)
+{
+    (void)state;
+    if (!g_ctx)
+        skip();
+    uint64_t seed = tu_seed() ^ 0x5A7, rng = seed;
+    bool sim = strstr(clpad_context_platform_name(g_ctx), "Oclgrind") != NULL;
+    int64_t W = sim ? 136 : 200, H = 6; /* chunks of 64 pixels, and a short one */
+    for (int fmt = CLPAD_INPUT_NV12; fmt <= CLPAD_INPUT_YV12; fmt++)
+        for (int interp = 0; interp < 2; interp++) {
+            yuv_fixed fx = {.fmt = fmt, .n = 3,
+                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W}}};
+            yuv_case c;
+            yuv_random_case(&c, &rng, 2, 1, false, &fx); /* (random options, then) */
+            c.o.out_height = H, c.o.out_width = W;
+            c.o.interp = interp ? CLPAD_INTERP_NEAREST : CLPAD_INTERP_BILINEAR;
+            c.o.fit = CLPAD_FIT_STRETCH;
+            size_t nout = yuv_out_bytes(&c);
+            assert_true(nout > 0);
+            unsigned char *want = malloc(nout), *got = malloc(nout);
+            TU_ASSERT_OK(clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL));
+            char buf[1024];
+            memset(got, 0xA5, nout);
+            TU_ASSERT_OK(clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL));
+            if (memcmp(want, got, nout))
+                fail_msg("host-pointer device path differs (seed %llu): %s",
+                         (unsigned long long)seed, yuv_case_str(&c, buf, sizeof buf));
+            memset(got, 0xA5, nout);
+            enqueue_case(&c, got, nout, &rng);
+            if (memcmp(want, got, nout))
+                fail_msg("enqueue path differs (seed %llu): %s", (unsigned long long)seed,
+                         yuv_case_str(&c, buf, sizeof buf));
+            free(want);
+            free(got);
+            yuv_case_free(&c);
+        }
 }
 
 int main(void)
@@ -550,8 +607,10 @@ int main(void)
         cmocka_unit_test(test_random_against_rgb),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_device),
+        cmocka_unit_test(test_device_ratios),
     };
-    const struct CMUnitTest dev[] = {cmocka_unit_test(test_device)};
+    const struct CMUnitTest dev[] = {cmocka_unit_test(test_device),
+                                     cmocka_unit_test(test_device_ratios)};
     int rc = device_only ? cmocka_run_group_tests(dev, NULL, NULL)
                          : cmocka_run_group_tests(all, NULL, NULL);
     clpad_context_destroy(ctx);
