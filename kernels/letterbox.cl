@@ -609,6 +609,12 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
                    clpad_lb_hpass((int)clpad_yuv_sat(l10 + t10.c),                            \
                                   (int)clpad_yuv_sat(l11 + t11.c), a0, a1),                    \
                    b0, b1)
+/* The same where every weight is 1024 (box): h = 1024 (s0 + s1), so
+ * (1024 (h >> 4)) >> 16 is s0 + s1 and the channel (s00 + s01 + s10 + s11
+ * + 2) >> 2, the same integers. */
+#define LB_YUV_BOX(c)                                                                         \
+    (((int)clpad_yuv_sat(l00 + t00.c) + (int)clpad_yuv_sat(l01 + t01.c) +                     \
+      (int)clpad_yuv_sat(l10 + t10.c) + (int)clpad_yuv_sat(l11 + t11.c) + 2) >> 2)
 
 /* The samples of RGB channels 0..2 of pixels [x, x + n) of a YUV frame into
  * t[c][0..n), as lb_samples resizes a packed image's: each of the four
@@ -632,9 +638,10 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * a1 is 0: its left sample alone, as exact); `pairs` (pixel j's x0 is
  * x0 of pixel 0 plus 2 j, x0 even, the last x0 + 1 inside the row: both
  * columns of a pixel share one chroma sample, and the loads of successive
- * pixels are adjacent words, vector loads instead of gathers). */
+ * pixels are adjacent words, vector loads instead of gathers); `box` (every
+ * weight a0, a1, b0, b1 is 1024: OpenCV's 2:1 downscale, LB_YUV_BOX). */
 CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_col,
-                                 const bool pairs,
+                                 const bool pairs, const bool box,
                                  __global const uchar *restrict y0,
                                  __global const uchar *restrict y1,
                                  __global const uchar *restrict u0,
@@ -707,12 +714,19 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_
         }
         int l00 = max((int)(q0 & 255), ylo) * k.s0, l01 = max((int)((q0 >> 8) & 255), ylo) * k.s0;
         int l10 = max((int)(q1 & 255), ylo) * k.s0, l11 = max((int)((q1 >> 8) & 255), ylo) * k.s0;
-        t[0][j] = LB_YUV_CHANNEL(x);
-        t[1][j] = LB_YUV_CHANNEL(y);
-        t[2][j] = LB_YUV_CHANNEL(z);
+        if (box) {
+            t[0][j] = LB_YUV_BOX(x);
+            t[1][j] = LB_YUV_BOX(y);
+            t[2][j] = LB_YUV_BOX(z);
+        } else {
+            t[0][j] = LB_YUV_CHANNEL(x);
+            t[1][j] = LB_YUV_CHANNEL(y);
+            t[2][j] = LB_YUV_CHANNEL(z);
+        }
     }
 }
 #undef LB_YUV_CHANNEL
+#undef LB_YUV_BOX
 
 /* lb_yuv_samples for one chunk, its constants chosen: step 4 for NV12 and
  * NV21 frames at least 4 pixels wide (else k.s7: 2 for those, 1 for I420
@@ -740,36 +754,44 @@ CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
         any |= cs[3 * cw + x + j];
         stray |= cs[x + j] ^ (int)(xs + 2 * j);
     }
-#define LB_YUV_CALL(st, r, oc, pr)                                                            \
-    lb_yuv_samples(st, r, oc, pr, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
+    int unbox = rows != 1 || stray || b0 != 1024 || b1 != 1024; /* (the 2:1 pairs only) */
+    if (!unbox)
+        for (long j = 0; j < n; j++)
+            unbox |= (cs[2 * cw + x + j] ^ 1024) | (cs[3 * cw + x + j] ^ 1024);
+#define LB_YUV_CALL(st, r, oc, pr, bx)                                                         \
+    lb_yuv_samples(st, r, oc, pr, bx, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
     if (step == 4 && rows == 0 && !any)
-        LB_YUV_CALL(4, 0, true, false);
+        LB_YUV_CALL(4, 0, true, false, false);
     else if (step == 4 && rows == 0)
-        LB_YUV_CALL(4, 0, false, false);
+        LB_YUV_CALL(4, 0, false, false, false);
+    else if (step == 4 && rows == 1 && !unbox)
+        LB_YUV_CALL(4, 1, false, true, true);
     else if (step == 4 && rows == 1 && !stray)
-        LB_YUV_CALL(4, 1, false, true);
+        LB_YUV_CALL(4, 1, false, true, false);
     else if (step == 4 && rows == 1)
-        LB_YUV_CALL(4, 1, false, false);
+        LB_YUV_CALL(4, 1, false, false, false);
     else if (step == 4 && !stray)
-        LB_YUV_CALL(4, 2, false, true);
+        LB_YUV_CALL(4, 2, false, true, false);
     else if (step == 4)
-        LB_YUV_CALL(4, 2, false, false);
+        LB_YUV_CALL(4, 2, false, false, false);
     else if (step == 2 && rows == 1)
-        LB_YUV_CALL(2, 1, false, false);
+        LB_YUV_CALL(2, 1, false, false, false);
     else if (step == 2)
-        LB_YUV_CALL(2, 2, false, false);
+        LB_YUV_CALL(2, 2, false, false, false);
     else if (rows == 0 && !any)
-        LB_YUV_CALL(1, 0, true, false);
+        LB_YUV_CALL(1, 0, true, false, false);
     else if (rows == 0)
-        LB_YUV_CALL(1, 0, false, false);
+        LB_YUV_CALL(1, 0, false, false, false);
+    else if (rows == 1 && !unbox)
+        LB_YUV_CALL(1, 1, false, true, true);
     else if (rows == 1 && !stray)
-        LB_YUV_CALL(1, 1, false, true);
+        LB_YUV_CALL(1, 1, false, true, false);
     else if (rows == 1)
-        LB_YUV_CALL(1, 1, false, false);
+        LB_YUV_CALL(1, 1, false, false, false);
     else if (!stray)
-        LB_YUV_CALL(1, 2, false, true);
+        LB_YUV_CALL(1, 2, false, true, false);
     else
-        LB_YUV_CALL(1, 2, false, false);
+        LB_YUV_CALL(1, 2, false, false, false);
 #undef LB_YUV_CALL
 }
 

@@ -549,9 +549,9 @@ static void test_device(void **state)
 
 /* Frames stretched by ratios whose column tables have runs of x0 stepping
  * by 2 (kernels/letterbox.cl, lb_yuv_chunk: both columns of a pixel in one
- * chroma sample, x0 even, or x0 odd where the frame is 2 W - 2 wide) or
- * whose second weights are 0 (3 W wide, nearest): the kernel's forms for
- * those, against the CPU reference, every format. */
+ * chroma sample, x0 even, weights 1024 at 2:1; x0 odd where the frame is
+ * 2 W - 2 wide) or whose second weights are 0 (3 W wide, nearest): the
+ * kernel's forms for those, against the CPU reference, every format. */
 static void test_device_ratios(void **state)
 {
     (void)state;
@@ -559,11 +559,14 @@ static void test_device_ratios(void **state)
         skip();
     uint64_t seed = tu_seed() ^ 0x5A7, rng = seed;
     bool sim = strstr(clpad_context_platform_name(g_ctx), "Oclgrind") != NULL;
-    int64_t W = sim ? 136 : 200, H = 6; /* chunks of 64 pixels, and a short one */
+    /* chunks of 64 pixels and a short one; 2 W + 2 wide: x0 = 2 d for d below
+     * W / 4 with weights other than 1024 */
+    int64_t W = sim ? 264 : 520, H = 6;
     for (int fmt = CLPAD_INPUT_NV12; fmt <= CLPAD_INPUT_YV12; fmt++)
         for (int interp = 0; interp < 2; interp++) {
-            yuv_fixed fx = {.fmt = fmt, .n = 3,
-                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W}}};
+            yuv_fixed fx = {.fmt = fmt, .n = 4,
+                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W},
+                                     {2 * H, 2 * W + 2}}};
             yuv_case c;
             yuv_random_case(&c, &rng, 2, 1, false, &fx); /* (random options, then) */
             c.o.out_height = H, c.o.out_width = W;
