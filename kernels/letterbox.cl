@@ -745,15 +745,18 @@ CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
 {
     int step = k.s7 == 2 && sw >= 4 ? 4 : k.s7;
     int rows = b1 == 0 && step != 2 ? 0 : u0 == u1 ? 1 : 2;
-    /* (ORs over the chunk: a vector loop) the a1 weights, and the columns
-     * that are not pixel 0's plus 2 j (all where x0 is odd; an even x0 is at
-     * most sw - 2, so x0 + 1 is inside the row) */
+    /* (ORs over the chunk, vector loops, only where they can matter) the a1
+     * weights of a rows 0 chunk, and the columns that are not pixel 0's plus
+     * 2 j (all where x0 is odd or the last is not xs + 2 (n - 1); an even x0
+     * is at most sw - 2, so x0 + 1 is inside the row) */
     long xs = cs[x];
-    int any = 0, stray = (int)(xs & 1);
-    for (long j = 0; j < n; j++) {
-        any |= cs[3 * cw + x + j];
-        stray |= cs[x + j] ^ (int)(xs + 2 * j);
-    }
+    int any = 0, stray = (xs & 1) != 0 || cs[x + n - 1] != xs + 2 * (n - 1) || rows == 0;
+    if (rows == 0)
+        for (long j = 0; j < n; j++)
+            any |= cs[3 * cw + x + j];
+    if (!stray)
+        for (long j = 0; j < n; j++)
+            stray |= cs[x + j] ^ (int)(xs + 2 * j);
     int unbox = rows != 1 || stray || b0 != 1024 || b1 != 1024; /* (the 2:1 pairs only) */
     if (!unbox)
         for (long j = 0; j < n; j++)
