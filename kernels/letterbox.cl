@@ -616,6 +616,15 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
     (((int)clpad_yuv_sat(l00 + t00.c) + (int)clpad_yuv_sat(l01 + t01.c) +                     \
       (int)clpad_yuv_sat(l10 + t10.c) + (int)clpad_yuv_sat(l11 + t11.c) + 2) >> 2)
 
+/* The parameters lb_yuv_samples and lb_yuv_chunk share (b1: the second row
+ * weight's name). */
+#define LB_YUV_PARAMS(b1)                                                                     \
+    __global const uchar *restrict y0, __global const uchar *restrict y1,                     \
+        __global const uchar *restrict u0, __global const uchar *restrict u1,                 \
+        __global const uchar *restrict v0, __global const uchar *restrict v1, long sw, int b0, \
+        int b1, int8 k, __global const int *restrict cs, long cw, long x, long n,            \
+        int t[4][CLPAD_LB_CHUNK]
+
 /* The samples of RGB channels 0..2 of pixels [x, x + n) of a YUV frame into
  * t[c][0..n), as lb_samples resizes a packed image's: each of the four
  * source pixels converted (kernels/coords.h, clpad_yuv_rgb, whose integers
@@ -642,14 +651,7 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * weight a0, a1, b0, b1 is 1024: OpenCV's 2:1 downscale, LB_YUV_BOX). */
 CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_col,
                                  const bool pairs, const bool box,
-                                 __global const uchar *restrict y0,
-                                 __global const uchar *restrict y1,
-                                 __global const uchar *restrict u0,
-                                 __global const uchar *restrict u1,
-                                 __global const uchar *restrict v0,
-                                 __global const uchar *restrict v1, long sw, int b0, int b1_,
-                                 int8 k, __global const int *restrict cs, long cw, long x, long n,
-                                 int t[4][CLPAD_LB_CHUNK])
+                                 LB_YUV_PARAMS(b1_))
 {
     bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
     __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
@@ -734,14 +736,7 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_
  * ratios, nearest; not for the rare step 2), 1 where both source rows
  * share a chroma row, else 2; one_col where, with rows 0, every pixel's a1
  * in the chunk is 0. One copy of the loop per combination. */
-CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
-                               __global const uchar *restrict y1,
-                               __global const uchar *restrict u0,
-                               __global const uchar *restrict u1,
-                               __global const uchar *restrict v0,
-                               __global const uchar *restrict v1, long sw, int b0, int b1,
-                               int8 k, __global const int *restrict cs, long cw, long x, long n,
-                               int t[4][CLPAD_LB_CHUNK])
+CLPAD_INLINE void lb_yuv_chunk(LB_YUV_PARAMS(b1))
 {
     int step = k.s7 == 2 && sw >= 4 ? 4 : k.s7;
     int rows = b1 == 0 && step != 2 ? 0 : u0 == u1 ? 1 : 2;
@@ -797,6 +792,7 @@ CLPAD_INLINE void lb_yuv_chunk(__global const uchar *restrict y0,
         LB_YUV_CALL(1, 2, false, false, false);
 #undef LB_YUV_CALL
 }
+#undef LB_YUV_PARAMS
 
 /* What a work-item's chunks read (lb_item's `kind`): two source rows
  * (lb_samples), a variable-tap resize (lb_taps_samples) or a YUV frame's

@@ -493,6 +493,55 @@ static void enqueue_case(const yuv_case *c, unsigned char *got, size_t nout, uin
     free(packed);
 }
 
+/* The case on the device, through the host-pointer and the enqueue paths,
+ * against the CPU reference (k: the case's number in the messages). */
+static void device_case(const yuv_case *c, uint64_t *rng, uint64_t seed, int k)
+{
+    size_t nout = yuv_out_bytes(c);
+    unsigned char *want = malloc(nout), *got = malloc(nout);
+    TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, want, nout, NULL));
+    char buf[1024];
+    memset(got, 0xA5, nout);
+    TU_ASSERT_OK(clpad_letterbox(g_ctx, c->im, c->n, &c->o, got, nout, NULL, NULL));
+    if (memcmp(want, got, nout))
+        fail_msg("host-pointer device path differs (seed %llu case %d): %s",
+                 (unsigned long long)seed, k, yuv_case_str(c, buf, sizeof buf));
+    memset(got, 0xA5, nout);
+    enqueue_case(c, got, nout, rng);
+    if (memcmp(want, got, nout))
+        fail_msg("enqueue path differs (seed %llu case %d): %s", (unsigned long long)seed, k,
+                 yuv_case_str(c, buf, sizeof buf));
+    free(want);
+    free(got);
+}
+
+/* Frames stretched by ratios whose column tables have runs of x0 stepping
+ * by 2 (kernels/letterbox.cl, lb_yuv_chunk: both columns of a pixel in one
+ * chroma sample, x0 even, weights 1024 at 2:1; x0 odd where the frame is
+ * 2 W - 2 wide) or whose second weights are 0 (3 W wide, nearest): the
+ * kernel's forms for those, against the CPU reference, every format (case
+ * numbers from 1000). */
+static void device_ratio_cases(uint64_t *rng, uint64_t seed, bool sim)
+{
+    /* chunks of 64 pixels and a short one; 2 W + 2 wide: x0 = 2 d for d below
+     * W / 4 with weights other than 1024 */
+    int64_t W = sim ? 264 : 520, H = 6;
+    for (int fmt = CLPAD_INPUT_NV12; fmt <= CLPAD_INPUT_YV12; fmt++)
+        for (int interp = 0; interp < 2; interp++) {
+            yuv_fixed fx = {.fmt = fmt, .n = 4,
+                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W},
+                                     {2 * H, 2 * W + 2}}};
+            yuv_case c;
+            yuv_random_case(&c, rng, 2, 1, false, &fx); /* (random options, then) */
+            c.o.out_height = H, c.o.out_width = W;
+            c.o.interp = interp ? CLPAD_INTERP_NEAREST : CLPAD_INTERP_BILINEAR;
+            c.o.fit = CLPAD_FIT_STRETCH;
+            assert_true(yuv_out_bytes(&c) > 0);
+            device_case(&c, rng, seed, 1000 + fmt * 2 + interp);
+            yuv_case_free(&c);
+        }
+}
+
 static void test_device(void **state)
 {
     (void)state;
@@ -506,27 +555,13 @@ static void test_device(void **state)
         yuv_case c;
         yuv_random_case(&c, &rng, k % 4 == 3 && !sim ? 300 : 40, k % 4 == 3 && !sim ? 160 : 40,
                         k % 6 == 5, NULL);
-        size_t nout = yuv_out_bytes(&c);
-        if (nout) {
-            unsigned char *want = malloc(nout), *got = malloc(nout);
-            TU_ASSERT_OK(clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL));
-            char buf[1024];
-            memset(got, 0xA5, nout);
-            TU_ASSERT_OK(clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL));
-            if (memcmp(want, got, nout))
-                fail_msg("host-pointer device path differs (seed %llu case %d): %s",
-                         (unsigned long long)seed, k, yuv_case_str(&c, buf, sizeof buf));
-            memset(got, 0xA5, nout);
-            enqueue_case(&c, got, nout, &rng);
-            if (memcmp(want, got, nout))
-                fail_msg("enqueue path differs (seed %llu case %d): %s",
-                         (unsigned long long)seed, k, yuv_case_str(&c, buf, sizeof buf));
-            free(want);
-            free(got);
+        if (yuv_out_bytes(&c)) {
+            device_case(&c, &rng, seed, k);
             checked++;
         }
         yuv_case_free(&c);
     }
+    device_ratio_cases(&rng, seed, sim);
     /* one frame twice and again further on (the host path wraps a frame's
      * memory once: the repeats are gathered) */
     yuv_case c;
@@ -547,52 +582,6 @@ static void test_device(void **state)
            clpad_context_device_name(g_ctx), (unsigned long long)seed);
 }
 
-/* Frames stretched by ratios whose column tables have runs of x0 stepping
- * by 2 (kernels/letterbox.cl, lb_yuv_chunk: both columns of a pixel in one
- * chroma sample, x0 even, weights 1024 at 2:1; x0 odd where the frame is
- * 2 W - 2 wide) or whose second weights are 0 (3 W wide, nearest): the
- * kernel's forms for those, against the CPU reference, every format. */
-static void test_device_ratios(void **state)
-{
-    (void)state;
-    if (!g_ctx)
-        skip();
-    uint64_t seed = tu_seed() ^ 0x5A7, rng = seed;
-    bool sim = strstr(clpad_context_platform_name(g_ctx), "Oclgrind") != NULL;
-    /* chunks of 64 pixels and a short one; 2 W + 2 wide: x0 = 2 d for d below
-     * W / 4 with weights other than 1024 */
-    int64_t W = sim ? 264 : 520, H = 6;
-    for (int fmt = CLPAD_INPUT_NV12; fmt <= CLPAD_INPUT_YV12; fmt++)
-        for (int interp = 0; interp < 2; interp++) {
-            yuv_fixed fx = {.fmt = fmt, .n = 4,
-                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W},
-                                     {2 * H, 2 * W + 2}}};
-            yuv_case c;
-            yuv_random_case(&c, &rng, 2, 1, false, &fx); /* (random options, then) */
-            c.o.out_height = H, c.o.out_width = W;
-            c.o.interp = interp ? CLPAD_INTERP_NEAREST : CLPAD_INTERP_BILINEAR;
-            c.o.fit = CLPAD_FIT_STRETCH;
-            size_t nout = yuv_out_bytes(&c);
-            assert_true(nout > 0);
-            unsigned char *want = malloc(nout), *got = malloc(nout);
-            TU_ASSERT_OK(clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL));
-            char buf[1024];
-            memset(got, 0xA5, nout);
-            TU_ASSERT_OK(clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL));
-            if (memcmp(want, got, nout))
-                fail_msg("host-pointer device path differs (seed %llu): %s",
-                         (unsigned long long)seed, yuv_case_str(&c, buf, sizeof buf));
-            memset(got, 0xA5, nout);
-            enqueue_case(&c, got, nout, &rng);
-            if (memcmp(want, got, nout))
-                fail_msg("enqueue path differs (seed %llu): %s", (unsigned long long)seed,
-                         yuv_case_str(&c, buf, sizeof buf));
-            free(want);
-            free(got);
-            yuv_case_free(&c);
-        }
-}
-
 int main(void)
 {
     /* the device part only where a device is named or found; the CPU parts
@@ -610,10 +599,8 @@ int main(void)
         cmocka_unit_test(test_random_against_rgb),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_device),
-        cmocka_unit_test(test_device_ratios),
     };
-    const struct CMUnitTest dev[] = {cmocka_unit_test(test_device),
-                                     cmocka_unit_test(test_device_ratios)};
+    const struct CMUnitTest dev[] = {cmocka_unit_test(test_device)};
     int rc = device_only ? cmocka_run_group_tests(dev, NULL, NULL)
                          : cmocka_run_group_tests(all, NULL, NULL);
     clpad_context_destroy(ctx);
