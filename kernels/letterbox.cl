@@ -609,13 +609,28 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
                    clpad_lb_hpass((int)clpad_yuv_sat(l10 + t10.c),                            \
                                   (int)clpad_yuv_sat(l11 + t11.c), a0, a1),                    \
                    b0, b1)
+/* The same where every weight is 1024 (box): h = 1024 (s0 + s1), so
+ * (1024 (h >> 4)) >> 16 is s0 + s1 and the channel (s00 + s01 + s10 + s11
+ * + 2) >> 2, the same integers. */
+#define LB_YUV_BOX(c)                                                                         \
+    (((int)clpad_yuv_sat(l00 + t00.c) + (int)clpad_yuv_sat(l01 + t01.c) +                     \
+      (int)clpad_yuv_sat(l10 + t10.c) + (int)clpad_yuv_sat(l11 + t11.c) + 2) >> 2)
+
+/* The parameters lb_yuv_samples and lb_yuv_chunk share (b1: the second row
+ * weight's name). */
+#define LB_YUV_PARAMS(b1)                                                                     \
+    __global const uchar *restrict y0, __global const uchar *restrict y1,                     \
+        __global const uchar *restrict u0, __global const uchar *restrict u1,                 \
+        __global const uchar *restrict v0, __global const uchar *restrict v1, long sw, int b0, \
+        int b1, int8 k, __global const int *restrict cs, long cw, long x, long n,            \
+        int t[4][CLPAD_LB_CHUNK]
 
 /* The samples of RGB channels 0..2 of pixels [x, x + n) of a YUV frame into
  * t[c][0..n), as lb_samples resizes a packed image's: each of the four
  * source pixels converted (kernels/coords.h, clpad_yuv_rgb, whose integers
  * k = {cy, y0, ymin, crv, cgu, cgv, cbu, step} are), then resized. Y rows
  * y0, y1 (source rows s0, s1), chroma rows u0, v0 and u1, v1 (s0 / 2,
- * s1 / 2; `same` where they are one row: its chroma terms serve both), the
+ * s1 / 2), the
  * frame sw pixels wide (even). A pixel's columns are x0 and x1 = x0 + 1, or
  * x1 = x0 with weight a1 = 0 (the host's tables, host/ops/letterbox/plan.c):
  * so the right sample is needed only where it is x0 + 1 (a weight 0 takes
@@ -625,17 +640,18 @@ CLPAD_INLINE void lb_yuv_chroma(const int step, bool swap, __global const uchar 
  * (0..3) and the next, chroma columns o / 2 and o / 2 + 1, which hold those
  * of x0 and x0 + 1; else (steps 1, 2) the Y samples are one 16-bit word at
  * x0 (at sw - 2 where x0 is the last column) and the chroma samples those
- * of columns x0 / 2 and (x0 + 1) / 2 (clamped). Chroma rows: one for both
- * source rows where `same`. */
-CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
-                                 __global const uchar *restrict y0,
-                                 __global const uchar *restrict y1,
-                                 __global const uchar *restrict u0,
-                                 __global const uchar *restrict u1,
-                                 __global const uchar *restrict v0,
-                                 __global const uchar *restrict v1, long sw, int b0, int b1,
-                                 int8 k, __global const int *restrict cs, long cw, long x, long n,
-                                 int t[4][CLPAD_LB_CHUNK])
+ * of columns x0 / 2 and (x0 + 1) / 2 (clamped). `rows`: 2 (two source rows,
+ * each with its chroma row), 1 (two source rows sharing one chroma row, its
+ * terms serve both) or 0 (the row weight b1 is 0: row 0 alone, the same
+ * integers since b1 (h1 >> 4) is 0 whatever h1); `one_col` (every pixel's
+ * a1 is 0: its left sample alone, as exact); `pairs` (pixel j's x0 is
+ * x0 of pixel 0 plus 2 j, x0 even, the last x0 + 1 inside the row: both
+ * columns of a pixel share one chroma sample, and the loads of successive
+ * pixels are adjacent words, vector loads instead of gathers); `box` (every
+ * weight a0, a1, b0, b1 is 1024: OpenCV's 2:1 downscale, LB_YUV_BOX). */
+CLPAD_INLINE void lb_yuv_samples(const int step, const int rows, const bool one_col,
+                                 const bool pairs, const bool box,
+                                 LB_YUV_PARAMS(b1_))
 {
     bool swap = v0 < u0; /* NV21: V first in the interleaved plane */
     __global const uchar *c0 = swap ? v0 : u0, *c1 = swap ? v1 : u1;
@@ -648,15 +664,37 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
     int3 off = (int3)(c - 128 * k.s3, c - 128 * (k.s4 + k.s5), c - 128 * k.s6);
     for (long j = 0; j < n; j++) {
         long e = x + j;
-        int x0 = cs[e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
-        uint q0, q1; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
+        /* (a zero weight as a constant: the compiler drops its samples) */
+        int x0 = cs[e], a0 = cs[2 * cw + e], a1 = one_col ? 0 : cs[3 * cw + e];
+        int b1 = rows == 0 ? 0 : b1_;
+        uint q0, q1 = 0; /* the Y samples of x0 and x0 + 1 in bits 0..7 and 8..15 */
         int3 t00, t01, t10, t11; /* (t01: t00's sample where x0 is even) */
-        if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
+        if (pairs) { /* (x0 as pixel 0's plus 2 j: adjacent words) */
+            long o = cs[x] + 2 * j;
+            q0 = lb_load2(y0 + o);
+            if (rows != 0)
+                q1 = lb_load2(y1 + o);
+            if (step == 1)
+                t00 = lb_yuv_terms(u0[o >> 1], v0[o >> 1], k, off);
+            else
+                lb_yuv_pairs(swap, lb_load2(c0 + o), 0, k, off, &t00, &t01);
+            t01 = t00;
+            if (rows != 2) {
+                t10 = t00;
+            } else if (step == 1) {
+                t10 = lb_yuv_terms(u1[o >> 1], v1[o >> 1], k, off);
+            } else {
+                lb_yuv_pairs(swap, lb_load2(c1 + o), 0, k, off, &t10, &t11);
+            }
+            t11 = t10;
+        } else if (step == 4) { /* (int: the lanes' arithmetic in 32 bits) */
             int o = clamp((x0 - 1) & ~1, 0, (int)sw - 4), d = x0 - o;
-            q0 = lb_load4(y0 + o) >> (8 * d), q1 = lb_load4(y1 + o) >> (8 * d);
+            q0 = lb_load4(y0 + o) >> (8 * d);
+            if (rows != 0)
+                q1 = lb_load4(y1 + o) >> (8 * d);
             uint w = lb_load4(c0 + o); /* x0's pair: the second from d = 2 */
             lb_yuv_pairs(swap, d >= 2 ? w >> 16 : w, d != 0 ? w >> 16 : w, k, off, &t00, &t01);
-            if (same) {
+            if (rows != 2) {
                 t10 = t00, t11 = t01;
             } else {
                 w = lb_load4(c1 + o);
@@ -664,24 +702,97 @@ CLPAD_INLINE void lb_yuv_samples(const int step, const bool same,
             }
         } else {
             int b = min(x0, bmax);
-            q0 = lb_load2(y0 + b), q1 = lb_load2(y1 + b);
+            q0 = lb_load2(y0 + b);
+            if (rows != 0)
+                q1 = lb_load2(y1 + b);
             if (x0 != b) /* the last column: the word's second byte */
                 q0 >>= 8, q1 >>= 8;
             int cx0 = x0 >> 1, cx1 = min((x0 + 1) >> 1, last);
             lb_yuv_chroma(step, swap, c0, u0, v0, cx0, cx1, k, off, &t00, &t01);
-            if (same)
+            if (rows != 2)
                 t10 = t00, t11 = t01;
             else
                 lb_yuv_chroma(step, swap, c1, u1, v1, cx0, cx1, k, off, &t10, &t11);
         }
         int l00 = max((int)(q0 & 255), ylo) * k.s0, l01 = max((int)((q0 >> 8) & 255), ylo) * k.s0;
         int l10 = max((int)(q1 & 255), ylo) * k.s0, l11 = max((int)((q1 >> 8) & 255), ylo) * k.s0;
-        t[0][j] = LB_YUV_CHANNEL(x);
-        t[1][j] = LB_YUV_CHANNEL(y);
-        t[2][j] = LB_YUV_CHANNEL(z);
+        if (box) {
+            t[0][j] = LB_YUV_BOX(x);
+            t[1][j] = LB_YUV_BOX(y);
+            t[2][j] = LB_YUV_BOX(z);
+        } else {
+            t[0][j] = LB_YUV_CHANNEL(x);
+            t[1][j] = LB_YUV_CHANNEL(y);
+            t[2][j] = LB_YUV_CHANNEL(z);
+        }
     }
 }
 #undef LB_YUV_CHANNEL
+#undef LB_YUV_BOX
+
+/* lb_yuv_samples for one chunk, its constants chosen: step 4 for NV12 and
+ * NV21 frames at least 4 pixels wide (else k.s7: 2 for those, 1 for I420
+ * and YV12); rows 0 where the row weight b1 is 0 (OpenCV's odd integer
+ * ratios, nearest; not for the rare step 2), 1 where both source rows
+ * share a chroma row, else 2; one_col where, with rows 0, every pixel's a1
+ * in the chunk is 0. One copy of the loop per combination. */
+CLPAD_INLINE void lb_yuv_chunk(LB_YUV_PARAMS(b1))
+{
+    int step = k.s7 == 2 && sw >= 4 ? 4 : k.s7;
+    int rows = b1 == 0 && step != 2 ? 0 : u0 == u1 ? 1 : 2;
+    /* (ORs over the chunk, vector loops, only where they can matter) the a1
+     * weights of a rows 0 chunk, and the columns that are not pixel 0's plus
+     * 2 j (all where x0 is odd or the last is not xs + 2 (n - 1); an even x0
+     * is at most sw - 2, so x0 + 1 is inside the row) */
+    long xs = cs[x];
+    int any = 0, stray = (xs & 1) != 0 || cs[x + n - 1] != xs + 2 * (n - 1) || rows == 0;
+    if (rows == 0)
+        for (long j = 0; j < n; j++)
+            any |= cs[3 * cw + x + j];
+    if (!stray)
+        for (long j = 0; j < n; j++)
+            stray |= cs[x + j] ^ (int)(xs + 2 * j);
+    int unbox = rows != 1 || stray || b0 != 1024 || b1 != 1024; /* (the 2:1 pairs only) */
+    if (!unbox)
+        for (long j = 0; j < n; j++)
+            unbox |= (cs[2 * cw + x + j] ^ 1024) | (cs[3 * cw + x + j] ^ 1024);
+#define LB_YUV_CALL(st, r, oc, pr, bx)                                                         \
+    lb_yuv_samples(st, r, oc, pr, bx, y0, y1, u0, u1, v0, v1, sw, b0, b1, k, cs, cw, x, n, t)
+    if (step == 4 && rows == 0 && !any)
+        LB_YUV_CALL(4, 0, true, false, false);
+    else if (step == 4 && rows == 0)
+        LB_YUV_CALL(4, 0, false, false, false);
+    else if (step == 4 && rows == 1 && !unbox)
+        LB_YUV_CALL(4, 1, false, true, true);
+    else if (step == 4 && rows == 1 && !stray)
+        LB_YUV_CALL(4, 1, false, true, false);
+    else if (step == 4 && rows == 1)
+        LB_YUV_CALL(4, 1, false, false, false);
+    else if (step == 4 && !stray)
+        LB_YUV_CALL(4, 2, false, true, false);
+    else if (step == 4)
+        LB_YUV_CALL(4, 2, false, false, false);
+    else if (step == 2 && rows == 1)
+        LB_YUV_CALL(2, 1, false, false, false);
+    else if (step == 2)
+        LB_YUV_CALL(2, 2, false, false, false);
+    else if (rows == 0 && !any)
+        LB_YUV_CALL(1, 0, true, false, false);
+    else if (rows == 0)
+        LB_YUV_CALL(1, 0, false, false, false);
+    else if (rows == 1 && !unbox)
+        LB_YUV_CALL(1, 1, false, true, true);
+    else if (rows == 1 && !stray)
+        LB_YUV_CALL(1, 1, false, true, false);
+    else if (rows == 1)
+        LB_YUV_CALL(1, 1, false, false, false);
+    else if (!stray)
+        LB_YUV_CALL(1, 2, false, true, false);
+    else
+        LB_YUV_CALL(1, 2, false, false, false);
+#undef LB_YUV_CALL
+}
+#undef LB_YUV_PARAMS
 
 /* What a work-item's chunks read (lb_item's `kind`): two source rows
  * (lb_samples), a variable-tap resize (lb_taps_samples) or a YUV frame's
@@ -755,25 +866,8 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
                 lb_cv_samples(C, r0, desc.y, ry.y, ky, ry.w, cs, W, coef, x, m, t);
             else if (kind == LB_TAPS)
                 lb_taps_samples(C, r0, desc.y, ry.y, ky, cs, W, coef, x, m, vfirst, t);
-            /* (YUV: step and same as constants, one copy of the loop each) */
-            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4 && u0 == u1)
-                lb_yuv_samples(4, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2 && desc.w >= 4)
-                lb_yuv_samples(4, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2 && u0 == u1)
-                lb_yuv_samples(2, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && k.s7 == 2)
-                lb_yuv_samples(2, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
-            else if (kind == LB_YUV && u0 == u1)
-                lb_yuv_samples(1, true, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
             else if (kind == LB_YUV)
-                lb_yuv_samples(1, false, r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x,
-                               m, t);
+                lb_yuv_chunk(r0, r1, u0, u1, v0, v1, desc.w, ry.z, ry.w, k, cs, W, x, m, t);
             else
                 lb_samples(C, wide, r0, r1, ry.z, ry.w, cs, W, x, m, t);
             for (int c = 0; c < C; c++) { /* output channel c shows source channel chan[c] */

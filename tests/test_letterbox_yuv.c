@@ -191,16 +191,26 @@ static void yuv_case_free(yuv_case *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Frames of given sizes in a given format (yuv_random_case's `fixed`). */
+typedef struct {
+    int fmt;                     /* clpad_input_format */
+    size_t n;                    /* frames */
+    int64_t size[MAX_FRAMES][2]; /* height, width */
+} yuv_fixed;
+
 /* A random case: frames of even sizes up to max_side, their layout (one
  * buffer or separate planes), strides with padding, and letterbox options.
  * full: MAX_FRAMES frames, all in one buffer but the last (the host path's
- * frames read in place, then gathered ones). */
+ * frames read in place, then gathered ones). fixed (or NULL): the format
+ * and the frames' sizes. */
 static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_t max_out,
-                            bool full)
+                            bool full, const yuv_fixed *fixed)
 {
     memset(c, 0, sizeof *c);
     clpad_letterbox_options_init(&c->o, tu_range(rng, 1, max_out), tu_range(rng, 1, max_out));
     int fmt = (int)tu_range(rng, CLPAD_INPUT_NV12, CLPAD_INPUT_YV12);
+    if (fixed)
+        fmt = fixed->fmt;
     bool semi = fmt == CLPAD_INPUT_NV12 || fmt == CLPAD_INPUT_NV21;
     c->o.input_format = (clpad_input_format)fmt;
     c->o.color_matrix = (clpad_color_matrix)tu_range(rng, 0, CLPAD_COLOR_MATRIX_COUNT - 1);
@@ -219,8 +229,12 @@ static void yuv_random_case(yuv_case *c, uint64_t *rng, int64_t max_side, int64_
     if (tu_range(rng, 0, 1))
         c->o.scale = 1.0f / 255.0f;
     c->n = full ? MAX_FRAMES : (size_t)tu_range(rng, 1, tu_range(rng, 0, 3) ? 6 : MAX_FRAMES);
+    if (fixed)
+        c->n = fixed->n;
     for (size_t i = 0; i < c->n; i++) {
         int64_t h = 2 * tu_range(rng, 1, max_side / 2), w = 2 * tu_range(rng, 1, max_side / 2);
+        if (fixed)
+            h = fixed->size[i][0], w = fixed->size[i][1];
         int64_t ys = w + (tu_range(rng, 0, 1) ? 0 : 2 * tu_range(rng, 1, 9));
         int64_t cw = semi ? w : w / 2, ch = h / 2;
         int64_t s1 = tu_range(rng, 0, 1) ? 0 : cw + tu_range(rng, 1, 13);
@@ -307,7 +321,7 @@ static void test_random_against_rgb(void **state)
     int cases = YUV_SANITIZED ? 40 : 150;
     for (int k = 0; k < cases; k++) {
         yuv_case c;
-        yuv_random_case(&c, &rng, 64, 48, false);
+        yuv_random_case(&c, &rng, 64, 48, false, NULL);
         size_t nout = yuv_out_bytes(&c);
         if (nout) {
             clpad_image rgb[MAX_FRAMES];
@@ -479,6 +493,55 @@ static void enqueue_case(const yuv_case *c, unsigned char *got, size_t nout, uin
     free(packed);
 }
 
+/* The case on the device, through the host-pointer and the enqueue paths,
+ * against the CPU reference (k: the case's number in the messages). */
+static void device_case(const yuv_case *c, uint64_t *rng, uint64_t seed, int k)
+{
+    size_t nout = yuv_out_bytes(c);
+    unsigned char *want = malloc(nout), *got = malloc(nout);
+    TU_ASSERT_OK(clpad_letterbox_cpu(c->im, c->n, &c->o, want, nout, NULL));
+    char buf[1024];
+    memset(got, 0xA5, nout);
+    TU_ASSERT_OK(clpad_letterbox(g_ctx, c->im, c->n, &c->o, got, nout, NULL, NULL));
+    if (memcmp(want, got, nout))
+        fail_msg("host-pointer device path differs (seed %llu case %d): %s",
+                 (unsigned long long)seed, k, yuv_case_str(c, buf, sizeof buf));
+    memset(got, 0xA5, nout);
+    enqueue_case(c, got, nout, rng);
+    if (memcmp(want, got, nout))
+        fail_msg("enqueue path differs (seed %llu case %d): %s", (unsigned long long)seed, k,
+                 yuv_case_str(c, buf, sizeof buf));
+    free(want);
+    free(got);
+}
+
+/* Frames stretched by ratios whose column tables have runs of x0 stepping
+ * by 2 (kernels/letterbox.cl, lb_yuv_chunk: both columns of a pixel in one
+ * chroma sample, x0 even, weights 1024 at 2:1; x0 odd where the frame is
+ * 2 W - 2 wide) or whose second weights are 0 (3 W wide, nearest): the
+ * kernel's forms for those, against the CPU reference, every format (case
+ * numbers from 1000). */
+static void device_ratio_cases(uint64_t *rng, uint64_t seed, bool sim)
+{
+    /* chunks of 64 pixels and a short one; 2 W + 2 wide: x0 = 2 d for d below
+     * W / 4 with weights other than 1024 */
+    int64_t W = sim ? 264 : 520, H = 6;
+    for (int fmt = CLPAD_INPUT_NV12; fmt <= CLPAD_INPUT_YV12; fmt++)
+        for (int interp = 0; interp < 2; interp++) {
+            yuv_fixed fx = {.fmt = fmt, .n = 4,
+                            .size = {{2 * H, 2 * W}, {2 * H - 2, 2 * W - 2}, {3 * H, 3 * W},
+                                     {2 * H, 2 * W + 2}}};
+            yuv_case c;
+            yuv_random_case(&c, rng, 2, 1, false, &fx); /* (random options, then) */
+            c.o.out_height = H, c.o.out_width = W;
+            c.o.interp = interp ? CLPAD_INTERP_NEAREST : CLPAD_INTERP_BILINEAR;
+            c.o.fit = CLPAD_FIT_STRETCH;
+            assert_true(yuv_out_bytes(&c) > 0);
+            device_case(&c, rng, seed, 1000 + fmt * 2 + interp);
+            yuv_case_free(&c);
+        }
+}
+
 static void test_device(void **state)
 {
     (void)state;
@@ -491,32 +554,18 @@ static void test_device(void **state)
     for (int k = 0; k < cases; k++) {
         yuv_case c;
         yuv_random_case(&c, &rng, k % 4 == 3 && !sim ? 300 : 40, k % 4 == 3 && !sim ? 160 : 40,
-                        k % 6 == 5);
-        size_t nout = yuv_out_bytes(&c);
-        if (nout) {
-            unsigned char *want = malloc(nout), *got = malloc(nout);
-            TU_ASSERT_OK(clpad_letterbox_cpu(c.im, c.n, &c.o, want, nout, NULL));
-            char buf[1024];
-            memset(got, 0xA5, nout);
-            TU_ASSERT_OK(clpad_letterbox(g_ctx, c.im, c.n, &c.o, got, nout, NULL, NULL));
-            if (memcmp(want, got, nout))
-                fail_msg("host-pointer device path differs (seed %llu case %d): %s",
-                         (unsigned long long)seed, k, yuv_case_str(&c, buf, sizeof buf));
-            memset(got, 0xA5, nout);
-            enqueue_case(&c, got, nout, &rng);
-            if (memcmp(want, got, nout))
-                fail_msg("enqueue path differs (seed %llu case %d): %s",
-                         (unsigned long long)seed, k, yuv_case_str(&c, buf, sizeof buf));
-            free(want);
-            free(got);
+                        k % 6 == 5, NULL);
+        if (yuv_out_bytes(&c)) {
+            device_case(&c, &rng, seed, k);
             checked++;
         }
         yuv_case_free(&c);
     }
+    device_ratio_cases(&rng, seed, sim);
     /* one frame twice and again further on (the host path wraps a frame's
      * memory once: the repeats are gathered) */
     yuv_case c;
-    yuv_random_case(&c, &rng, 40, 40, true);
+    yuv_random_case(&c, &rng, 40, 40, true, NULL);
     c.o.pad_mode = CLPAD_PAD_CONSTANT; /* any border fits the frames' sizes */
     c.im[1] = c.im[0];
     c.im[4] = c.im[0];
