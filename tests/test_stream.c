@@ -736,11 +736,9 @@ static void test_concurrent_streams(void **state)
     free_folder(&f);
 }
 
-/* The device, image by image and in one launch per batch, against the CPU
- * reference. */
-static void test_device(void **state)
+/* A context on a device (no fallback); the test is skipped without one. */
+static clpad_context *device_context(void)
 {
-    (void)state;
     clpad_context *ctx = NULL;
     clpad_status st =
         tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
@@ -749,6 +747,15 @@ static void test_device(void **state)
         skip();
     }
     TU_ASSERT_OK(st);
+    return ctx;
+}
+
+/* The device, image by image and in one launch per batch, against the CPU
+ * reference. */
+static void test_device(void **state)
+{
+    (void)state;
+    clpad_context *ctx = device_context();
     uint64_t rng = tu_seed() ^ 0xDE71CE;
     folder f;
     make_folder(&f, "dev", 12, &rng, true);
@@ -776,14 +783,7 @@ static void test_device(void **state)
 static void test_in_place(void **state)
 {
     (void)state;
-    clpad_context *ctx = NULL;
-    clpad_status st =
-        tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
-    if (st == CLPAD_ERR_NO_DEVICE) {
-        printf("SKIP: no OpenCL device (%s)\n", clpad_last_error());
-        skip();
-    }
-    TU_ASSERT_OK(st);
+    clpad_context *ctx = device_context();
     if (!ctx->unified_memory) {
         printf("SKIP: %s does not read host memory in place\n", ctx->device_name);
         clpad_context_destroy(ctx);
