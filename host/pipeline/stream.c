@@ -14,7 +14,10 @@
  * batch until it is letterboxed, or with keep_pixels until the next call):
  * memory is bounded whatever the number of files. The cursor moves in
  * input order, so the batches, the skipped files and the first error are
- * the same whatever the threads' timing. */
+ * the same whatever the threads' timing. With the library's reader and a
+ * device that reads host memory in place, each batch's images are decoded
+ * one after another into a batch arena (below), which the launch reads in
+ * place instead of gathering their rows. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT, MAP_NORESERVE */
 #include "device/context.h"
 #include "device/launch.h"
