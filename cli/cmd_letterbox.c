@@ -800,9 +800,12 @@ int cmd_letterbox(int argc, char **argv)
         goto done;
     rc = CLI_FAIL;
     /* .npy inputs alone keep their own channels unless --channels is given */
-    bool all_npy = true;
-    for (size_t i = 0; i < n && all_npy; i++)
-        all_npy = tio_format(files[i]) && !strcmp(tio_format(files[i]), "npy");
+    bool all_npy = true, any_npy = false;
+    for (size_t i = 0; i < n; i++) {
+        bool npy = tio_format(files[i]) && !strcmp(tio_format(files[i]), "npy");
+        all_npy &= npy;
+        any_npy |= npy;
+    }
     if (all_npy && !channels_given)
         so.read.channels = CLPAD_CHANNELS_KEEP;
 
@@ -821,8 +824,11 @@ int cmd_letterbox(int argc, char **argv)
     }
     so.batch = file_batch ? file_batch : 32;
     so.keep_pixels = verify || preview_path;
-    so.read_fn = cli_read;
-    so.release_fn = cli_release;
+    if (any_npy) { /* else the stream's own reader, which decodes each batch into
+                      one block that the letterbox reads in place */
+        so.read_fn = cli_read;
+        so.release_fn = cli_release;
+    }
     uint64_t t0 = now_ns();
     prog.t0 = t0;
     if (clpad_letterbox_stream_open(run.ctx, (const char *const *)files, n, &o, &so, &stream)) {

@@ -109,6 +109,20 @@ clpad_status clpad__img_check_size(const clpad__img_req *r, int64_t h, int64_t w
 /* Channels and orientation                                                  */
 /* ------------------------------------------------------------------------- */
 
+unsigned char *clpad__img_px_new(const clpad__img_req *r, size_t bytes, bool final, bool *given)
+{
+    *given = final && r->alloc;
+    return *given ? r->alloc->get(r->alloc->user, bytes) : malloc(bytes);
+}
+
+void clpad__img_px_free(const clpad__img_req *r, unsigned char *px, bool given)
+{
+    if (given && px)
+        r->alloc->put(r->alloc->user, px);
+    else
+        free(px);
+}
+
 /* OpenCV's BGR2Gray on integer samples (modules/imgcodecs/src/utils.cpp,
  * icvCvt_BGR2Gray_8u_C3C1R and _16u_): weights 0.299, 0.587, 0.114 in 14-bit
  * fixed point, rounded. */
@@ -123,7 +137,9 @@ clpad_status clpad__img_convert_channels(const clpad__img_req *r, clpad__img *in
     if (to == from)
         return CLPAD_OK;
     size_t count = (size_t)in->h * (size_t)in->w, s = (size_t)in->sample;
-    unsigned char *px = malloc(count * (size_t)to * s);
+    /* final unless an orientation follows */
+    bool final = !r->orient || in->orientation == 1, given = false;
+    unsigned char *px = clpad__img_px_new(r, count * (size_t)to * s, final, &given);
     if (!px)
         return clpad__img_nomem(r->name, count * (size_t)to * s);
     unsigned maxv = s == 2 ? 65535u : 255u;
@@ -154,8 +170,9 @@ clpad_status clpad__img_convert_channels(const clpad__img_req *r, clpad__img *in
             }
         }
     }
-    free(in->px);
+    clpad__img_px_free(r, in->px, in->given);
     in->px = px;
+    in->given = given;
     in->c = to;
     return CLPAD_OK;
 }
@@ -188,7 +205,8 @@ static clpad_status orient(const clpad__img_req *r, clpad__img *img, int o)
     bool swap = o >= 5;
     int64_t oh = swap ? img->w : img->h, ow = swap ? img->h : img->w;
     size_t pix = (size_t)img->c * (size_t)img->sample, bytes = (size_t)oh * (size_t)ow * pix;
-    unsigned char *px = malloc(bytes);
+    bool given = false;
+    unsigned char *px = clpad__img_px_new(r, bytes, true, &given);
     if (!px)
         return clpad__img_nomem(r->name, bytes);
     enum { TILE = 32 };
@@ -201,8 +219,9 @@ static clpad_status orient(const clpad__img_req *r, clpad__img *img, int o)
                     memcpy(px + ((size_t)y * (size_t)ow + (size_t)x) * pix,
                            img->px + ((size_t)sy * (size_t)img->w + (size_t)sx) * pix, pix);
                 }
-    free(img->px);
+    clpad__img_px_free(r, img->px, img->given);
     img->px = px;
+    img->given = given;
     img->h = oh;
     img->w = ow;
     return CLPAD_OK;
@@ -482,8 +501,20 @@ static clpad_status decode(const clpad__img_req *r, const unsigned char *b, size
         return st;
     int o = r->orient ? img.orientation : 1;
     if (o != 1 && (st = orient(r, &img, o))) {
-        free(img.px);
+        clpad__img_px_free(r, img.px, img.given);
         return st;
+    }
+    if (r->alloc && !img.given) { /* a decoder that does not take given memory */
+        size_t bytes = (size_t)img.h * (size_t)img.w * (size_t)img.c * (size_t)img.sample;
+        unsigned char *px = r->alloc->get(r->alloc->user, bytes);
+        if (!px) {
+            free(img.px);
+            return clpad__img_nomem(r->name, bytes);
+        }
+        memcpy(px, img.px, bytes);
+        free(img.px);
+        img.px = px;
+        img.given = true;
     }
     size_t size = out->size;
     memset(out, 0, sizeof *out);
@@ -502,12 +533,14 @@ static clpad_status decode(const clpad__img_req *r, const unsigned char *b, size
     return CLPAD_OK;
 }
 
-static clpad_status load(src *s, const clpad_read_options *o, clpad_decoded_image *out)
+static clpad_status load(src *s, const clpad_read_options *o, const clpad__img_alloc *alloc,
+                         clpad_decoded_image *out)
 {
     clpad__img_req r;
     clpad_status st = make_request(o, s->name, &r);
     if (st)
         return st;
+    r.alloc = alloc;
     buf b = {0};
     st = read_image(s, &r, &b);
     if (!st)
@@ -553,11 +586,11 @@ clpad_status clpad_image_decode(const void *data, size_t len, const char *name,
                            len);
     src s = {.name = name, .fd = -1, .mem = data ? data : (const unsigned char *)"",
              .mem_len = data ? len : 0, .sized = true, .size = len};
-    return load(&s, options, out);
+    return load(&s, options, NULL, out);
 }
 
-clpad_status clpad_image_read_fd(int fd, const char *name, const clpad_read_options *options,
-                                 clpad_decoded_image *out)
+static clpad_status read_fd(int fd, const char *name, const clpad_read_options *options,
+                            const clpad__img_alloc *alloc, clpad_decoded_image *out)
 {
     clpad_status st = begin_decode(&name, "<file descriptor>", out);
     if (st)
@@ -576,11 +609,17 @@ clpad_status clpad_image_read_fd(int fd, const char *name, const clpad_read_opti
         s.sized = true;
         s.size = (uint64_t)sb.st_size;
     }
-    return load(&s, options, out);
+    return load(&s, options, alloc, out);
 }
 
-clpad_status clpad_image_read(const char *path, const clpad_read_options *options,
-                              clpad_decoded_image *out)
+clpad_status clpad_image_read_fd(int fd, const char *name, const clpad_read_options *options,
+                                 clpad_decoded_image *out)
+{
+    return read_fd(fd, name, options, NULL, out);
+}
+
+static clpad_status read_path(const char *path, const clpad_read_options *options,
+                              const clpad__img_alloc *alloc, clpad_decoded_image *out)
 {
     clpad__clear_error();
     if (!path || !*path)
@@ -591,9 +630,21 @@ clpad_status clpad_image_read(const char *path, const clpad_read_options *option
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (fd < 0)
         return clpad__fail(CLPAD_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    st = clpad_image_read_fd(fd, path, options, out);
+    st = read_fd(fd, path, options, alloc, out);
     close(fd);
     return st;
+}
+
+clpad_status clpad_image_read(const char *path, const clpad_read_options *options,
+                              clpad_decoded_image *out)
+{
+    return read_path(path, options, NULL, out);
+}
+
+clpad_status clpad__image_read_alloc(const char *path, const clpad_read_options *options,
+                                     const clpad__img_alloc *alloc, clpad_decoded_image *out)
+{
+    return read_path(path, options, alloc, out);
 }
 
 clpad_status clpad_image_probe(const void *data, size_t len, const char *name,

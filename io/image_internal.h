@@ -14,6 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Where a decode puts the image's final pixels, when not in memory of its
+ * own (the letterbox stream's batch arenas): get returns `bytes` for them
+ * (NULL: out of memory); put takes back what get returned when the decode
+ * fails after it, or when the pixels are replaced. */
+typedef struct clpad__img_alloc {
+    void *(*get)(void *user, size_t bytes);
+    void (*put)(void *user, void *p);
+    void *user;
+} clpad__img_alloc;
+
 /* What a decode is asked for, checked and with the defaults filled in. */
 typedef struct clpad__img_req {
     const char *name;       /* the image in messages */
@@ -22,11 +32,14 @@ typedef struct clpad__img_req {
     bool orient;            /* apply the EXIF orientation */
     uint64_t max_pixels;    /* > 0 */
     int64_t min_h, min_w;   /* >= 0; JPEG DCT scaling (after orientation) */
+    const clpad__img_alloc *alloc; /* NULL: malloc */
 } clpad__img_req;
 
 /* A decoder's result, before the orientation is applied. */
 typedef struct clpad__img {
-    unsigned char *px;      /* h * w * c samples of `sample` bytes, malloc'd */
+    unsigned char *px;      /* h * w * c samples of `sample` bytes: malloc'd, or from
+                               the request's alloc when `given` */
+    bool given;
     int64_t h, w, c;        /* as decoded (scaled, not oriented) */
     int sample;             /* 1 or 2 bytes */
     int64_t full_h, full_w; /* the stored size (before scaling and orientation) */
@@ -47,6 +60,12 @@ typedef struct clpad__img {
  * after r->name). */
 clpad_status clpad__img_check_size(const clpad__img_req *r, int64_t h, int64_t w, int64_t c,
                                    int sample);
+/* Memory for an image's pixels: from r->alloc when `final` (nothing will
+ * replace them: no channel conversion or orientation follows) and there is
+ * one (*given set), else malloc'd. NULL when out of memory. */
+unsigned char *clpad__img_px_new(const clpad__img_req *r, size_t bytes, bool final, bool *given);
+/* Frees pixels clpad__img_px_new returned (`given`: its *given). */
+void clpad__img_px_free(const clpad__img_req *r, unsigned char *px, bool given);
 /* Message helpers: "<name>: cannot decode the image: <what>". */
 clpad_status clpad__img_bad(const clpad__img_req *r, const char *fmt, ...) CLPAD_PRINTF(2, 3);
 clpad_status clpad__img_nomem(const char *name, uint64_t bytes);
@@ -119,6 +138,12 @@ clpad_status clpad__pnm_parse_header(const char *name, const clpad__img_req *lim
                                      const unsigned char *b, size_t n, clpad__pnm_header *p);
 clpad_status clpad__pnm_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
                                clpad__img *out);
+
+/* clpad_image_read with the final pixels from `alloc` (the letterbox
+ * stream's batch arenas; io/image.c). The image's data then belongs to
+ * alloc: give it back with alloc->put, not clpad_decoded_image_free. */
+clpad_status clpad__image_read_alloc(const char *path, const clpad_read_options *options,
+                                     const clpad__img_alloc *alloc, clpad_decoded_image *out);
 
 /* image_exif.c ------------------------------------------------------------ */
 

@@ -97,6 +97,7 @@ typedef struct jpeg_job {
     struct jpeg_failure jerr;
     unsigned char *volatile px;
     unsigned char *volatile row; /* one CMYK row */
+    volatile bool given;         /* px from the request's alloc */
 } jpeg_job;
 
 /* A zeroed job whose decoder reports errors and corrupt data through
@@ -122,7 +123,7 @@ clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b,
     struct jpeg_decompress_struct *cinfo = &job->cinfo;
     if (setjmp(job->jerr.jump)) {
         jpeg_destroy_decompress(cinfo);
-        free(job->px);
+        clpad__img_px_free(r, job->px, job->given);
         free(job->row);
         clpad_status st = clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s",
                                       r->name, job->jerr.message);
@@ -154,12 +155,14 @@ clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b,
     jpeg_start_decompress(cinfo);
     int64_t oh = cinfo->output_height, ow = cinfo->output_width;
     size_t row = (size_t)ow * (size_t)c;
-    job->px = malloc(row * (size_t)oh);
+    bool given = false; /* the decoded pixels are final unless an orientation follows */
+    job->px = clpad__img_px_new(r, row * (size_t)oh, !r->orient || orientation == 1, &given);
+    job->given = given;
     if (cmyk)
         job->row = malloc((size_t)ow * 4);
     if (!job->px || (cmyk && !job->row)) {
         jpeg_destroy_decompress(cinfo);
-        free(job->px);
+        clpad__img_px_free(r, job->px, given);
         free(job->row);
         free(job);
         return clpad__img_nomem(r->name, row * (size_t)oh);
@@ -187,7 +190,8 @@ clpad_status clpad__jpeg_decode(const clpad__img_req *r, const unsigned char *b,
     int scale = cinfo->scale_denom == 8 ? (int)cinfo->scale_num : 8;
     jpeg_destroy_decompress(cinfo);
     *out = (clpad__img){.px = job->px, .h = oh, .w = ow, .c = c, .sample = 1, .full_h = h,
-                        .full_w = w, .scale_num = scale, .orientation = orientation};
+                        .full_w = w, .scale_num = scale, .orientation = orientation,
+                        .given = given};
     free(job->row);
     free(job);
     return CLPAD_OK;

@@ -215,6 +215,8 @@ static clpad_status png_check_palette(const clpad__img_req *r, const unsigned ch
     return CLPAD_OK;
 }
 
+static int png_scan_exif(const unsigned char *b, size_t n);
+
 /* The decode proper, between setjmp and the cleanup (volatile: what
  * longjmp may leave changed). */
 typedef struct png_job {
@@ -222,6 +224,7 @@ typedef struct png_job {
     png_infop info, end;
     unsigned char *volatile px;
     png_bytep *volatile rows;
+    volatile bool given; /* px from the request's alloc */
 } png_job;
 
 clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, size_t n,
@@ -249,7 +252,7 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
     if (setjmp(ctx.jump)) {
         png_destroy_read_struct(&job.png, &job.info, &job.end);
         free(job.rows);
-        free(job.px);
+        clpad__img_px_free(r, job.px, job.given);
         return clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: cannot decode the image: %s", r->name,
                            ctx.message);
     }
@@ -270,7 +273,12 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
         png_destroy_read_struct(&job.png, &job.info, &job.end);
         return st;
     }
-    job.px = malloc(row * (size_t)h);
+    /* final unless an orientation follows (the eXIf chunk's, which libpng
+     * reads below: a wrong guess costs a copy, not a wrong image) */
+    int exif = r->orient ? png_scan_exif(b, n) : 0;
+    bool given = false;
+    job.px = clpad__img_px_new(r, row * (size_t)h, exif <= 1, &given);
+    job.given = given;
     job.rows = malloc(sizeof(png_bytep) * (size_t)h);
     if (!job.px || !job.rows)
         png_error(job.png, "out of memory");
@@ -286,7 +294,8 @@ clpad_status clpad__png_decode(const clpad__img_req *r, const unsigned char *b, 
     png_destroy_read_struct(&job.png, &job.info, &job.end);
     free(job.rows);
     *out = (clpad__img){.px = job.px, .h = h, .w = w, .c = c, .sample = sample, .full_h = h,
-                        .full_w = w, .scale_num = 8, .orientation = orientation ? orientation : 1};
+                        .full_w = w, .scale_num = 8, .orientation = orientation ? orientation : 1,
+                        .given = given};
     return CLPAD_OK;
 }
 

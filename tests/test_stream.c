@@ -11,6 +11,7 @@
 #include "test_util.h"
 
 #include "clpad_stream.h"
+#include "device/context.h" /* in_place_reads */
 
 #include <errno.h>
 #include <pthread.h>
@@ -735,11 +736,9 @@ static void test_concurrent_streams(void **state)
     free_folder(&f);
 }
 
-/* The device, image by image and in one launch per batch, against the CPU
- * reference. */
-static void test_device(void **state)
+/* A context on a device (no fallback); the test is skipped without one. */
+static clpad_context *device_context(void)
 {
-    (void)state;
     clpad_context *ctx = NULL;
     clpad_status st =
         tu_context_create(NULL, CLPAD_CONTEXT_NO_FALLBACK | CLPAD_CONTEXT_DEVICE_ONLY, &ctx);
@@ -748,6 +747,15 @@ static void test_device(void **state)
         skip();
     }
     TU_ASSERT_OK(st);
+    return ctx;
+}
+
+/* The device, image by image and in one launch per batch, against the CPU
+ * reference. */
+static void test_device(void **state)
+{
+    (void)state;
+    clpad_context *ctx = device_context();
     uint64_t rng = tu_seed() ^ 0xDE71CE;
     folder f;
     make_folder(&f, "dev", 12, &rng, true);
@@ -762,6 +770,65 @@ static void test_device(void **state)
         so.batch = 5;
         run_and_compare(ctx, &f, (const char *const *)f.paths, f.n, &lb, &so, NULL, f.n);
     }
+    unsetenv("CLPAD_STREAM_LETTERBOX");
+    clpad_context_destroy(ctx);
+    free_folder(&f);
+}
+
+/* On a device that reads host memory in place, the stream decodes each
+ * batch's images one after another into one block and the batch's launch
+ * reads them there, with no gathered copy: every launch reads in place, the
+ * images a batch returns lie one after another, and the batches equal the
+ * CPU reference. */
+static void test_in_place(void **state)
+{
+    (void)state;
+    clpad_context *ctx = device_context();
+    if (!ctx->unified_memory) {
+        printf("SKIP: %s does not read host memory in place\n", ctx->device_name);
+        clpad_context_destroy(ctx);
+        skip();
+    }
+    uint64_t rng = tu_seed() ^ 0x1A9ACE;
+    folder f;
+    make_folder(&f, "inplace", 14, &rng, false);
+    setenv("CLPAD_STREAM_LETTERBOX", "batch", 1);
+    clpad_letterbox_options lb;
+    clpad_letterbox_options_init(&lb, 40, 48);
+    clpad_stream_options so;
+    clpad_stream_options_init(&so);
+    so.batch = 4;
+    uint64_t launches = clpad_context_launches(ctx);
+    uint64_t in_place = __atomic_load_n(&ctx->in_place_reads, __ATOMIC_RELAXED);
+    run_and_compare(ctx, &f, (const char *const *)f.paths, f.n, &lb, &so, NULL, f.n);
+    launches = clpad_context_launches(ctx) - launches;
+    in_place = __atomic_load_n(&ctx->in_place_reads, __ATOMIC_RELAXED) - in_place;
+    assert_int_equal(launches, 4); /* 14 images, batches of 4 */
+    if (in_place != launches)
+        fail_msg("%llu of the %llu launches read the batch in place",
+                 (unsigned long long)in_place, (unsigned long long)launches);
+    /* the pixels a batch returns: one after another, each dense */
+    so.keep_pixels = 1;
+    clpad_letterbox_stream *s = NULL;
+    TU_ASSERT_OK(clpad_letterbox_stream_open(ctx, (const char *const *)f.paths, f.n, &lb, &so,
+                                             &s));
+    size_t bytes = 0;
+    int64_t shape[4];
+    TU_ASSERT_OK(clpad_letterbox_stream_batch_shape(s, shape, &bytes));
+    unsigned char *out = malloc(bytes);
+    clpad_stream_batch b = {.size = sizeof b};
+    do {
+        TU_ASSERT_OK(clpad_letterbox_stream_next(s, out, bytes, &b));
+        for (size_t k = 1; k < b.count; k++) {
+            const clpad_image *p = &b.pixels[k - 1];
+            if ((const unsigned char *)b.pixels[k].data !=
+                (const unsigned char *)p->data + p->height * p->width * p->channels)
+                fail_msg("image %zu of a batch does not follow image %zu in memory",
+                         b.images[k].index, b.images[k - 1].index);
+        }
+    } while (!b.end);
+    clpad_letterbox_stream_close(s);
+    free(out);
     unsetenv("CLPAD_STREAM_LETTERBOX");
     clpad_context_destroy(ctx);
     free_folder(&f);
@@ -790,7 +857,7 @@ int main(void)
         cmocka_unit_test(test_preset_and_options), cmocka_unit_test(test_errors_and_skip),
         cmocka_unit_test(test_memory_bound),   cmocka_unit_test(test_scaled_geometry),
         cmocka_unit_test(test_close_early),    cmocka_unit_test(test_concurrent_streams),
-        cmocka_unit_test(test_device),
+        cmocka_unit_test(test_device),         cmocka_unit_test(test_in_place),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

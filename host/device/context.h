@@ -131,6 +131,8 @@ struct clpad_context {
     size_t nprograms;
     char *build_log;           /* last failed build, owned; read under the lock */
     uint64_t launches;         /* kernels enqueued (clpad_context_launches); under the lock */
+    uint64_t in_place_reads;   /* letterbox launches that read the images in place
+                                  (host/ops/letterbox/cl.c; atomic, for the tests) */
 };
 
 /* Check the caller's configuration (NULL: the defaults) and resolve it into

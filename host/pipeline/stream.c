@@ -14,9 +14,14 @@
  * batch until it is letterboxed, or with keep_pixels until the next call):
  * memory is bounded whatever the number of files. The cursor moves in
  * input order, so the batches, the skipped files and the first error are
- * the same whatever the threads' timing. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
+ * the same whatever the threads' timing. With the library's reader and a
+ * device that reads host memory in place, each batch's images are decoded
+ * one after another into a batch arena (below), which the launch reads in
+ * place instead of gathering their rows. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT, MAP_NORESERVE */
 #include "device/context.h"
+#include "device/launch.h"
+#include "../../io/image_internal.h" /* clpad__image_read_alloc */
 
 #include "clpad_stream.h"
 
@@ -26,11 +31,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* How much of a file is read to probe its header for decode scaling. */
 #define STREAM_PROBE_BYTES ((size_t)256 << 10)
 #define STREAM_MAX_WORKERS 64
+/* The address space a batch arena reserves (pages are used only as images
+ * fill them); an image that does not fit gets memory of its own. */
+#define STREAM_ARENA_MAX ((size_t)8 << 30)
 
 enum { R_EMPTY, R_DECODING, R_READY, R_FAILED };
 enum { B_WAIT, B_RUNNING, B_DONE };
@@ -50,6 +59,19 @@ typedef struct batch_entry {
     clpad_status st;         /* letterbox's */
     char *msg;
 } batch_entry;
+
+/* A batch arena: the decoded images of one batch one after another, each
+ * dense, so that clpad_letterbox reads them in place on a device that reads
+ * host memory (docs/letterbox.md, 1.5) instead of gathering their rows.
+ * Images claim space in input order as their decoders learn their sizes;
+ * batch j's go to arena j % 2, reused once every image in it is released. */
+typedef struct arena {
+    unsigned char *base; /* NULL: none (the images get memory of their own) */
+    size_t cap, used, resident;
+    size_t live;         /* images in it not yet released */
+    size_t batch;        /* the batch it holds (of the reservation count) */
+    bool any;            /* it has held a batch */
+} arena;
 
 struct clpad_letterbox_stream {
     clpad_context *ctx;
@@ -85,6 +107,16 @@ struct clpad_letterbox_stream {
     size_t nskip, skip_cap, reported;
     clpad_stream_image *infos;
     clpad_image *pixels;
+
+    /* The arenas, under `amu` (taken after `mu`, never before it). */
+    pthread_mutex_t amu;
+    pthread_cond_t aturn; /* an input's turn to reserve */
+    bool use_arenas;
+    arena arenas[2];
+    bool *settled;        /* ring slot's input has reserved or needs no space */
+    size_t rnext;         /* the first input not settled */
+    size_t claimed;       /* inputs claimed (= next_decode, copied under amu) */
+    size_t rcount;        /* images reserved, less those that failed since */
 };
 
 /* ---- Options ------------------------------------------------------------------ */
@@ -115,12 +147,97 @@ static int default_workers(void)
 
 /* ---- Reading one file ----------------------------------------------------------- */
 
+/* ---- Batch arenas ---------------------------------------------------------------- */
+
+/* Give back image memory from arena_get (either arena's, or its own);
+ * `failed`: the image will not reach a batch. */
+static void arena_put(clpad_letterbox_stream *s, void *p, bool failed)
+{
+    pthread_mutex_lock(&s->amu);
+    bool found = false;
+    for (int k = 0; k < 2; k++) {
+        arena *a = &s->arenas[k];
+        if (a->base && (unsigned char *)p >= a->base && (unsigned char *)p < a->base + a->cap) {
+            a->live--;
+            found = true;
+        }
+    }
+    if (failed && s->rcount)
+        s->rcount--; /* the batches after it start one image earlier */
+    pthread_mutex_unlock(&s->amu);
+    if (!found)
+        free(p);
+}
+
+/* Input `index` needs no more space (amu held): the next input's turn. */
+static void arena_settle(clpad_letterbox_stream *s, size_t index)
+{
+    s->settled[index % s->ring_n] = true;
+    while (s->rnext < s->claimed && s->settled[s->rnext % s->ring_n])
+        s->rnext++;
+    pthread_cond_broadcast(&s->aturn);
+}
+
+typedef struct arena_call {
+    clpad_letterbox_stream *s;
+    size_t index;
+    bool reserved; /* arena_get ran for it */
+} arena_call;
+
+/* The decoder's clpad__img_alloc.get: space for input index's final pixels,
+ * after every earlier input's, in the arena of the batch it will be in;
+ * memory of its own when that arena is still in use or full. */
+static void *arena_get(void *user, size_t bytes)
+{
+    arena_call *c = user;
+    clpad_letterbox_stream *s = c->s;
+    if (c->reserved) /* a second buffer for one image: not in order */
+        return malloc(bytes ? bytes : 1);
+    unsigned char *p = NULL;
+    pthread_mutex_lock(&s->amu);
+    while (s->rnext != c->index)
+        pthread_cond_wait(&s->aturn, &s->amu);
+    size_t j = s->rcount / s->B;
+    arena *a = &s->arenas[j % 2];
+    if (a->base && (!a->any || a->batch != j) && a->live == 0) {
+        /* a new batch: the pages beyond what the last one used go back */
+        size_t page = 4096, keep = (a->used + page - 1) / page * page;
+        if (a->resident > keep)
+            madvise(a->base + keep, a->resident - keep, MADV_DONTNEED);
+        a->resident = keep < a->resident ? keep : a->resident;
+        a->batch = j;
+        a->any = true;
+        a->used = 0;
+    }
+    if (a->base && a->any && a->batch == j && bytes <= a->cap - a->used) {
+        p = a->base + a->used;
+        a->used += bytes;
+        a->live++;
+        if (a->used > a->resident)
+            a->resident = a->used;
+    }
+    s->rcount++;
+    c->reserved = true;
+    arena_settle(s, c->index);
+    pthread_mutex_unlock(&s->amu);
+    return p ? p : malloc(bytes ? bytes : 1);
+}
+
+static void arena_give_back(void *user, void *p)
+{
+    arena_call *c = user; /* (a failed decode's, or pixels replaced: read_one counts
+                             the failure) */
+    arena_put(c->s, p, false);
+}
+
 static void release_img(clpad_letterbox_stream *s, clpad_decoded_image *img)
 {
     if (!img->data)
         return;
     if (s->so.release_fn)
         s->so.release_fn(s->so.user, img);
+    else if (s->use_arenas)
+        arena_put(s, img->data, false);
     else
         clpad_decoded_image_free(img);
     memset(img, 0, sizeof *img);
@@ -175,9 +292,22 @@ static clpad_status read_one(clpad_letterbox_stream *s, size_t i, clpad_decoded_
     img->size = sizeof *img;
     clpad__clear_error();
     char given[1024] = "";
-    clpad_status st = s->so.read_fn
-                          ? s->so.read_fn(s->so.user, path, i, &ro, img, given, sizeof given)
-                          : clpad_image_read(path, &ro, img);
+    clpad_status st;
+    if (s->so.read_fn) {
+        st = s->so.read_fn(s->so.user, path, i, &ro, img, given, sizeof given);
+    } else if (s->use_arenas) {
+        arena_call c = {s, i, false};
+        clpad__img_alloc alloc = {arena_get, arena_give_back, &c};
+        st = clpad__image_read_alloc(path, &ro, &alloc, img);
+        pthread_mutex_lock(&s->amu);
+        if (!c.reserved) /* failed before its pixels: the next input's turn */
+            arena_settle(s, i);
+        else if (st && s->rcount)
+            s->rcount--; /* it will not reach a batch */
+        pthread_mutex_unlock(&s->amu);
+    } else {
+        st = clpad_image_read(path, &ro, img);
+    }
     if (st) {
         /* the message names the file (the library's reader's do) */
         given[sizeof given - 1] = '\0';
@@ -305,6 +435,10 @@ static void advance(clpad_letterbox_stream *s)
         char *msg = NULL;
         clpad_status st = check_image(s, s->cursor, &im, &t, &msg);
         if (st) {
+            if (s->use_arenas && img->data) { /* it will not reach a batch */
+                arena_put(s, img->data, true);
+                img->data = NULL;
+            }
             release_img(s, img);
             s->held--;
             r->state = R_FAILED;
@@ -388,6 +522,12 @@ static void *worker(void *arg)
             size_t i = s->next_decode++;
             ring_slot *r = &s->ring[i % s->ring_n];
             r->state = R_DECODING;
+            if (s->use_arenas) {
+                pthread_mutex_lock(&s->amu);
+                s->settled[i % s->ring_n] = false;
+                s->claimed = s->next_decode;
+                pthread_mutex_unlock(&s->amu);
+            }
             s->held++;
             pthread_mutex_unlock(&s->mu);
             clpad_decoded_image img;
@@ -452,6 +592,12 @@ void clpad_letterbox_stream_close(clpad_letterbox_stream *s)
     free(s->pixels);
     free(s->threads);
     free(s->fail_msg);
+    for (int k = 0; k < 2; k++)
+        if (s->arenas[k].base)
+            munmap(s->arenas[k].base, s->arenas[k].cap);
+    free(s->settled);
+    pthread_mutex_destroy(&s->amu);
+    pthread_cond_destroy(&s->aturn);
     pthread_mutex_destroy(&s->mu);
     pthread_mutex_destroy(&s->call);
     pthread_cond_destroy(&s->work);
@@ -538,6 +684,8 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
     if (!s)
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox stream: out of memory");
     pthread_mutex_init(&s->mu, NULL);
+    pthread_mutex_init(&s->amu, NULL);
+    pthread_cond_init(&s->aturn, NULL);
     pthread_mutex_init(&s->call, NULL);
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->done, NULL);
@@ -560,6 +708,27 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
         s->per_image = true;
     else if (env.stream_letterbox == 2 && !ctx->fallback)
         s->per_image = false;
+    /* Batch arenas where one launch reads the batch in place: a device
+     * context reading host memory, the library's reader (a caller's
+     * read_fn returns memory of its own). */
+    s->use_arenas = !s->per_image && !so.read_fn;
+    if (s->use_arenas) {
+        uint64_t px = so.read.max_pixels ? so.read.max_pixels : CLPAD_IMAGE_DEFAULT_MAX_PIXELS;
+        size_t cap = px < STREAM_ARENA_MAX / 4 / so.batch ? (size_t)px * 4 * so.batch
+                                                           : STREAM_ARENA_MAX;
+        for (int k = 0; k < 2; k++) {
+            void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m != MAP_FAILED && !clpad__host_in_place(ctx, m))
+                munmap(m, cap);
+            else if (m != MAP_FAILED)
+                s->arenas[k] = (arena){.base = m, .cap = cap};
+        }
+        s->use_arenas = s->arenas[0].base && s->arenas[1].base;
+        s->settled = calloc(s->ring_n, sizeof *s->settled);
+        if (!s->settled)
+            s->use_arenas = false;
+    }
     s->paths = calloc(n ? n : 1, sizeof *s->paths);
     s->ring = calloc(s->ring_n, sizeof *s->ring);
     s->batch = calloc(s->B, sizeof *s->batch);

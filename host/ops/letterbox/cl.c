@@ -594,6 +594,7 @@ static clpad_status run_launch(clpad_context *ctx, lb_plan *p, const clpad_image
     const unsigned char *in = images[0].data;
     unsigned char *buf = NULL;
     if (span) { /* offsets from the first image; rows wide while inside the span */
+        __atomic_add_fetch(&ctx->in_place_reads, 1, __ATOMIC_RELAXED);
         for (size_t i = 0; i < p->n; i++) {
             p->desc[i].offset = (const unsigned char *)images[i].data - in;
             p->desc[i].wide_rows =
