@@ -344,9 +344,9 @@ static void renamed_argv(const char *const *argv, const char *const *outputs, si
 static void test_signal_keeps_output_sets(void **state)
 {
     (void)state;
-    const char *shim = getenv("CLPAD_TEST_SLOW_RENAME");
+    const char *shim = getenv("CLPAD_TEST_IO_SHIM");
     if (!shim || !*shim)
-        fail_msg("CLPAD_TEST_SLOW_RENAME (the slow_rename shim) is not set: run through ctest");
+        fail_msg("CLPAD_TEST_IO_SHIM (tests/fault/io_shim.c) is not set: run through ctest");
     static char preload[1200], asan[1200];
     snprintf(preload, sizeof preload, "LD_PRELOAD=%s", shim);
     const char *asan_now = getenv("ASAN_OPTIONS");
@@ -399,6 +399,71 @@ static void test_signal_keeps_output_sets(void **state)
     interrupted_set(ps_new, ps_out, 2, &p, 0);
     p = (kill_plan){NULL, slow, SIGTERM, IN_MOVED_TO, "stack.npy", 0, false};
     interrupted_set(ps_new, ps_out, 2, &p, 'n');
+}
+
+/* A disk that fails while a streamed batch is written (io_shim: pwrite at
+ * and past an offset fails with EIO): the write error is reported with the
+ * output's name, the previous output stays as it was and no temporary is
+ * left; whether the failing write is one of the middle batches (written on
+ * the CLI's writer thread while the next is made) or the last, and whether
+ * it goes through the page cache or, for a 64 MiB output on a disk, around
+ * it (O_DIRECT). */
+static void test_write_error_mid_output(void **state)
+{
+    (void)state;
+    const char *shim = getenv("CLPAD_TEST_IO_SHIM");
+    if (!shim || !*shim)
+        fail_msg("CLPAD_TEST_IO_SHIM (tests/fault/io_shim.c) is not set: run through ctest");
+    const char *asan_now = getenv("ASAN_OPTIONS");
+    char names[40 * 12 + 1] = "";
+    for (int i = 0; i < 40; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "w%02d.npy", i);
+        write_npy_u8(name, 2, (const int64_t[]){3 + i % 4, 5});
+        strcat(names, name);
+        strcat(names, " ");
+    }
+    write_file(ch_path("out.npy"), "previous", 8);
+    const struct {
+        const char *size, *inputs;
+        long eio_from;
+    } runs[] = {
+        /* 40 x 256 x 256 f32 (10 MiB) in batches of 16: the second fails */
+        {"256,256", names, 6L << 20},
+        /* 4 x 2048 x 2048 f32 (64 MiB): one batch, failing half-way */
+        {"2048,2048", "w00.npy w01.npy w02.npy w03.npy", 32L << 20},
+    };
+    for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
+        char env[2600];
+        snprintf(env, sizeof env,
+                 "LD_PRELOAD='%s' ASAN_OPTIONS='%s%sverify_asan_link_order=0' "
+                 "CLPAD_TEST_PWRITE_EIO_FROM=%ld",
+                 shim, asan_now ? asan_now : "", asan_now && *asan_now ? ":" : "",
+                 runs[r].eio_from);
+        int rc = ch_run(env, "letterbox %s -q --size %s %s out.npy", cpu_flag(), runs[r].size,
+                        runs[r].inputs);
+        ch_expect_error(rc, 1, "out.npy: write error: Input/output error");
+        char got[16];
+        ch_slurp(ch_path("out.npy"), got, sizeof got);
+        assert_string_equal(got, "previous");
+        assert_int_equal(hidden_files(), 0);
+        /* without the failure, the same run writes it: the batches that
+         * --batch writes one file each (no writer thread), in one */
+        assert_int_equal(ch_run(NULL, "letterbox %s -q --size %s %s out.npy", cpu_flag(),
+                                runs[r].size, runs[r].inputs), 0);
+        assert_int_equal(ch_run(NULL, "letterbox %s -q --size %s --batch 64 %s one.npy",
+                                cpu_flag(), runs[r].size, runs[r].inputs), 0);
+        tio_tensor t, u;
+        ch_load("out.npy", &t);
+        ch_load("one-00000.npy", &u);
+        assert_int_equal(t.shape[0], r == 0 ? 40 : 4);
+        assert_int_equal(t.nbytes, u.nbytes);
+        assert_memory_equal(t.data, u.data, t.nbytes);
+        tio_free(&t);
+        tio_free(&u);
+        unlink(ch_path("one-00000.npy"));
+        write_file(ch_path("out.npy"), "previous", 8);
+    }
 }
 
 /* ------------------------------------------------------------------------- */
@@ -705,7 +770,8 @@ int main(void)
     ch_timeout_s = 20; /* a hang fails */
     /* The device runs: tests/impl/run.sh sets CLPAD_TEST_IMPL (PoCL, Intel's
      * runtime); test_cli_hostile_device sets CLPAD_TEST_CLI_DEVICE (the
-     * default device). They run the signal tests only, without --cpu. */
+     * default device). They run the signal tests and the failing disk only,
+     * without --cpu. */
     const char *impl = getenv("CLPAD_TEST_IMPL");
     if (impl && !*impl)
         impl = NULL;
@@ -714,11 +780,13 @@ int main(void)
         cmocka_unit_test_setup(test_signal_removes_temporary, empty_scratch),
         cmocka_unit_test_setup(test_ignored_signal_stays_ignored, empty_scratch),
         cmocka_unit_test_setup(test_signal_keeps_output_sets, empty_scratch),
+        cmocka_unit_test_setup(test_write_error_mid_output, empty_scratch),
     };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_signal_removes_temporary, empty_scratch),
         cmocka_unit_test_setup(test_ignored_signal_stays_ignored, empty_scratch),
         cmocka_unit_test_setup(test_signal_keeps_output_sets, empty_scratch),
+        cmocka_unit_test_setup(test_write_error_mid_output, empty_scratch),
         cmocka_unit_test_setup(test_outputs_name_one_file, empty_scratch),
         cmocka_unit_test_setup(test_transforms_non_utf8_names, empty_scratch),
         cmocka_unit_test_setup(test_output_checked_first, empty_scratch),

@@ -5,6 +5,9 @@
  * the real photo data/astronaut.png, and the atomicity of saves.
  * Scratch files live in a mkdtemp directory under /tmp that is removed at the end.
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* mincore, fstatfs */
+#endif
 #include "test_util.h"
 
 #include "tensor_io.h"
@@ -17,6 +20,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#endif
 
 #include <jpeglib.h>
 #include <stb/stb_image_write.h>
@@ -1288,6 +1296,78 @@ static void test_npy_writer(void **state)
     closedir(d);
 }
 
+/* A streamed .npy of 72 MiB on a disk: its header padded to 4096 bytes and
+ * its aligned pieces written with O_DIRECT (io/load_save.c), so that they
+ * are not in the page cache afterwards, the others through it; the data
+ * exactly what was written, whatever the alignment of each piece. On tmpfs
+ * (no direct writes): numpy's 128-byte header, the same data. */
+static void test_npy_writer_direct(void **state)
+{
+    (void)state;
+#ifdef __linux__
+    char path[128], err[256];
+    snprintf(path, sizeof path, "%s/direct.npy", g_dir);
+    const size_t row = (size_t)1 << 20, nrows = 72, total = nrows * row;
+    int64_t shape[2] = {(int64_t)nrows, (int64_t)(row / 4)};
+    unsigned char *data = NULL;
+    assert_int_equal(posix_memalign((void **)&data, 4096, total), 0);
+    for (size_t i = 0; i < total / 4; i++)
+        ((uint32_t *)data)[i] = (uint32_t)(i * 2654435761u);
+    tio_output_set *set;
+    assert_int_equal(tio_output_set_open(&set, err, sizeof err), 0);
+    tio_npy_writer *w;
+    assert_int_equal(tio_output_set_begin_npy(set, path, CLPAD_F32, 2, shape, &w, err,
+                                              sizeof err), 0);
+    assert_int_equal(tio_npy_writer_reserve(w, total, err, sizeof err), 0);
+    /* aligned; aligned but of a length no multiple of 4096; at an unaligned
+     * offset; aligned again */
+    const size_t cut[] = {0, 32 * row, 32 * row + 1000, 40 * row, total};
+    for (int k = 0; k < 4; k++)
+        assert_int_equal(tio_npy_writer_write(w, data + cut[k], cut[k + 1] - cut[k], err,
+                                              sizeof err), 0);
+    assert_int_equal(tio_npy_writer_finish(w, (int64_t)nrows, true, err, sizeof err), 0);
+    assert_int_equal(tio_output_set_commit(set, err, sizeof err), 0);
+
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    struct statfs sf;
+    assert_int_equal(fstatfs(fd, &sf), 0);
+    bool on_disk = sf.f_type != 0x01021994 && sf.f_type != (long)0x858458f6;
+    unsigned char h[10];
+    assert_int_equal(read(fd, h, sizeof h), (ssize_t)sizeof h);
+    size_t header = 10 + (size_t)(h[8] | h[9] << 8);
+    assert_int_equal(header, on_disk ? 4096 : 128);
+    if (on_disk) {
+        /* the first 32 MiB went around the page cache, the unaligned piece
+         * through it */
+        size_t len = header + total, pages = (len + 4095) / 4096;
+        unsigned char *m = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+        assert_true(m != MAP_FAILED);
+        unsigned char *vec = malloc(pages);
+        assert_non_null(vec);
+        assert_int_equal(mincore(m, len, vec), 0);
+        size_t resident = 0;
+        for (size_t p = 1; p < 1 + 32 * row / 4096; p++)
+            resident += vec[p] & 1;
+        assert_true(resident < 32 * row / 4096 / 10);
+        assert_true(vec[(header + 32 * row + 1000) / 4096] & 1);
+        free(vec);
+        munmap(m, len);
+    }
+    close(fd);
+    tio_tensor t = {0};
+    assert_int_equal(tio_load(path, &t, err, sizeof err), 0);
+    assert_int_equal(t.shape[0], (int64_t)nrows);
+    assert_int_equal(t.nbytes, total);
+    assert_memory_equal(t.data, data, total);
+    tio_free(&t);
+    unlink(path);
+    free(data);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1311,6 +1391,7 @@ int main(void)
         cmocka_unit_test(test_16bit_images),
         cmocka_unit_test(test_jpeg_save),
         cmocka_unit_test(test_npy_writer),
+        cmocka_unit_test(test_npy_writer_direct),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
