@@ -775,6 +775,18 @@ static void test_device(void **state)
     free_folder(&f);
 }
 
+/* The device context, where it reads host memory in place (else skip). */
+static clpad_context *in_place_context(void)
+{
+    clpad_context *ctx = device_context();
+    if (!ctx->unified_memory) {
+        printf("SKIP: %s does not read host memory in place\n", ctx->device_name);
+        clpad_context_destroy(ctx);
+        skip();
+    }
+    return ctx;
+}
+
 /* On a device that reads host memory in place, the stream decodes each
  * batch's images one after another into one block and the batch's launch
  * reads them there, with no gathered copy: every launch reads in place, the
@@ -783,12 +795,7 @@ static void test_device(void **state)
 static void test_in_place(void **state)
 {
     (void)state;
-    clpad_context *ctx = device_context();
-    if (!ctx->unified_memory) {
-        printf("SKIP: %s does not read host memory in place\n", ctx->device_name);
-        clpad_context_destroy(ctx);
-        skip();
-    }
+    clpad_context *ctx = in_place_context();
     uint64_t rng = tu_seed() ^ 0x1A9ACE;
     folder f;
     make_folder(&f, "inplace", 14, &rng, false);
@@ -872,12 +879,7 @@ static void test_memory_bound_blocks(void **state)
     printf("SKIP: the sanitizers' allocators keep freed memory\n");
     skip();
 #else
-    clpad_context *ctx = device_context();
-    if (!ctx->unified_memory) {
-        printf("SKIP: %s does not read host memory in place\n", ctx->device_name);
-        clpad_context_destroy(ctx);
-        skip();
-    }
+    clpad_context *ctx = in_place_context();
     uint64_t rng = tu_seed() ^ 0xB10C;
     make_dir("blocks");
     char *files[30];
@@ -892,12 +894,12 @@ static void test_memory_bound_blocks(void **state)
     }
     for (int i = 0; i < 120; i++)
         paths[i] = files[i % 30];
-    clpad_letterbox_options lb;
-    clpad_letterbox_options_init(&lb, 16, 16);
-    clpad_stream_options so;
+    clpad_stream_options so; /* batches of 5 into 16 x 16 slots, 2 decoders */
     clpad_stream_options_init(&so);
     so.batch = 5;
     so.workers = 2;
+    clpad_letterbox_options lb;
+    clpad_letterbox_options_init(&lb, 16, 16);
     unsigned char out[5 * 3 * 16 * 16 * 4];
     size_t growth = 0;
     uint64_t in_place = 0;
