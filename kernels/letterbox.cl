@@ -35,10 +35,11 @@
  * wide_rows}: the columns [x_begin, x_end) of the slot that are not
  * constant border, and the rows that may be read 4 bytes per pixel), then
  * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
- * each image's column table as four planes of W ints, x0[W], x1[W],
+ * each image's column table as eight planes of W ints, x0[W], x1[W],
  * alpha0[W], alpha1[W] (byte offsets in a source row; columns outside
  * [x_begin, x_end) are border; planes, so that a vectorised loop loads the
- * weights of neighbouring pixels with one load), then the value table. The
+ * weights of neighbouring pixels with one load), then the weights, bases
+ * and masks of lb_hpass_perm and one unused plane, then the value table. The
  * NDRange is 2-D (host/ops/letterbox/cl.c, one local size per device style):
  * dimension 1 walks the output rows of the whole batch (image-major),
  * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
@@ -190,14 +191,15 @@ CLPAD_INLINE void lb_samples(const int C, bool wide, __global const uchar *restr
     }
 }
 
-/* The horizontal pass of one source row r for pixels [x, x + n) of the
- * slot: h[c][k] for source channel c of pixel x + k (wide: as lb_samples). */
-CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *restrict r,
-                               __global const int *restrict cs, long cw, long x, long n,
-                               int h[4][CLPAD_LB_BAND_CHUNK])
+/* The horizontal pass of one source row r for pixels [x + k0, x + k1) of
+ * the slot: h[c][k] for source channel c of pixel x + k (wide: as
+ * lb_samples). */
+CLPAD_INLINE void lb_hpass_gather(const int C, bool wide, __global const uchar *restrict r,
+                                  __global const int *restrict cs, long cw, long x, long k0,
+                                  long k1, int h[4][CLPAD_LB_BAND_CHUNK])
 {
     if (wide) {
-        for (long k = 0; k < n; k++) {
+        for (long k = k0; k < k1; k++) {
             long e = x + k;
             int x0 = cs[e], x1 = cs[cw + e], a0 = cs[2 * cw + e], a1 = cs[3 * cw + e];
             uint p0 = lb_load4(r + x0);
@@ -212,13 +214,83 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
         }
     } else {
         for (int c = 0; c < C; c++) {
-            for (long k = 0; k < n; k++) {
+            for (long k = k0; k < k1; k++) {
                 long e = x + k;
                 h[c][k] = clpad_lb_hpass(r[cs[e] + c], r[cs[cw + e] + c], cs[2 * cw + e],
                                          cs[3 * cw + e]);
             }
         }
     }
+}
+
+/* The permuted horizontal pass (x86 with AVX2, where the compiler has the
+ * byte permute and the multiply-add as builtins; bench/README.md, "Design
+ * measurements"): a group of 8 pixels (slot columns 8g .. 8g + 7) is two
+ * halves of 4, each reading its samples from 16 contiguous bytes of the
+ * source row at base[2g + i] (plane 5 of the column table, -1 where a half's
+ * samples do not lie in such a span), one load per half. The half's mask
+ * (plane 6, 16 bytes) puts source channel 0 of pixel j's two columns in
+ * bytes 4j and 4j + 2 (mask + c: channel c) and zeros in bytes 4j + 1, 4j +
+ * 3 (mask bytes >= 0x80); one multiply-add of 16-bit pairs with the weights
+ * a0 | a1 << 16 (plane 4) then gives clpad_lb_hpass's s0 * a0 + s1 * a1 for
+ * 8 pixels, exactly (the host puts only weights in [0, 32767] there). */
+#if CLPAD_LB_BAND_CHUNK > 0 && defined(__clang__) && defined(__AVX2__) && defined(__ENDIAN_LITTLE__)
+#define LB_PERM 1
+typedef char lb_char32 __attribute__((ext_vector_type(32)));
+typedef short lb_short16 __attribute__((ext_vector_type(16)));
+CLPAD_INLINE bool lb_hpass_perm(const int C, bool wide, __global const uchar *restrict r,
+                                __global const int *restrict cs, long cw, long x, long n,
+                                int h[4][CLPAD_LB_BAND_CHUNK])
+{
+    long g0 = (x + 7) >> 3, g1 = (x + n) >> 3; /* the groups inside [x, x + n) */
+    __global const int *restrict base = cs + 5 * cw;
+    int fit = g0 < g1;
+    for (long g = g0; g < g1; g++)
+        fit &= (base[2 * g] | base[2 * g + 1]) >= 0;
+    if (!fit)
+        return false;
+    lb_hpass_gather(C, wide, r, cs, cw, x, 0, 8 * g0 - x, h);
+    __global const char *restrict rc = (__global const char *)r;
+    for (long g = g0; g < g1; g++) {
+        char16 lo = vload16(0, rc + base[2 * g]), hi = vload16(0, rc + base[2 * g + 1]);
+        lb_char32 span = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12,
+                                                 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+                                                 25, 26, 27, 28, 29, 30, 31);
+        lb_char32 m = __builtin_astype(vload8(g, cs + 6 * cw), lb_char32);
+        lb_short16 w = __builtin_astype(vload8(g, cs + 4 * cw), lb_short16);
+        /* (each channel written out: the compiler keeps a loop over C) */
+#define LB_PERM_CHANNEL(c)                                                                    \
+    vstore8(__builtin_ia32_pmaddwd256(                                                        \
+                __builtin_astype(__builtin_ia32_pshufb256(span, m + (char)(c)), lb_short16), w), \
+            0, &h[c][8 * g - x])
+        LB_PERM_CHANNEL(0);
+        if (C >= 3) {
+            LB_PERM_CHANNEL(1);
+            LB_PERM_CHANNEL(2);
+        }
+        if (C == 4)
+            LB_PERM_CHANNEL(3);
+#undef LB_PERM_CHANNEL
+    }
+    lb_hpass_gather(C, wide, r, cs, cw, x, 8 * g1 - x, n, h);
+    return true;
+}
+#else
+#define LB_PERM 0
+#endif
+
+/* The horizontal pass of one source row r for pixels [x, x + n) of the
+ * slot: h[c][k] for source channel c of pixel x + k; permuted where it can
+ * be, else gathered. */
+CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *restrict r,
+                               __global const int *restrict cs, long cw, long x, long n,
+                               int h[4][CLPAD_LB_BAND_CHUNK])
+{
+#if LB_PERM
+    if (lb_hpass_perm(C, wide, r, cs, cw, x, n, h))
+        return;
+#endif
+    lb_hpass_gather(C, wide, r, cs, cw, x, 0, n, h);
 }
 
 /* ---- A work-item ------------------------------------------------------------ */
@@ -366,7 +438,7 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
             lb_fill(C, nhwc, ob, d, plane, b, xe, fill);
             if (a >= b)
                 continue;
-            __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+            __global const int *restrict cs = (__global const int *)(tab + cols_at + n * 2 * W);
             bool wide = max(ry.x, ry.y) < desc.w;
             long want0 = (n << 32) | ry.x, want1 = (n << 32) | ry.y;
             /* the slots of the two source rows, making those missing */
@@ -819,7 +891,7 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
     long n = row / H, y = row - n * H;
     long4 desc = ((__global const long4 *)tab)[n];
     int4 ry = tab[rows_at + row];
-    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * W);
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * 2 * W);
     __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
     __global uchar *restrict d =
         dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;

@@ -100,6 +100,57 @@ static bool lb_band_pays(const lb_plan *p)
     return 2 * passes <= 3 * rows;
 }
 
+/* The planes of W ints of an image's column table in the kernel's table
+ * buffer: x0, x1, alpha0, alpha1, and for the permuted horizontal pass
+ * (perm_tables) its weights, bases and masks, and one unused. */
+#define LB_COL_PLANES 8
+
+/* The tables of the permuted horizontal pass of image i, planes 4 .. 6 of
+ * its columns (kernels/letterbox.cl, lb_hpass_perm): each pixel's weights
+ * a0 | a1 << 16; for each half-group of 4 columns 4h .. 4h + 3 the first
+ * byte of the 16 bytes of a source row that hold all their samples (-1:
+ * none do, the half holds border columns, or a weight lies outside
+ * [0, 32767]), and its 16-byte mask: for pixel j, bytes 4j and 4j + 2 the
+ * offsets of its two source pixels' channel 0 in those 16 bytes, bytes
+ * 4j + 1 and 4j + 3 0x80 (zero). The 16 bytes stay inside the bytes that
+ * the image's columns read, so inside its rows. */
+static void perm_tables(const lb_plan *p, size_t i, int32_t *planes)
+{
+    int64_t W = p->W, C = p->C;
+    int32_t *w01 = planes + 4 * W, *base = planes + 5 * W;
+    unsigned char *mask = (unsigned char *)(planes + 6 * W);
+    const lb_entry *c = p->cols + i * (size_t)W;
+    int64_t xb = p->desc[i].x_range & 0x7fffffff, xe = p->desc[i].x_range >> 32, end = 0;
+    for (int64_t x = xb; x < xe; x++) { /* the end of the bytes read: inside the row */
+        int64_t e = (c[x].a > c[x].b ? c[x].a : c[x].b) + C;
+        end = e > end ? e : end;
+    }
+    for (int64_t x = 0; x < W; x++)
+        w01[x] = (int32_t)((uint32_t)(c[x].w0 & 0xffff) | (uint32_t)(c[x].w1 & 0xffff) << 16);
+    for (int64_t h = 0; h < W / 4; h++) {
+        int64_t x = 4 * h, lo = INT64_MAX, hi = 0;
+        bool ok = !p->taps && !p->yuv && x >= xb && x + 4 <= xe && end >= 16;
+        for (int j = 0; j < 4 && ok; j++) {
+            const lb_entry *e = &c[x + j];
+            ok = e->a >= 0 && e->b >= 0 && e->w0 >= 0 && e->w0 <= 32767 && e->w1 >= 0 &&
+                 e->w1 <= 32767;
+            lo = e->a < lo ? e->a : lo;
+            lo = e->b < lo ? e->b : lo;
+            hi = e->a + C > hi ? e->a + C : hi;
+            hi = e->b + C > hi ? e->b + C : hi;
+        }
+        int64_t b = lo < end - 16 ? lo : end - 16;
+        base[h] = ok && hi - b <= 16 ? (int32_t)b : -1;
+        for (int j = 0; j < 4 && base[h] >= 0; j++) {
+            unsigned char *m = mask + 16 * h + 4 * j;
+            m[0] = (unsigned char)(c[x + j].a - b);
+            m[1] = 0x80;
+            m[2] = (unsigned char)(c[x + j].b - b);
+            m[3] = 0x80;
+        }
+    }
+}
+
 /* The kernel's table buffer: descriptors, rows, columns, value table and
  * (variable taps) the coefficients, in units of 16 bytes (int4). */
 typedef struct lb_tab_layout {
@@ -110,7 +161,7 @@ static void tab_layout(const lb_plan *p, lb_tab_layout *t)
 {
     t->rows_at = p->n * 2; /* lb_desc: 32 bytes */
     t->cols_at = t->rows_at + p->n * (size_t)p->H;
-    t->lut_at = t->cols_at + p->n * (size_t)p->W;
+    t->lut_at = t->cols_at + p->n * (size_t)p->W * LB_COL_PLANES / 4;
     t->coef_at = t->lut_at + ((size_t)p->C * 256 * p->es + 15) / 16;
     t->chroma_at = t->coef_at + (p->n_coefs * sizeof(int32_t) + 15) / 16;
     t->chroma_at += t->chroma_at & 1; /* long4: 32-byte aligned */
@@ -134,9 +185,10 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables");
     memcpy(host, p->desc, p->n * sizeof *p->desc);
     memcpy(host + t.rows_at * 16, p->rows, p->n * (size_t)p->H * sizeof *p->rows);
-    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W] */
+    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W], then
+     * perm_tables' */
     for (size_t i = 0; i < p->n; i++) {
-        int32_t *planes = (int32_t *)(host + (t.cols_at + i * (size_t)p->W) * 16);
+        int32_t *planes = (int32_t *)(host + t.cols_at * 16 + i * LB_COL_PLANES * 4 * (size_t)p->W);
         const lb_entry *c = p->cols + i * (size_t)p->W;
         for (int64_t x = 0, W = p->W; x < W; x++) {
             planes[x] = c[x].a;
@@ -144,6 +196,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
             planes[2 * W + x] = c[x].w0;
             planes[3 * W + x] = c[x].w1;
         }
+        perm_tables(p, i, planes);
     }
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
     if (p->n_coefs)
