@@ -852,6 +852,7 @@ static void test_in_place(void **state)
     free_folder(&f);
 }
 
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 /* A line "KEY: N kB" of /proc/self/status, in bytes; 0 if absent. */
 static size_t status_bytes(const char *key)
 {
@@ -865,6 +866,7 @@ static size_t status_bytes(const char *key)
         fclose(f);
     return v;
 }
+#endif
 
 /* The library's own reader on a device that reads host memory in place
  * (the batch blocks): while 120 images of 1.08 MB each stream through in
