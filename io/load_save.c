@@ -139,6 +139,7 @@ struct tio_npy_writer {
     uint64_t written;   /* data bytes */
     bool padded;        /* the header padded to TIO_DIRECT_ALIGN bytes */
     bool direct;        /* aligned pieces bypass the page cache (O_DIRECT) */
+    bool odirect;       /* O_DIRECT is set on the descriptor now */
 };
 
 /* A streamed .npy of at least TIO_DIRECT_MIN bytes of data, on a file system
@@ -185,18 +186,20 @@ static size_t writer_header(const tio_npy_writer *w, unsigned char *hdr, size_t 
     return TIO_DIRECT_ALIGN;
 }
 
-/* Turn O_DIRECT on or off on the writer's descriptor; false (and direct
- * writes off for good) when the file system refuses it. */
+/* Turn O_DIRECT on or off on the writer's descriptor (a system call only
+ * when it changes: the writer keeps the state); false (and direct writes
+ * off for good) when the file system refuses it. */
 static bool set_direct(tio_npy_writer *w, bool on)
 {
+    if (w->odirect == on)
+        return true;
 #ifdef O_DIRECT
     int fl = fcntl(w->af.fd, F_GETFL);
-    if (fl >= 0 && ((fl & O_DIRECT) != 0) == on)
+    if (fl >= 0 && fcntl(w->af.fd, F_SETFL, on ? fl | O_DIRECT : fl & ~O_DIRECT) == 0) {
+        w->odirect = on;
         return true;
-    if (fl >= 0 && fcntl(w->af.fd, F_SETFL, on ? fl | O_DIRECT : fl & ~O_DIRECT) == 0)
-        return true;
+    }
 #endif
-    (void)on;
     w->direct = false;
     return false;
 }

@@ -1297,7 +1297,8 @@ static void test_npy_writer(void **state)
 }
 
 /* A streamed .npy of 72 MiB on a disk: its header padded to 4096 bytes and
- * its aligned pieces written with O_DIRECT (io/load_save.c), so that they
+ * its aligned pieces written with O_DIRECT (turned off for the others and
+ * on again) (io/load_save.c), so that they
  * are not in the page cache afterwards, the others through it; the data
  * exactly what was written, whatever the alignment of each piece. On tmpfs
  * (no direct writes): numpy's 128-byte header, the same data. */
@@ -1351,6 +1352,12 @@ static void test_npy_writer_direct(void **state)
             resident += vec[p] & 1;
         assert_true(resident < 32 * row / 4096 / 10);
         assert_true(vec[(header + 32 * row + 1000) / 4096] & 1);
+        /* and the last, aligned again, around it too (direct writes turned
+         * back on after the unaligned pieces) */
+        resident = 0;
+        for (size_t p = (header + 40 * row) / 4096; p < pages; p++)
+            resident += vec[p] & 1;
+        assert_true(resident < 32 * row / 4096 / 10);
         free(vec);
         munmap(m, len);
     }
