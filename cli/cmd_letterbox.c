@@ -558,6 +558,25 @@ static void bg_stop(bg_writer *b)
     pthread_mutex_destroy(&b->mu);
 }
 
+/* One file of --batch B through the .npy writer, as the single OUTPUT is
+ * written: a batch of 64 MiB or more goes to a disk with direct writes from
+ * the page-aligned buffer (io/load_save.c). 0, or 1 with err set and the
+ * file's temporary removed. */
+static int write_batch_file(tio_output_set *set, const char *path, clpad_dtype dtype,
+                            const int64_t shape[4], const unsigned char *data, size_t len,
+                            char *err, size_t errlen)
+{
+    tio_npy_writer *w;
+    if (tio_output_set_begin_npy(set, path, dtype, 4, shape, &w, err, errlen))
+        return 1;
+    if (tio_npy_writer_write(w, data, len, err, errlen)) {
+        char ignored[64]; /* the write's error is the one to report */
+        tio_npy_writer_finish(w, 0, false, ignored, sizeof ignored);
+        return 1;
+    }
+    return tio_npy_writer_finish(w, shape[0], true, err, errlen);
+}
+
 static char *batch_name(const char *out, size_t b, int digits)
 {
     size_t len = strlen(out);
@@ -1038,10 +1057,9 @@ int cmd_letterbox(int argc, char **argv)
         } else if (writer) {
             wrc = tio_npy_writer_write(writer, dst, b.count * slot, err, sizeof err);
         } else {
-            tio_tensor t = {.dtype = o.dtype, .rank = 4,
-                            .shape = {(int64_t)b.count, shape[1], shape[2], shape[3]},
-                            .data = dst, .nbytes = b.count * slot};
-            wrc = tio_output_set_add(set, batch_names[nfile++], &t, NULL, err, sizeof err);
+            int64_t bshape[4] = {(int64_t)b.count, shape[1], shape[2], shape[3]};
+            wrc = write_batch_file(set, batch_names[nfile++], o.dtype, bshape, dst,
+                                   b.count * slot, err, sizeof err);
         }
         if (wrc) {
             progress_clear(&prog);

@@ -62,6 +62,19 @@ static void write_npy_u8(const char *name, int rank, const int64_t *shape)
     free(b);
 }
 
+/* The length of the .npy header of the scratch file `name` (numpy's
+ * version 1.0 header: 10 bytes and the 16-bit length at bytes 8-9). */
+static size_t npy_header_len(const char *name)
+{
+    unsigned char h[10] = {0};
+    FILE *f = fopen(ch_path(name), "rb");
+    assert_non_null(f);
+    assert_int_equal(fread(h, 1, sizeof h, f), sizeof h);
+    fclose(f);
+    assert_int_equal(h[6], 1);
+    return 10 + (size_t)(h[8] | h[9] << 8);
+}
+
 static int hidden_files(void)
 {
     DIR *d = opendir(ch_dir);
@@ -456,6 +469,9 @@ static void test_write_error_mid_output(void **state)
         tio_tensor t, u;
         ch_load("out.npy", &t);
         ch_load("one-00000.npy", &u);
+        /* both through the .npy writer: on a disk the 64 MiB ones with direct
+         * writes and a 4096-byte header, each */
+        assert_int_equal(npy_header_len("one-00000.npy"), npy_header_len("out.npy"));
         assert_int_equal(t.shape[0], r == 0 ? 40 : 4);
         assert_int_equal(t.nbytes, u.nbytes);
         assert_memory_equal(t.data, u.data, t.nbytes);
@@ -464,6 +480,18 @@ static void test_write_error_mid_output(void **state)
         unlink(ch_path("one-00000.npy"));
         write_file(ch_path("out.npy"), "previous", 8);
     }
+    /* a --batch file failing half-way (64 MiB, direct on a disk): the error
+     * names it, and neither it nor a temporary is left */
+    char env[2600];
+    snprintf(env, sizeof env,
+             "LD_PRELOAD='%s' ASAN_OPTIONS='%s%sverify_asan_link_order=0' "
+             "CLPAD_TEST_PWRITE_EIO_FROM=%ld",
+             shim, asan_now ? asan_now : "", asan_now && *asan_now ? ":" : "", 32L << 20);
+    ch_expect_error(ch_run(env, "letterbox %s -q --size 2048,2048 --batch 4 %s one.npy",
+                           cpu_flag(), "w00.npy w01.npy w02.npy w03.npy"),
+                    1, "one-00000.npy: write error: Input/output error");
+    assert_int_equal(access(ch_path("one-00000.npy"), F_OK), -1);
+    assert_int_equal(hidden_files(), 0);
 }
 
 /* ------------------------------------------------------------------------- */
