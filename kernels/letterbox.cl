@@ -385,12 +385,12 @@ CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *rest
  * outputs large enough: kernels/common.cl, "Stores"): lb_write_v with
  * ob 4 and step 1, its values 8 at a time in vectors (the vectoriser
  * keeps no streaming hint on a scalar store: it needs the aligned vector),
- * stored with __builtin_nontemporal_store in whole cache lines of 64
- * bytes (16 values) from the first line boundary on; the elements before
- * it and after the last whole line by lb_write_v (so that no line takes
- * both kinds of store: a streaming store to a line a plain store has just
- * brought into the cache costs a write-back). Each vector's lanes are the
- * scalar loop's operations, in the same order. */
+ * stored with __builtin_nontemporal_store, where the row is whole cache
+ * lines of 64 bytes (16 values); any other row by lb_write_v alone. Rows
+ * that start inside a line, their partial lines written with plain stores
+ * and the rest streamed, made the kernel slower than plain stores
+ * throughout (bench/README.md, "Design measurements"). Each vector's lanes
+ * are the scalar loop's operations, in the same order. */
 #if CLPAD_LB_BAND_CHUNK > 0 && CLPAD_HAVE_NT && defined(CLPAD_STREAM_STORES)
 #define LB_STREAM 1
 typedef int8 lb_int8u __attribute__((aligned(4)));
