@@ -399,7 +399,48 @@ CLPAD_INLINE int8 lb_vpass8(const int *h0, const int *h1, int b0, int b1)
     int8 v0 = *(const lb_int8u *)h0, v1 = *(const lb_int8u *)h1;
     return (((b0 * (v0 >> 4)) >> 16) + ((b1 * (v1 >> 4)) >> 16) + 2) >> 2;
 }
+#if LB_PERM
+/* The vertical pass of 16 samples in 16 bits (x86 AVX2 builtins, as
+ * lb_hpass_perm): h >> 4 packed to 16 bits, `vpmulhw` by the weight gives
+ * (b * (h >> 4)) >> 16 exactly where both fit in 16 bits, and the sum and
+ * rounding stay below 2^15. The host allows it per image (v16, plane 7 of
+ * the column table: lb_band) only where every column weight and row weight
+ * is in [0, 2048] and each pair sums to at most 2048, so that h >> 4 <=
+ * 255 * 2048 / 16 = 32640 and each product's high half <= 1020. The pack
+ * and the unpack work within 128-bit lanes: *lo gets samples 0..7, *hi
+ * 8..15, in order. */
+CLPAD_INLINE void lb_vpass16(const int *h0, const int *h1, int b0, int b1, int8 *lo, int8 *hi)
+{
+    int8 p0 = *(const lb_int8u *)h0 >> 4, p1 = *(const lb_int8u *)(h0 + 8) >> 4;
+    int8 q0 = *(const lb_int8u *)h1 >> 4, q1 = *(const lb_int8u *)(h1 + 8) >> 4;
+    lb_short16 p = __builtin_ia32_packssdw256(p0, p1), q = __builtin_ia32_packssdw256(q0, q1);
+    lb_short16 v = __builtin_ia32_pmulhw256(p, (lb_short16)(short)b0) +
+                   __builtin_ia32_pmulhw256(q, (lb_short16)(short)b1);
+    v = (v + (lb_short16)2) >> (lb_short16)2;
+    lb_short16 z = (lb_short16)0;
+    *lo = __builtin_astype(__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3, 19, 8, 24, 9, 25,
+                                                   10, 26, 11, 27),
+                           int8);
+    *hi = __builtin_astype(__builtin_shufflevector(v, z, 4, 20, 5, 21, 6, 22, 7, 23, 12, 28, 13,
+                                                   29, 14, 30, 15, 31),
+                           int8);
+}
 #define LB_STREAM_LOOP(VALUE8)                                                \
+    if (v16) {                                                                \
+        for (; k + 16 <= n; k += 16) {                                        \
+            int8 v, v_hi;                                                     \
+            lb_vpass16(h0 + k, h1 + k, b0, b1, &v, &v_hi);                    \
+            __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k));   \
+            v = v_hi;                                                         \
+            __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k + 8)); \
+        }                                                                     \
+    } else {                                                                  \
+        LB_STREAM_LOOP32(VALUE8)                                              \
+    }
+#else
+#define LB_STREAM_LOOP(VALUE8) LB_STREAM_LOOP32(VALUE8)
+#endif
+#define LB_STREAM_LOOP32(VALUE8)                                              \
     for (; k + 16 <= n; k += 16) {                                            \
         int8 v = lb_vpass8(h0 + k, h1 + k, b0, b1);                           \
         __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k));       \
@@ -407,7 +448,7 @@ CLPAD_INLINE int8 lb_vpass8(const int *h0, const int *h1, int b0, int b1)
         __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k + 8));   \
     }
 CLPAD_INLINE void lb_stream(__global uchar *restrict o8, const int *restrict h0,
-                            const int *restrict h1, int b0, int b1, long n,
+                            const int *restrict h1, int b0, int b1, bool v16, long n,
                             __global const uchar *restrict l8, float2 sc, float mn, float sd,
                             int nk)
 {
@@ -434,6 +475,7 @@ CLPAD_INLINE void lb_stream(__global uchar *restrict o8, const int *restrict h0,
 #endif
 }
 #undef LB_STREAM_LOOP
+#undef LB_STREAM_LOOP32
 #else
 #define LB_STREAM 0
 #endif
@@ -509,6 +551,7 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
             __global const int *restrict cs =
                 (__global const int *)(tab + cols_at + LB_COLS(n, W));
             bool wide = max(ry.x, ry.y) < desc.w;
+            bool v16 = cs[7 * W] != 0; /* lb_vpass16 is exact on this image */
             long want0 = (n << 32) | ry.x, want1 = (n << 32) | ry.y;
             /* the slots of the two source rows, making those missing */
             int i0 = tag[0] == want0 ? 0 : tag[1] == want0 ? 1 : -1;
@@ -532,8 +575,8 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
                                mean[c], std_[c], nk);
 #if LB_STREAM
                 else if (ob == 4)
-                    lb_stream(o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale, mean[c],
-                              std_[c], nk);
+                    lb_stream(o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, v16, b - a, l, scale,
+                              mean[c], std_[c], nk);
 #endif
                 else
                     lb_write_v(ob, 1, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,

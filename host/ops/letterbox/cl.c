@@ -22,7 +22,8 @@
 #define LB_DIRECT 8
 /* The planes of W ints of an image's column table in the kernel's table
  * buffer: x0, x1, alpha0, alpha1, and for the permuted horizontal pass
- * (perm_tables) its weights, bases and masks, and one unused. The kernel
+ * (perm_tables) its weights, bases and masks, and one whose first int says
+ * whether the vertical pass may run in 16 bits (vpass16_exact). The kernel
  * gets the count as a build option (CLPAD_LB_COL_PLANES). */
 #define LB_COL_PLANES 8
 
@@ -154,6 +155,23 @@ static void perm_tables(const lb_plan *p, size_t i, int32_t *planes)
     }
 }
 
+/* Whether the band form's vertical pass may run in 16 bits on image i
+ * (kernels/letterbox.cl, lb_vpass16; plane 7 of its columns): every column
+ * weight of the slot's columns and every row weight of its rows in
+ * [0, 2048], each pair summing to at most 2048, so that a horizontal pass
+ * of u8 samples is at most 255 * 2048 and its h >> 4 fits 16 bits. */
+static bool vpass16_exact(const lb_plan *p, size_t i)
+{
+    const lb_entry *c = p->cols + i * (size_t)p->W, *r = p->rows + i * (size_t)p->H;
+    int64_t xb = p->desc[i].x_range & 0x7fffffff, xe = p->desc[i].x_range >> 32;
+    bool ok = !p->taps && !p->yuv;
+    for (int64_t x = xb; x < xe && ok; x++)
+        ok = c[x].w0 >= 0 && c[x].w1 >= 0 && c[x].w0 + c[x].w1 <= 2048;
+    for (int64_t y = 0; y < p->H && ok; y++)
+        ok = r[y].a < 0 || (r[y].w0 >= 0 && r[y].w1 >= 0 && r[y].w0 + r[y].w1 <= 2048);
+    return ok;
+}
+
 /* The kernel's table buffer: descriptors, rows, columns, value table and
  * (variable taps) the coefficients, in units of 16 bytes (int4). */
 typedef struct lb_tab_layout {
@@ -208,10 +226,12 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
             planes[2 * W + x] = c[x].w0;
             planes[3 * W + x] = c[x].w1;
         }
-        if (kernel_band && band)
+        if (kernel_band && band) {
             perm_tables(p, i, planes);
-        else
+            planes[7 * p->W] = vpass16_exact(p, i);
+        } else {
             memset(planes + 5 * p->W, 0xff, (size_t)p->W * sizeof *planes);
+        }
     }
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
     if (p->n_coefs)
