@@ -44,7 +44,8 @@
  * alpha0[W], alpha1[W] (byte offsets in a source row; columns outside
  * [x_begin, x_end) are border; planes, so that a vectorised loop loads the
  * weights of neighbouring pixels with one load), then the weights, bases
- * and masks of lb_hpass_perm and one unused plane, then the value table. The
+ * and masks of lb_hpass_perm and a plane whose first int allows
+ * lb_vpass16 (the band form only), then the value table. The
  * NDRange is 2-D (host/ops/letterbox/cl.c, one local size per device style):
  * dimension 1 walks the output rows of the whole batch (image-major),
  * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
