@@ -23,6 +23,10 @@
  *    rows_per_item > 1: several consecutive output rows per work-item, each
  *    source row's horizontal pass made once and kept while the rows below
  *    read it.
+ *  - CLPAD_LB_COL_PLANES: the planes of W ints of an image's column table
+ *    (below; 8).
+ *  - CLPAD_STREAM_STORES (kernels/common.cl; with CLPAD_NT): the band form
+ *    writes f32 NCHW rows with streaming stores (lb_stream).
  *
  * The resize is table-driven: the host computes each image's coefficients
  * (OpenCV's INTER_LINEAR / INTER_NEAREST set-up, with the border modes of
@@ -35,11 +39,13 @@
  * wide_rows}: the columns [x_begin, x_end) of the slot that are not
  * constant border, and the rows that may be read 4 bytes per pixel), then
  * rows[n * H + y] = {sy0, sy1, beta0, beta1} (sy0 < 0: a border row), then
- * each image's column table as eight planes of W ints, x0[W], x1[W],
+ * each image's column table as CLPAD_LB_COL_PLANES (8) planes of W ints (a
+ * build option: host/ops/letterbox/cl.c's LB_COL_PLANES), x0[W], x1[W],
  * alpha0[W], alpha1[W] (byte offsets in a source row; columns outside
  * [x_begin, x_end) are border; planes, so that a vectorised loop loads the
  * weights of neighbouring pixels with one load), then the weights, bases
- * and masks of lb_hpass_perm and one unused plane, then the value table. The
+ * and masks of lb_hpass_perm and a plane whose first int allows
+ * lb_vpass16 (the band form only), then the value table. The
  * NDRange is 2-D (host/ops/letterbox/cl.c, one local size per device style):
  * dimension 1 walks the output rows of the whole batch (image-major),
  * dimension 0 walks a row in vectors of LB_VEC pixels, each work-item
@@ -68,6 +74,11 @@
 #if !defined(CLPAD_LB_BAND_CHUNK) || CLPAD_LB_BAND_CHUNK < 0
 #error "letterbox.cl needs -DCLPAD_LB_BAND_CHUNK=N (N >= 0)"
 #endif
+#if !defined(CLPAD_LB_COL_PLANES) || CLPAD_LB_COL_PLANES < 8 || CLPAD_LB_COL_PLANES % 4
+#error "letterbox.cl needs -DCLPAD_LB_COL_PLANES=N (N >= 8, a multiple of 4)"
+#endif
+/* An image's column table in tab, in int4 units (CLPAD_LB_COL_PLANES planes of W ints). */
+#define LB_COLS(n, W) ((n) * (CLPAD_LB_COL_PLANES / 4) * (W))
 
 /* Output pixels per "vector" of the launch geometry. */
 #define LB_VEC 4
@@ -370,6 +381,106 @@ CLPAD_INLINE void lb_write_v(const int ob, const long step, __global uchar *rest
     LB_WRITE_BY_SIZE(clpad_lb_vpass(h0[k], h1[k], b0, b1));
 }
 
+/* The band form's f32 rows of an NCHW output with streaming stores
+ * (host/ops/letterbox/cl.c builds this variant, -DCLPAD_STREAM_STORES, for
+ * outputs large enough: kernels/common.cl, "Stores"): lb_write_v with
+ * ob 4 and step 1, its values 8 at a time in vectors (the vectoriser
+ * keeps no streaming hint on a scalar store: it needs the aligned vector),
+ * stored with __builtin_nontemporal_store, where the row is whole cache
+ * lines of 64 bytes (16 values); any other row by lb_write_v alone. Rows
+ * that start inside a line, their partial lines written with plain stores
+ * and the rest streamed, made the kernel slower than plain stores
+ * throughout (bench/README.md, "Design measurements"). Each vector's lanes
+ * are the scalar loop's operations, in the same order. */
+#if CLPAD_LB_BAND_CHUNK > 0 && CLPAD_HAVE_NT && defined(CLPAD_STREAM_STORES)
+#define LB_STREAM 1
+typedef int8 lb_int8u __attribute__((aligned(4)));
+CLPAD_INLINE int8 lb_vpass8(const int *h0, const int *h1, int b0, int b1)
+{
+    int8 v0 = *(const lb_int8u *)h0, v1 = *(const lb_int8u *)h1;
+    return (((b0 * (v0 >> 4)) >> 16) + ((b1 * (v1 >> 4)) >> 16) + 2) >> 2;
+}
+#if LB_PERM
+/* The vertical pass of 16 samples in 16 bits (x86 AVX2 builtins, as
+ * lb_hpass_perm): h >> 4 packed to 16 bits, `vpmulhw` by the weight gives
+ * (b * (h >> 4)) >> 16 exactly where both fit in 16 bits, and the sum and
+ * rounding stay below 2^15. The host allows it per image (v16, plane 7 of
+ * the column table: lb_band) only where every column weight and row weight
+ * is in [0, 2048] and each pair sums to at most 2048, so that h >> 4 <=
+ * 255 * 2048 / 16 = 32640 and each product's high half <= 1020. The pack
+ * and the unpack work within 128-bit lanes: *lo gets samples 0..7, *hi
+ * 8..15, in order. */
+CLPAD_INLINE void lb_vpass16(const int *h0, const int *h1, int b0, int b1, int8 *lo, int8 *hi)
+{
+    int8 p0 = *(const lb_int8u *)h0 >> 4, p1 = *(const lb_int8u *)(h0 + 8) >> 4;
+    int8 q0 = *(const lb_int8u *)h1 >> 4, q1 = *(const lb_int8u *)(h1 + 8) >> 4;
+    lb_short16 p = __builtin_ia32_packssdw256(p0, p1), q = __builtin_ia32_packssdw256(q0, q1);
+    lb_short16 v = __builtin_ia32_pmulhw256(p, (lb_short16)(short)b0) +
+                   __builtin_ia32_pmulhw256(q, (lb_short16)(short)b1);
+    v = (v + (lb_short16)2) >> (lb_short16)2;
+    lb_short16 z = (lb_short16)0;
+    *lo = __builtin_astype(__builtin_shufflevector(v, z, 0, 16, 1, 17, 2, 18, 3, 19, 8, 24, 9, 25,
+                                                   10, 26, 11, 27),
+                           int8);
+    *hi = __builtin_astype(__builtin_shufflevector(v, z, 4, 20, 5, 21, 6, 22, 7, 23, 12, 28, 13,
+                                                   29, 14, 30, 15, 31),
+                           int8);
+}
+#define LB_STREAM_LOOP(VALUE8)                                                \
+    if (v16) {                                                                \
+        for (; k + 16 <= n; k += 16) {                                        \
+            int8 v, v_hi;                                                     \
+            lb_vpass16(h0 + k, h1 + k, b0, b1, &v, &v_hi);                    \
+            __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k));   \
+            v = v_hi;                                                         \
+            __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k + 8)); \
+        }                                                                     \
+    } else {                                                                  \
+        LB_STREAM_LOOP32(VALUE8)                                              \
+    }
+#else
+#define LB_STREAM_LOOP(VALUE8) LB_STREAM_LOOP32(VALUE8)
+#endif
+#define LB_STREAM_LOOP32(VALUE8)                                              \
+    for (; k + 16 <= n; k += 16) {                                            \
+        int8 v = lb_vpass8(h0 + k, h1 + k, b0, b1);                           \
+        __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k));       \
+        v = lb_vpass8(h0 + k + 8, h1 + k + 8, b0, b1);                        \
+        __builtin_nontemporal_store(VALUE8, (__global uint8 *)(o + k + 8));   \
+    }
+CLPAD_INLINE void lb_stream(__global uchar *restrict o8, const int *restrict h0,
+                            const int *restrict h1, int b0, int b1, bool v16, long n,
+                            __global const uchar *restrict l8, float2 sc, float mn, float sd,
+                            int nk)
+{
+    if (((ulong)o8 & 63) != 0 || (n & 15) != 0) { /* not whole lines of 16 values */
+        lb_write_v(4, 1, o8, h0, h1, b0, b1, n, l8, sc, mn, sd, nk);
+        return;
+    }
+    __global uint *restrict o = (__global uint *)o8;
+    long k = 0;
+#ifdef CLPAD_LB_VALUES_TABLE
+    __global const uint *restrict l = (__global const uint *)l8;
+    if (LB_MUL_EXACT && nk == LB_NORM_SCALE)
+        LB_STREAM_LOOP(as_uint8(convert_float8(v) * sc.x))
+    else
+        LB_STREAM_LOOP(((uint8)(l[v.s0], l[v.s1], l[v.s2], l[v.s3], l[v.s4], l[v.s5], l[v.s6],
+                                l[v.s7])))
+#else
+    if (nk == LB_NORM_SCALE)
+        LB_STREAM_LOOP(as_uint8(convert_float8(v) * sc.x))
+    else if (nk == LB_NORM_SCALE_DIV)
+        LB_STREAM_LOOP(as_uint8(convert_float8(v) * sc.x / sc.y))
+    else
+        LB_STREAM_LOOP(as_uint8((convert_float8(v) * sc.x / sc.y - mn) / sd))
+#endif
+}
+#undef LB_STREAM_LOOP
+#undef LB_STREAM_LOOP32
+#else
+#define LB_STREAM 0
+#endif
+
 /* Fill n elements of ob bytes, every step-th, with the bits v. */
 CLPAD_INLINE void lb_fill_run(const int ob, const long step, __global uchar *restrict o8, long n,
                               uint v)
@@ -438,8 +549,10 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
             lb_fill(C, nhwc, ob, d, plane, b, xe, fill);
             if (a >= b)
                 continue;
-            __global const int *restrict cs = (__global const int *)(tab + cols_at + n * 2 * W);
+            __global const int *restrict cs =
+                (__global const int *)(tab + cols_at + LB_COLS(n, W));
             bool wide = max(ry.x, ry.y) < desc.w;
+            bool v16 = cs[7 * W] != 0; /* lb_vpass16 is exact on this image */
             long want0 = (n << 32) | ry.x, want1 = (n << 32) | ry.y;
             /* the slots of the two source rows, making those missing */
             int i0 = tag[0] == want0 ? 0 : tag[1] == want0 ? 1 : -1;
@@ -461,6 +574,11 @@ CLPAD_INLINE void lb_band(const int C, bool nhwc, int ob, __global const uchar *
                 if (nhwc)
                     lb_write_v(ob, C, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
                                mean[c], std_[c], nk);
+#if LB_STREAM
+                else if (ob == 4)
+                    lb_stream(o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, v16, b - a, l, scale,
+                              mean[c], std_[c], nk);
+#endif
                 else
                     lb_write_v(ob, 1, o, hb[i0][sc], hb[i1][sc], ry.z, ry.w, b - a, l, scale,
                                mean[c], std_[c], nk);
@@ -891,7 +1009,7 @@ CLPAD_INLINE void lb_item(const int C, const int kind, bool nhwc, int ob,
     long n = row / H, y = row - n * H;
     long4 desc = ((__global const long4 *)tab)[n];
     int4 ry = tab[rows_at + row];
-    __global const int *restrict cs = (__global const int *)(tab + cols_at + n * 2 * W);
+    __global const int *restrict cs = (__global const int *)(tab + cols_at + LB_COLS(n, W));
     __global const uchar *restrict lut = (__global const uchar *)(tab + lut_at);
     __global uchar *restrict d =
         dst + (nhwc ? (n * H + y) * W * C : (n * C * H + y) * W) * ob;
@@ -990,6 +1108,7 @@ __kernel void letterbox(LB_KERNEL_ARGS)
     case 4: LB_CASE(4); break;
     default: break;
     }
+    clpad_store_fence(); /* (the streaming variant's stores) */
 #undef LB_CASE
 #undef LB_ITEM
 }

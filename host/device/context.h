@@ -8,8 +8,10 @@
 
 #include <pthread.h>
 
-/* Room for a program's build options (op-specific part, and all of them). */
-#define CLPAD_OPTIONS_MAX 128
+/* Room for a program's build options (op-specific part, and all of them):
+ * letterbox's longest, its streaming-store variant on an exact device,
+ * takes 156 characters. */
+#define CLPAD_OPTIONS_MAX 256
 
 /* A cached kernel. Entries are allocated one by one and never move, so a
  * pointer to one stays valid for the context's life. */

@@ -20,20 +20,31 @@
 /* YUV frames a host call reads in place, in buffers of their own (the
  * arguments f0 .. f7 of kernels/letterbox.cl's letterbox_yuv). */
 #define LB_DIRECT 8
+/* The planes of W ints of an image's column table in the kernel's table
+ * buffer: x0, x1, alpha0, alpha1, and for the permuted horizontal pass
+ * (perm_tables) its weights, bases and masks, and one whose first int says
+ * whether the vertical pass may run in 16 bits (vpass16_exact). The kernel
+ * gets the count as a build option (CLPAD_LB_COL_PLANES). */
+#define LB_COL_PLANES 8
 
-void clpad__lb_options(const clpad_context *ctx, char *options, size_t size)
+void clpad__lb_options(const clpad_context *ctx, bool stream, char *options, size_t size)
 {
     /* Exact devices normalise in the kernel (correctly rounded division
      * asked for explicitly); others look values up, except that devices
      * whose multiplication is exact (round to nearest, denormals kept)
      * compute a plain v * scale to f32 (CLPAD_LB_MUL_EXACT). CPU devices compute
      * samples LB_CPU_CHUNK pixels at a time (and have the band form, in
-     * chunks of LB_CPU_BAND_CHUNK), GPUs 4 (private arrays). */
+     * chunks of LB_CPU_BAND_CHUNK), GPUs 4 (private arrays). `stream`: the
+     * variant whose band form writes f32 NCHW rows with streaming stores
+     * (lb_stream). */
     bool exact = ctx->policy.exact_fp32, cpu = clpad__cpu_geometry(ctx);
     const char *table = ctx->policy.exact_mul_fp32 ? "TABLE -DCLPAD_LB_MUL_EXACT" : "TABLE";
-    snprintf(options, size, "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d -DCLPAD_LB_BAND_CHUNK=%d%s",
+    snprintf(options, size,
+             "-DCLPAD_LB_VALUES_%s -DCLPAD_LB_CHUNK=%d -DCLPAD_LB_BAND_CHUNK=%d "
+             "-DCLPAD_LB_COL_PLANES=%d%s%s",
              exact ? "COMPUTE" : table, cpu ? LB_CPU_CHUNK : 4, cpu ? LB_CPU_BAND_CHUNK : 0,
-             exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "");
+             LB_COL_PLANES, exact ? " -cl-fp32-correctly-rounded-divide-sqrt" : "",
+             stream ? " -DCLPAD_STREAM_STORES" : "");
 }
 
 /* Output pixels per vector of the launch geometry (kernels/letterbox.cl). */
@@ -54,8 +65,6 @@ static void lb_geometry(const clpad_context *ctx, const struct clpad_kernel_entr
     size_t max = k->max_wg < ctx->max_wg ? k->max_wg : ctx->max_wg;
     if (clpad__cpu_geometry(ctx)) {
         size_t ly = LB_CPU_ROWS <= max ? LB_CPU_ROWS : 1;
-        if (ctx->lb_band >= 0)
-            band = ctx->lb_band;
         size_t per = band ? LB_CPU_BAND_ROWS : 1, items = (n_rows + per - 1) / per;
         *g = (clpad_row_geometry){.global = {1, (items + ly - 1) / ly * ly},
                                   .local = {1, ly},
@@ -99,11 +108,6 @@ static bool lb_band_pays(const lb_plan *p)
     }
     return 2 * passes <= 3 * rows;
 }
-
-/* The planes of W ints of an image's column table in the kernel's table
- * buffer: x0, x1, alpha0, alpha1, and for the permuted horizontal pass
- * (perm_tables) its weights, bases and masks, and one unused. */
-#define LB_COL_PLANES 8
 
 /* The tables of the permuted horizontal pass of image i, planes 4 .. 6 of
  * its columns (kernels/letterbox.cl, lb_hpass_perm): each pixel's weights
@@ -151,6 +155,23 @@ static void perm_tables(const lb_plan *p, size_t i, int32_t *planes)
     }
 }
 
+/* Whether the band form's vertical pass may run in 16 bits on image i
+ * (kernels/letterbox.cl, lb_vpass16; plane 7 of its columns): every column
+ * weight of the slot's columns and every row weight of its rows in
+ * [0, 2048], each pair summing to at most 2048, so that a horizontal pass
+ * of u8 samples is at most 255 * 2048 and its h >> 4 fits 16 bits. */
+static bool vpass16_exact(const lb_plan *p, size_t i)
+{
+    const lb_entry *c = p->cols + i * (size_t)p->W, *r = p->rows + i * (size_t)p->H;
+    int64_t xb = p->desc[i].x_range & 0x7fffffff, xe = p->desc[i].x_range >> 32;
+    bool ok = !p->taps && !p->yuv;
+    for (int64_t x = xb; x < xe && ok; x++)
+        ok = c[x].w0 >= 0 && c[x].w1 >= 0 && c[x].w0 + c[x].w1 <= 2048;
+    for (int64_t y = 0; y < p->H && ok; y++)
+        ok = r[y].a < 0 || (r[y].w0 >= 0 && r[y].w1 >= 0 && r[y].w0 + r[y].w1 <= 2048);
+    return ok;
+}
+
 /* The kernel's table buffer: descriptors, rows, columns, value table and
  * (variable taps) the coefficients, in units of 16 bytes (int4). */
 typedef struct lb_tab_layout {
@@ -178,6 +199,14 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
 {
     if (p->out_bytes == 0)
         return clpad__enqueue_marker(queue, num_events, wait_list, event);
+    /* CPU devices: the band form where it pays (or as $CLPAD_LB_BAND says),
+     * and with it, for f32 NCHW outputs large enough for streaming stores
+     * (clpad__nt_min), the program variant that streams its rows
+     * (kernels/letterbox.cl, lb_stream). */
+    bool kernel_band = !p->taps && !p->yuv && clpad__cpu_geometry(ctx);
+    bool band = ctx->lb_band >= 0 ? ctx->lb_band != 0 : lb_band_pays(p);
+    bool stream = kernel_band && band && p->es == 4 && p->layout == CLPAD_LAYOUT_NCHW &&
+                  clpad__nt_min(ctx, (size_t)p->out_bytes, 4, 4) > 0;
     lb_tab_layout t;
     tab_layout(p, &t);
     unsigned char *host = calloc(t.units, 16);
@@ -185,8 +214,9 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         return clpad__fail(CLPAD_ERR_OUT_OF_MEMORY, "letterbox: out of host memory for the tables");
     memcpy(host, p->desc, p->n * sizeof *p->desc);
     memcpy(host + t.rows_at * 16, p->rows, p->n * (size_t)p->H * sizeof *p->rows);
-    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W], then
-     * perm_tables' */
+    /* each image's columns as planes: x0[W], x1[W], alpha0[W], alpha1[W],
+     * then perm_tables' where the band form runs (elsewhere its bases -1,
+     * "no span", and zeros) */
     for (size_t i = 0; i < p->n; i++) {
         int32_t *planes = (int32_t *)(host + t.cols_at * 16 + i * LB_COL_PLANES * 4 * (size_t)p->W);
         const lb_entry *c = p->cols + i * (size_t)p->W;
@@ -196,7 +226,12 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
             planes[2 * W + x] = c[x].w0;
             planes[3 * W + x] = c[x].w1;
         }
-        perm_tables(p, i, planes);
+        if (kernel_band && band) {
+            perm_tables(p, i, planes);
+            planes[7 * p->W] = vpass16_exact(p, i);
+        } else {
+            memset(planes + 5 * p->W, 0xff, (size_t)p->W * sizeof *planes);
+        }
     }
     memcpy(host + t.lut_at * 16, p->lut, (size_t)p->C * 256 * p->es);
     if (p->n_coefs)
@@ -237,7 +272,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
         fill.s[c] = f;
     }
     char options[CLPAD_OPTIONS_MAX];
-    clpad__lb_options(ctx, options, sizeof options);
+    clpad__lb_options(ctx, stream, options, sizeof options);
     clpad_kernel_call kc;
     clpad_status st = clpad__kernel_begin(
         ctx, "letterbox", options,
@@ -245,8 +280,7 @@ static clpad_status enqueue_plan(clpad_context *ctx, const lb_plan *p, cl_mem in
     if (st)
         return st;
     clpad_row_geometry g;
-    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows,
-                lb_band_pays(p), &g);
+    lb_geometry(ctx, kc.k, ((size_t)p->W + LB_VEC - 1) / LB_VEC, (size_t)n_rows, band, &g);
     clpad__arg_mem(&kc, "src", input);
     clpad__arg_mem(&kc, "tab", tab);
     CLPAD_ARGS(&kc, CLPAD_ARG(rows_at), CLPAD_ARG(cols_at), CLPAD_ARG(lut_at));

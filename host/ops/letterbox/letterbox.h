@@ -193,8 +193,9 @@ void clpad__lb_run_rows(const lb_plan *p, const unsigned char *const *src, void 
 const unsigned char **clpad__lb_sources(lb_plan *p, const clpad_image *images);
 
 /* Build options of the letterbox program on this context (the program
- * cache's key: warmup and enqueue agree). */
-void clpad__lb_options(const clpad_context *ctx, char *options, size_t size);
+ * cache's key: warmup and enqueue agree); `stream`: its streaming-store
+ * variant (CPU devices with streaming stores, large f32 NCHW outputs). */
+void clpad__lb_options(const clpad_context *ctx, bool stream, char *options, size_t size);
 
 /* f32 to IEEE binary16 bits, round to nearest even (docs/letterbox.md). */
 uint16_t clpad__f32_to_f16(float f);

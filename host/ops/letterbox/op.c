@@ -4,13 +4,15 @@
 #include "ops/letterbox/letterbox.h"
 #include "ops/op.h"
 
-/* Warm-up: the one program of this device (its build options depend on
- * the device only). */
+/* Warm-up: the program of this device (its build options depend on the
+ * device only), and its streaming-store variant where the device has
+ * streaming stores (CPU devices; host/ops/letterbox/cl.c). */
 static bool variant(const clpad_context *ctx, int i, char *options, size_t size)
 {
-    if (i != 0)
+    int streams = ctx->policy.nt_output_bytes != 0 && clpad__cpu_geometry(ctx) ? 2 : 1;
+    if (i < 0 || i >= streams)
         return false;
-    clpad__lb_options(ctx, options, size);
+    clpad__lb_options(ctx, i == 1, options, size);
     return true;
 }
 
