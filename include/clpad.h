@@ -589,10 +589,12 @@ enum {
  *  device (clpad_context_config_init sets every such field to it). */
 #define CLPAD_CONFIG_DEFAULT (-1)
 
-/** clpad_context_config.nontemporal: streaming stores of large outputs. */
+/** clpad_context_config.nontemporal: streaming stores of large outputs
+ *  (pad's interior stretches, space/batch's multi-unit elements, and the
+ *  whole-cache-line f32 NCHW rows of letterbox's band form on CPU devices). */
 enum {
     CLPAD_NONTEMPORAL_OFF = 0,    /**< never */
-    CLPAD_NONTEMPORAL_ALWAYS = 1, /**< every interior stretch, any size (tests) */
+    CLPAD_NONTEMPORAL_ALWAYS = 1, /**< every output that can take them, any size (tests) */
 };
 /** clpad_context_config.geometry: the style of launch geometry. */
 enum {
