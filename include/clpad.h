@@ -729,7 +729,9 @@ CLPAD_API cl_device_id clpad_context_device(const clpad_context *ctx);
  * space/batch, pad-and-stack and letterbox for every element size); the
  * programs of mixed per-axis modes and of numpy's large pads build on their
  * first use. Programs are cached per context, kernel family and build
- * options.
+ * options. On PoCL each kernel is also compiled for every local size it is
+ * launched with, at the first such launch (and kept in PoCL's own cache,
+ * $POCL_CACHE_DIR), so there the first operations still compile.
  * Errors: CLPAD_ERR_BUILD_FAILED (see clpad_context_build_log), CLPAD_ERR_OPENCL.
  */
 CLPAD_API clpad_status clpad_context_warmup(clpad_context *ctx);
