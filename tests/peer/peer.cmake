@@ -10,16 +10,27 @@
 if(TARGET clpad_cli)
   set(CLPAD_PEER_VENV "${CMAKE_BINARY_DIR}/peer-venv" CACHE PATH
       "Virtual environment of the peer conformance test (created on first use)")
+  set(CLPAD_PEER_PHOTOS "${CMAKE_BINARY_DIR}/peer-data" CACHE PATH
+      "Where the imread peer test keeps its sample photos (downloaded on first use)")
+  # The venv, the sample photos and the Pillow 13 overlay, made once before
+  # the peer tests (the fixture clpad_peer_env they all require): each test
+  # also makes what is missing (setup_venv.sh removes a stale venv first),
+  # and two doing it at once let one import NumPy from a venv the other was
+  # installing; made first, the tests find them ready and run side by side.
+  add_test(NAME peer_setup COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh --setup)
+  set_tests_properties(peer_setup PROPERTIES
+    ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_OVERLAY=requirements-pillow13.txt"
+    LABELS peer
+    SKIP_RETURN_CODE 77
+    FIXTURES_SETUP clpad_peer_env
+    TIMEOUT 900)
   add_test(NAME peer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/run.sh)
   set_tests_properties(peer PROPERTIES
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV}"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
-  # Both tests make the venv when it is missing (setup_venv.sh removes a
-  # stale one first): RESOURCE_LOCK keeps `ctest -j` from running them at
-  # once, which let one import NumPy from a venv the other was installing.
   # Letterbox against OpenCV (cv2.resize + copyMakeBorder, dnn's letterbox)
   # and Ultralytics' LetterBox arithmetic: tests/peer/letterbox_peer.py.
   # lb_resize: the letterbox's resize alone for any pair of sizes, which the
@@ -35,13 +46,11 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_LB_RESIZE=$<TARGET_FILE:lb_resize>"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
   # clpad.imread (libclpad's image reading) against cv2.imread, byte for byte,
   # on real photographs fetched once into the build tree and files derived
   # from them: tests/peer/imread_peer.py.
-  set(CLPAD_PEER_PHOTOS "${CMAKE_BINARY_DIR}/peer-data" CACHE PATH
-      "Where the imread peer test keeps its sample photos (downloaded on first use)")
   # In a sanitizer build the library under test is instrumented and python is
   # not: the tests that load the library into python (peer_imread,
   # peer_pipeline, peer_preprocess) preload the sanitizer runtimes
@@ -69,7 +78,7 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
   # The folder-to-batch pipeline (letterbox_files, the CLI, letterbox of paths)
   # against Ultralytics' predictor step, sample for sample, on the same
@@ -79,7 +88,7 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
   # The letterbox of YUV frames decoded by FFmpeg (PyAV) from H.264 streams of
   # the same photographs against cv2.cvtColor + the letterbox chain, 0
@@ -90,7 +99,7 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 300)
   # clpad.preprocess against Pillow's Image.resize (pil-bilinear, pil-bicubic,
   # pil-lanczos) and torchvision's ImageNet recipe, byte for byte, on the same
@@ -100,7 +109,7 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD}"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
   # The same against Pillow 13 (pil_version 13), installed beside the venv.
   add_test(NAME peer_preprocess_pil13 COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/peer/with_photos.sh preprocess_peer.py)
@@ -108,6 +117,6 @@ if(TARGET clpad_cli)
     ENVIRONMENT "${CLPAD_TEST_ENV};CLPAD_PEER_VENV=${CLPAD_PEER_VENV};CLPAD_PEER_PHOTOS=${CLPAD_PEER_PHOTOS};CLPAD_LIBRARY=$<TARGET_FILE:clpad>;CLPAD_PEER_PRELOAD=${CLPAD_PEER_PRELOAD};CLPAD_PEER_OVERLAY=requirements-pillow13.txt"
     LABELS peer
     SKIP_RETURN_CODE 77
-    RESOURCE_LOCK clpad_peer_venv
+    FIXTURES_REQUIRED clpad_peer_env
     TIMEOUT 900)
 endif()

@@ -5,7 +5,10 @@
 # makes the peer venv (setup_venv.sh, shared with `peer`), fetches the sample
 # photos once into $CLPAD_PEER_PHOTOS (fetch_photos.py), then runs
 # tests/peer/SCRIPT.py in the venv with --photos DIR and ARGS (e.g. --seed S
-# -v; see each script's --help).
+# -v; see each script's --help). SCRIPT `--setup` stops after the venv, the
+# photos and the overlay (the CTest peer_setup, which every peer test
+# requires, so that they can run at once without two of them making the
+# same venv).
 #   CLPAD_PEER_VENV    where the venv lives (CTest sets <build>/peer-venv)
 #   CLPAD_PEER_PHOTOS  where the photos are kept (CTest sets <build>/peer-data)
 #   CLPAD_LIBRARY      the libclpad.so under test (CTest sets it)
@@ -44,6 +47,7 @@ if [[ -n "${CLPAD_PEER_OVERLAY:-}" ]]; then
   fi
   export PYTHONPATH="$overlay${PYTHONPATH:+:$PYTHONPATH}"
 fi
+[[ "$script" == --setup ]] && exit 0
 # A sanitizer build: the runtimes first, as an uninstrumented python cannot
 # load the instrumented library otherwise (leak checking off: it would report
 # Python's own allocations).
