@@ -652,9 +652,7 @@ typedef struct clpad_context_config {
     const char *kernel_dir;
     /** The on-disk program cache's directory, or "off" ($CLPAD_CACHE_DIR);
      *  NULL: $XDG_CACHE_HOME/clpad, else $HOME/.cache/clpad (README,
-     *  "Program cache on disk"). Not used on PoCL while PoCL's own kernel
-     *  cache is on (unless $POCL_KERNEL_CACHE is "0"): PoCL keeps what it
-     *  compiles itself. */
+     *  "Program cache on disk"). */
     const char *cache_dir;
     uint64_t reserved[4];    /* must be 0 */
 } clpad_context_config;

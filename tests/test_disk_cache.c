@@ -1,5 +1,5 @@
 /* The on-disk program cache: binaries are written on first build, reused by
- * a new context (on PoCL only with PoCL's own kernel cache off), and a corrupt, truncated or stale file falls back to
+ * a new context, and a corrupt, truncated or stale file falls back to
  * compiling from source with correct results (and is replaced). Entries and
  * a directory the user does not own alone (a FIFO or a symbolic link at an
  * entry's name, a file of another user or writable by others, a directory
@@ -133,58 +133,9 @@ static void test_off_switch(void **state)
 
 /* The child: the seed's pad on two fresh contexts (verbose or not), each
  * checked; exit 0 when both are right. */
-/* On PoCL with its own kernel cache on (POCL_KERNEL_CACHE unset or not
- * "0"), clpad's cache is not used: storing a binary there makes PoCL
- * compile a generic work-group function of every kernel, which no launch
- * uses (host/device/disk_cache.c, driver_caches). The rest of this program
- * runs with POCL_KERNEL_CACHE=0 for clpad (start_with_pocl_cache), where
- * clpad's cache serves PoCL too. */
-static void test_pocl_keeps_its_own(void **state)
-{
-    (void)state;
-    clpad_context *ctx = tu_device_context();
-    bool pocl = strstr(clpad_context_platform_name(ctx), "Portable Computing Language") != NULL;
-    clpad_context_destroy(ctx);
-    if (!pocl) {
-        printf("skipped: the device is not PoCL's\n");
-        skip();
-    }
-    char names[16][300];
-    int n = list_cache(names, 16);
-    for (int i = 0; i < n; i++)
-        unlink(names[i]);
-    unsetenv("POCL_KERNEL_CACHE"); /* PoCL's default: on */
-    pad_on_fresh_context();
-    int unset = list_cache(names, 16);
-    setenv("POCL_KERNEL_CACHE", "1", 1);
-    pad_on_fresh_context();
-    int on = list_cache(names, 16);
-    setenv("POCL_KERNEL_CACHE", "0", 1);
-    assert_int_equal(unset, 0);
-    assert_int_equal(on, 0);
-    pad_on_fresh_context(); /* and with PoCL's cache off, clpad's serves */
-    assert_int_equal(list_cache(names, 16), 1);
-}
-
-/* Start the OpenCL platforms with PoCL's kernel cache on (its default),
- * then set POCL_KERNEL_CACHE=0 for clpad. PoCL reads the variable once, when
- * it starts; clpad reads it at each context's creation. So the contexts
- * after this one use clpad's cache on PoCL too, as when a user turns PoCL's
- * off, while PoCL still keeps its compiled work-group functions (without
- * them every fresh context compiles its kernels again: 2 s for this
- * program becomes 2 minutes). The device's context, or NULL. */
-static clpad_context *start_with_pocl_cache(void)
-{
-    unsetenv("POCL_KERNEL_CACHE");
-    clpad_context *ctx = tu_device_context(); /* SKIP without a device */
-    setenv("POCL_KERNEL_CACHE", "0", 1);
-    return ctx;
-}
-
 static int child_main(bool verbose)
 {
     alarm(CHILD_LIMIT_S); /* a hang ends the child, and the parent fails */
-    clpad_context_destroy(start_with_pocl_cache());
     for (int i = 0; i < 2; i++) {
         if (!pad_seed(verbose ? CLPAD_CONTEXT_VERBOSE : 0)) {
             fprintf(stderr, "child: pad %d: %s\n", i,
@@ -388,7 +339,7 @@ int main(int argc, char **argv)
         return child_main(true);
     if (argc == 2 && !strcmp(argv[1], "--child-quiet"))
         return child_main(false);
-    clpad_context_destroy(start_with_pocl_cache());
+    clpad_context_destroy(tu_device_context()); /* SKIP without a device */
     if (!mkdtemp(g_dir))
         return 1;
     setenv("CLPAD_CACHE_DIR", g_dir, 1);
@@ -396,7 +347,6 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_written_and_reused),
         cmocka_unit_test(test_corrupt_files_fall_back),
         cmocka_unit_test(test_off_switch),
-        cmocka_unit_test(test_pocl_keeps_its_own),
         cmocka_unit_test(test_fifo_at_key),
         cmocka_unit_test(test_symlink_at_key),
         cmocka_unit_test(test_entry_writable_by_others),

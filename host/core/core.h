@@ -96,8 +96,6 @@ typedef struct clpad_environment {
     int stream_letterbox;      /* $CLPAD_STREAM_LETTERBOX: 1 "image" (per image on the
                                   decoder threads), 2 "batch" (one launch per batch
                                   on a device), 0 (unset) by device */
-    int pocl_kernel_cache;     /* $POCL_KERNEL_CACHE (PoCL's own switch): 0 when "0",
-                                  else 1 (PoCL's default: on) */
     const char *xdg_cache_home, *home;
 } clpad_environment;
 /* The one function that reads them (environment.c). */

@@ -66,8 +66,6 @@ void clpad__read_environment(clpad_environment *e)
     e->lb_band = band && !strcmp(band, "0") ? 0 : band && !strcmp(band, "1") ? 1 : -1;
     const char *sl = env_string("CLPAD_STREAM_LETTERBOX");
     e->stream_letterbox = sl && !strcmp(sl, "image") ? 1 : sl && !strcmp(sl, "batch") ? 2 : 0;
-    const char *pk = env_string("POCL_KERNEL_CACHE");
-    e->pocl_kernel_cache = !(pk && !strcmp(pk, "0"));
     e->xdg_cache_home = env_string("XDG_CACHE_HOME");
     e->home = env_string("HOME");
 }

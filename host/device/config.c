@@ -69,7 +69,6 @@ clpad_status clpad__config_resolve(clpad_context *ctx, const clpad_context_confi
     /* "0" or "1": letterbox's band form never or always on CPU devices,
      * whatever the batch (tests run both forms on the same batches). */
     ctx->lb_band = env.lb_band;
-    ctx->pocl_kernel_cache = env.pocl_kernel_cache;
     if (!c.device || !*c.device)
         c.device = e->device;
     if (c.small_call_bytes == CLPAD_CONFIG_DEFAULT)

@@ -108,8 +108,6 @@ struct clpad_context {
     int row_geometry;          /* 0: by device type; 1: CPU style; 2: GPU style ($CLPAD_GEOMETRY) */
     int lb_band;               /* letterbox's band form on CPU devices: -1 by batch, 0 never,
                                   1 always ($CLPAD_LB_BAND) */
-    int pocl_kernel_cache;     /* PoCL's own kernel cache is on ($POCL_KERNEL_CACHE not "0"):
-                                  the disk cache then stays off on PoCL (disk_cache.c) */
     int queue_profiling;       /* the context's queue has CL_QUEUE_PROFILING_ENABLE */
     cl_uint compute_units;
     size_t max_wg;             /* CL_DEVICE_MAX_WORK_GROUP_SIZE */

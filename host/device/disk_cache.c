@@ -11,8 +11,7 @@
  *
  * Location: the context's cache_dir (clpad_context_config; config.c
  * resolves it: $CLPAD_CACHE_DIR, else $XDG_CACHE_HOME/clpad, else
- * $HOME/.cache/clpad); "off" turns the cache off. It is not used on PoCL
- * while PoCL's own kernel cache is on (driver_caches below).
+ * $HOME/.cache/clpad); "off" turns the cache off.
  *
  * Trust: a cached binary is code the device runs (native code on CPU
  * drivers such as PoCL), and its name is predictable. So the directory must
@@ -65,27 +64,12 @@ static uint64_t fnv_str(uint64_t h, const char *s)
     return fnv1a(h, s, strlen(s) + 1); /* the NUL separates fields */
 }
 
-/* Whether the device's driver is PoCL with its own kernel cache on. PoCL
- * keeps every program it builds, and every work-group function it compiles
- * for a launch's local size, in its cache ($POCL_CACHE_DIR); a binary
- * loaded from clpad's cache would still compile those at the first launch
- * of each size. And asking PoCL for CL_PROGRAM_BINARIES, to store one,
- * makes it first compile a generic work-group function of every kernel in
- * the program, which no launch uses: the first letterbox call on a cold
- * machine took 63 s with clpad's cache and 29 s without (bench/README.md,
- * "Design measurements"). So clpad's cache stays off there; with
- * POCL_KERNEL_CACHE=0 it serves as on other drivers. */
-static bool driver_caches(const clpad_context *ctx)
-{
-    return ctx->pocl_kernel_cache && strstr(ctx->platform_name, "Portable Computing Language");
-}
-
 /* The cache directory (the context's cache_dir, config.c), or false when
- * the cache is off, or the driver keeps its own (driver_caches). */
+ * the cache is off. */
 static bool cache_dir(const clpad_context *ctx, char *dir, size_t len)
 {
     const char *d = ctx->config.cache_dir;
-    if (!d || !*d || !strcmp(d, "off") || driver_caches(ctx))
+    if (!d || !*d || !strcmp(d, "off"))
         return false;
     snprintf(dir, len, "%s", d);
     return true;
