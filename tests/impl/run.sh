@@ -49,6 +49,10 @@ case "$impl" in
     fi
     export OCL_ICD_VENDORS="$lib" OCL_ICD_FILENAMES="$lib"
     export CLPAD_DEVICE="Intel(R) OpenCL"
+    # Intel's runtime keeps no compiled programs between processes: where the
+    # suite turned clpad's disk cache off (tests/CMakeLists.txt, for PoCL),
+    # one beside the runtime keeps them for the next Intel test.
+    [ "${CLPAD_CACHE_DIR:-}" = off ] && export CLPAD_CACHE_DIR="$impl_dir/intel-clpad-cache"
     ;;
   oclgrind)
     command -v oclgrind > /dev/null || skip "not installed (Debian package oclgrind)"
