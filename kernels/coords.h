@@ -33,6 +33,14 @@
 #define CLPAD_COORDS_H
 
 #ifdef __OPENCL_VERSION__
+/* No multiply-add fusing anywhere in a program (this header comes first in
+ * every one): the float rules below, such as clpad_cv_mac, are defined
+ * operation by operation, and NVIDIA's compiler fuses a product into a
+ * following addition even across statements unless told not to (area and
+ * bicubic resizes on an H100 and an H200 differed from the CPU reference by
+ * one in a resized sample while the pragma stood only in letterbox.cl). The
+ * host side compiles with -ffp-contract=off. */
+#pragma OPENCL FP_CONTRACT OFF
 typedef long clpad_i64;
 #else
 #include <stdint.h>

@@ -9,6 +9,7 @@
  * each is built. */
 #include "test_util.h"
 #include "device/context.h"
+#include "ops/op.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,8 +113,42 @@ static void test_every_variant_in_one_context(void **state)
     clpad_context_destroy(ctx);
 }
 
+/* Every program turns off multiply-add fusing before its first function:
+ * kernels/coords.h comes first in every program and holds float rules
+ * (clpad_cv_mac, the bicubic sums), and NVIDIA's compiler fuses a product
+ * into a later addition even across statements unless the pragma is in
+ * force (an area resize on an H200 differed from the CPU reference in a
+ * sample's last bit while the pragma stood only in letterbox.cl). CPU
+ * compilers do not fuse there, so only the source can show the fault here.
+ * Needs no device. */
+static void test_fp_contract_first(void **state)
+{
+    (void)state;
+    static const char pragma[] = "#pragma OPENCL FP_CONTRACT OFF";
+    int families = 0;
+    for (size_t i = 0; clpad__op_at(i); i++) {
+        const char *src;
+        size_t len;
+        char *owned = NULL;
+        TU_ASSERT_OK(clpad__kernel_source(NULL, clpad__op_at(i)->family, &src, &len, &owned));
+        const char *p = strstr(src, pragma), *fn = strstr(src, "\nCLPAD_COORD_FN ");
+        if (!p || !fn || p > fn)
+            fail_msg("%s: \"%s\" is not in force before the first function of the program",
+                     clpad__op_at(i)->family, pragma);
+        free(owned);
+        families++;
+    }
+    assert_true(families >= 5);
+}
+
 int main(void)
 {
+    const struct CMUnitTest source_tests[] = {
+        cmocka_unit_test(test_fp_contract_first),
+    };
+    int failed = cmocka_run_group_tests(source_tests, NULL, NULL);
+    if (failed)
+        return failed;
     clpad_context_destroy(tu_device_context()); /* SKIP without a device */
     setenv("CLPAD_CACHE_DIR", "off", 1);
     const struct CMUnitTest tests[] = {
