@@ -358,6 +358,13 @@ def main():
         if args.make_folder:
             return 0
     files = folder_files(args.folder)
+    if "blob" in args.only:
+        import cv2
+        if not hasattr(cv2.dnn, "DNN_LAYOUT_NCHW"):
+            print("blob left out: OpenCV %s has no cv2.dnn.DNN_LAYOUT_NCHW (the layout constants "
+                  "of blobFromImagesWithParams are OpenCV 4's; bench/pipeline_peers.sh installs "
+                  "opencv-python-headless<5)" % cv2.__version__)
+            args.only.remove("blob")
     print("folder: %s, %d files (%.0f MB); batches of %d -> [n, 3, %d, %d] float32; %d runs "
           "each, a fresh process per run; %d CPUs; load average %.1f at the start"
           % (args.folder, len(files), sum(os.path.getsize(f) for f in files) / 1e6, args.batch,
