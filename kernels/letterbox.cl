@@ -5,13 +5,15 @@
  *  - CLPAD_LB_VALUES_TABLE or CLPAD_LB_VALUES_COMPUTE: how a sample v of
  *    output channel c becomes an output value. TABLE looks up
  *    lut[c][v], the bits the host computed (host/ops/letterbox/plan.c); COMPUTE
- *    evaluates ((v * scale) / divisor - mean[c]) / std[c] here, in the same
- *    order (the argument `scale` is {scale, divisor}), and
- *    converts it to the dtype with the same integer steps as the host. The
- *    host picks COMPUTE only for devices whose single precision rounds to
- *    nearest, keeps denormals and divides correctly rounded (built with
+ *    evaluates ((v * scale) / divisor - mean[c]) / std[c] here for f32
+ *    outputs, in the same order (the argument `scale` is {scale, divisor}).
+ *    The host picks COMPUTE only for devices whose single precision rounds
+ *    to nearest, keeps denormals and divides correctly rounded (built with
  *    -cl-fp32-correctly-rounded-divide-sqrt), where both give the same bits;
- *    the tests run both against the CPU reference.
+ *    the tests run both against the CPU reference. f16 and u8 outputs look
+ *    their values up in both (the conversion after the arithmetic cost PoCL
+ *    more than the lookup: bench/README.md), but for a u8 output with no
+ *    normalisation (v * 1), which is the sample itself.
  *  - CLPAD_LB_MUL_EXACT (with TABLE): the device's single precision rounds
  *    to nearest and keeps denormals, so one multiplication gives the host's
  *    bits: f32 outputs whose normalisation is v * scale alone (mean +0, std
@@ -101,26 +103,6 @@ CLPAD_INLINE int lb_norm_kind(float2 scale, float4 mean4, float4 std4)
     return !plain ? LB_NORM_FULL : scale.y == 1.0f ? LB_NORM_SCALE : LB_NORM_SCALE_DIV;
 }
 #ifdef CLPAD_LB_VALUES_COMPUTE
-/* f32 to binary16 bits, round to nearest even: host/ops/letterbox/plan.c's
- * clpad__f32_to_f16 step for step, as selects so that it vectorises. */
-CLPAD_INLINE ushort lb_f16(float f)
-{
-    uint x = as_uint(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-    uint r = ax - 0x38000000u; /* normal: exponent bias 127 -> 15 */
-    uint qn = r >> 13, remn = r & 0x1fffu;
-    qn += (remn > 0x1000u || (remn == 0x1000u && (qn & 1u))) ? 1u : 0u;
-    uint e = ax >> 23, m = (ax & 0x7fffffu) | 0x800000u;
-    uint shift = clamp(126u - min(e, 126u), 1u, 31u); /* subnormal: 14..24 where used */
-    uint q = m >> shift, rem = m & ((1u << shift) - 1u), mid = 1u << (shift - 1u);
-    q += (rem > mid || (rem == mid && (q & 1u))) ? 1u : 0u;
-    uint v = ax > 0x7f800000u   ? 0x7e00u | ((ax >> 13) & 0x3ffu)
-             : ax >= 0x477ff000u ? 0x7c00u
-             : ax < 0x33000000u  ? 0u
-             : ax < 0x38800000u  ? q
-                                 : qn;
-    return (ushort)(sign | v);
-}
-
 /* ((v * scale) / divisor - mean) / std in single precision, in that order
  * (scale = {scale, divisor}). */
 CLPAD_INLINE float lb_norm(int v, float2 scale, float mean, float std_)
@@ -133,11 +115,6 @@ CLPAD_INLINE float lb_norm_k(const int K, int v, float2 scale, float mean, float
     return K == LB_NORM_SCALE       ? (float)v * scale.x
            : K == LB_NORM_SCALE_DIV ? (float)v * scale.x / scale.y
                                     : lb_norm(v, scale, mean, std_);
-}
-/* u8: round half to even, saturate (NaN: 0). */
-CLPAD_INLINE uchar lb_u8(float f)
-{
-    return !(f > 0.0f) ? (uchar)0 : f >= 255.0f ? (uchar)255 : (uchar)rint(f);
 }
 #endif
 
@@ -310,7 +287,8 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * in k: s[k], or the vertical pass of two horizontal passes) looked up in the
  * value table l8 or computed (CONV of the normalised value, by the
  * normalisation kind NK; with the table, only f32's v * scale, the bits as
- * T = uint, where CLPAD_LB_MUL_EXACT allows it). */
+ * T = uint, where CLPAD_LB_MUL_EXACT allows it). LB_WRITE_AS serves f32
+ * outputs; f16 and u8 take LB_WRITE_LOOKUP. */
 #ifdef CLPAD_LB_VALUES_TABLE
 #ifdef CLPAD_LB_MUL_EXACT
 #define LB_MUL_EXACT 1
@@ -343,16 +321,30 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             LB_WRITE_LOOP(CONV, LB_NORM_FULL, SAMPLE);                        \
     } while (0)
 #endif
-/* By the element size ob: f32 outputs by the launch's lb_norm_kind nk; the
- * others' conversions outweigh the divisions it saves. */
+#define LB_WRITE_LOOKUP(T, SAMPLE)                                            \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        __global const T *restrict l = (__global const T *)l8;                \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = l[SAMPLE];                                          \
+    } while (0)
+/* By the element size ob: f32 outputs by the launch's lb_norm_kind nk; f16
+ * and u8 outputs by the table (a conversion per sample cost PoCL more than
+ * the lookup), but a u8 output of v * 1 (mean +0, std 1, divisor 1, scale
+ * 1: rounded and saturated, the sample is itself) stores the sample. */
 #define LB_WRITE_BY_SIZE(SAMPLE)                                              \
     do {                                                                      \
-        if (ob == 4)                                                          \
+        if (ob == 4) {                                                        \
             LB_WRITE_AS(uint, as_uint, nk, SAMPLE);                           \
-        else if (ob == 2)                                                     \
-            LB_WRITE_AS(ushort, lb_f16, LB_NORM_FULL, SAMPLE);                \
-        else                                                                  \
-            LB_WRITE_AS(uchar, lb_u8, LB_NORM_FULL, SAMPLE);                  \
+        } else if (ob == 2) {                                                 \
+            LB_WRITE_LOOKUP(ushort, SAMPLE);                                  \
+        } else if (nk == LB_NORM_SCALE && sc.x == 1.0f) {                     \
+            __global uchar *restrict o = o8;                                  \
+            for (long k = 0; k < n; k++)                                      \
+                o[k * step] = (uchar)(SAMPLE);                                \
+        } else {                                                              \
+            LB_WRITE_LOOKUP(uchar, SAMPLE);                                   \
+        }                                                                     \
     } while (0)
 #define LB_FILL_AS(T)                                                         \
     do {                                                                      \
