@@ -354,9 +354,8 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
     } while (0)
 
 /* n samples s[] of one output channel to o, every step-th, as elements of
- * ob bytes: looked up in the channel's value table l, or computed (f32
- * outputs by the launch's lb_norm_kind nk; the others' conversions outweigh
- * the divisions it saves). ob and step are constants at every call site. */
+ * ob bytes: looked up in the channel's value table l, or computed, as
+ * LB_WRITE_BY_SIZE chooses. ob and step are constants at every call site. */
 CLPAD_INLINE void lb_write(const int ob, const long step, __global uchar *restrict o8,
                            const int *restrict s, long n, __global const uchar *restrict l8,
                            float2 sc, float mn, float sd, int nk)

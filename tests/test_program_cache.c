@@ -117,8 +117,8 @@ static void test_every_variant_in_one_context(void **state)
  * kernels/coords.h comes first in every program and holds float rules
  * (clpad_cv_mac, the bicubic sums), and NVIDIA's compiler fuses a product
  * into a later addition even across statements unless the pragma is in
- * force (an area resize on an H200 differed from the CPU reference in a
- * sample's last bit while the pragma stood only in letterbox.cl). CPU
+ * force (area and bicubic samples on an H100 and an H200 were one off the
+ * CPU reference while the pragma stood only in letterbox.cl). CPU
  * compilers do not fuse there, so only the source can show the fault here.
  * Needs no device. */
 static void test_fp_contract_first(void **state)
