@@ -288,7 +288,14 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
  * value table l8 or computed (CONV of the normalised value, by the
  * normalisation kind NK; with the table, only f32's v * scale, the bits as
  * T = uint, where CLPAD_LB_MUL_EXACT allows it). LB_WRITE_AS serves f32
- * outputs; f16 and u8 take LB_WRITE_LOOKUP. */
+ * outputs; f16 and u8 take LB_WRITE_LOOKUP, the table's loop, alone. */
+#define LB_WRITE_LOOKUP(T, SAMPLE)                                            \
+    do {                                                                      \
+        __global T *restrict o = (__global T *)o8;                            \
+        __global const T *restrict l = (__global const T *)l8;                \
+        for (long k = 0; k < n; k++)                                          \
+            o[k * step] = l[SAMPLE];                                          \
+    } while (0)
 #ifdef CLPAD_LB_VALUES_TABLE
 #ifdef CLPAD_LB_MUL_EXACT
 #define LB_MUL_EXACT 1
@@ -297,14 +304,13 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
 #endif
 #define LB_WRITE_AS(T, CONV, NK, SAMPLE)                                      \
     do {                                                                      \
-        __global T *restrict o = (__global T *)o8;                            \
-        __global const T *restrict l = (__global const T *)l8;                \
-        if (LB_MUL_EXACT && (NK) == LB_NORM_SCALE)                            \
+        if (LB_MUL_EXACT && (NK) == LB_NORM_SCALE) {                          \
+            __global T *restrict o = (__global T *)o8;                        \
             for (long k = 0; k < n; k++)                                      \
                 o[k * step] = (T)as_uint((float)(SAMPLE) * sc.x);             \
-        else                                                                  \
-            for (long k = 0; k < n; k++)                                      \
-                o[k * step] = l[SAMPLE];                                      \
+        } else {                                                              \
+            LB_WRITE_LOOKUP(T, SAMPLE);                                       \
+        }                                                                     \
     } while (0)
 #else
 #define LB_WRITE_LOOP(CONV, K, SAMPLE)                                        \
@@ -321,13 +327,6 @@ CLPAD_INLINE void lb_hpass_row(const int C, bool wide, __global const uchar *res
             LB_WRITE_LOOP(CONV, LB_NORM_FULL, SAMPLE);                        \
     } while (0)
 #endif
-#define LB_WRITE_LOOKUP(T, SAMPLE)                                            \
-    do {                                                                      \
-        __global T *restrict o = (__global T *)o8;                            \
-        __global const T *restrict l = (__global const T *)l8;                \
-        for (long k = 0; k < n; k++)                                          \
-            o[k * step] = l[SAMPLE];                                          \
-    } while (0)
 /* By the element size ob: f32 outputs by the launch's lb_norm_kind nk; f16
  * and u8 outputs by the table (a conversion per sample cost PoCL more than
  * the lookup), but a u8 output of v * 1 (mean +0, std 1, divisor 1, scale
