@@ -18,7 +18,6 @@ driver and the user has not chosen one.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
 import threading
@@ -303,6 +302,9 @@ def _candidates() -> Iterator[str]:
     else:
         names = ["libclpad.so.%d" % ABI_MAJOR, "libclpad.so"]
     yield from (os.path.join(here, n) for n in names if os.path.exists(os.path.join(here, n)))
+    # (imported here: ctypes.util brings subprocess, shutil and tempfile,
+    # which a package that finds its library beside it never needs)
+    import ctypes.util
     found = ctypes.util.find_library("clpad")
     if found:
         yield found
