@@ -8,6 +8,7 @@ import ctypes
 import numbers
 import os
 import sys
+import threading
 from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -78,7 +79,11 @@ class LetterboxFiles:
     paths)`` per step; ``skipped`` lists the files left out so far
     (``on_error="skip"``) as (path, message); ``paths`` (all the files, in
     order) and ``len()`` (their number). ``close()`` (or leaving a ``with``
-    block, or the end) stops the decoder threads."""
+    block, or the end) stops the decoder threads. Steps and ``close()`` are
+    serialised: from several threads, each ``next()`` gets the following
+    step whole, and ``close()`` waits for a step under way (the library's
+    stream must not be closed during a call, nor its batch description read
+    after the next call)."""
 
     def __init__(self, files: List[str], lib: Any, stream: ctypes.c_void_p,
                  shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any,
@@ -93,6 +98,7 @@ class LetterboxFiles:
         self._out = out
         self._done = False
         self._spare: List["np.ndarray[Any, Any]"] = []  # arrays yielded before
+        self._lock = threading.RLock()  # a step, close(): one at a time
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -101,6 +107,10 @@ class LetterboxFiles:
         return self
 
     def __next__(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
+        with self._lock:
+            return self._step()
+
+    def _step(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
         while not self._done and self._stream is not None:
             out = self._out if self._out is not None else self._fresh()
             b = _StreamBatch()
@@ -152,12 +162,13 @@ class LetterboxFiles:
 
     def close(self) -> None:
         """Stop the decoder threads and free what they decoded (idempotent)."""
-        s, self._stream = self._stream, None
-        if s is not None:
-            self._lib.clpad_letterbox_stream_close(s)
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        with self._lock:
+            s, self._stream = self._stream, None
+            if s is not None:
+                self._lib.clpad_letterbox_stream_close(s)
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
     def __enter__(self) -> "LetterboxFiles":
         return self

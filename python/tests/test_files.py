@@ -181,6 +181,42 @@ def test_close_early_and_context(tmp_path):
         next(it)
 
 
+def test_iterator_from_several_threads(tmp_path):
+    # next() from several threads at once: each step goes to one of them,
+    # whole (its batch, transforms and paths belong together), every file
+    # once; close() from another thread waits for a step under way
+    import threading
+    names = write_images(str(tmp_path), 24, seed=11)
+    want, wt, _ = collect(clpad.letterbox_files(names, 16, batch=1))
+    row = {n: k for k, n in enumerate(names)}
+    for _ in range(15):
+        it = clpad.letterbox_files(names, 16, batch=1, workers=2)
+        seen, errors = [], []
+
+        def run():
+            try:
+                for b, t, p in it:
+                    seen.append((b.copy(), t, p))
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=run, daemon=True) for _ in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert not any(th.is_alive() for th in threads), "a thread hangs"
+        assert errors == []
+        assert sorted(p for _, _, ps in seen for p in ps) == names
+        for b, t, ps in seen:
+            assert np.array_equal(b[0], want[row[ps[0]]]) and t[0] == wt[row[ps[0]]]
+    it = clpad.letterbox_files(names, 16, batch=1, workers=2)
+    th = threading.Thread(target=lambda: [None for _ in it], daemon=True)
+    th.start()
+    it.close()
+    th.join(60)
+    assert not th.is_alive()
+
+
 def test_decode_scale_keeps_the_geometry(tmp_path):
     y, x = np.mgrid[0:400, 0:600]
     smooth = [127 + 100 * np.sin(x / 53.0 + k) * np.cos(y / 71.0 - k) for k in range(3)]
