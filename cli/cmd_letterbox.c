@@ -957,8 +957,10 @@ int cmd_letterbox(int argc, char **argv)
         goto done;
     }
     /* one .npy: batches of 16 in two buffers, one written while the other
-     * is made (bg_writer); the memory of one batch of 32 */
-    so.batch = file_batch ? file_batch : 16;
+     * is made (bg_writer); the memory of one batch of 32. --batch B beyond
+     * the number of files: one file of them all, so the stream's batch is
+     * no larger (its memory, and the output buffer, go with its batch) */
+    so.batch = file_batch ? (file_batch < n ? file_batch : n ? n : 1) : 16;
     so.keep_pixels = verify || preview_path;
     if (any_npy) { /* else the stream's own reader, which decodes each batch into
                       one block that the letterbox reads in place */
