@@ -161,6 +161,19 @@ static void test_paths(void **state)
     expect_path_error(target, "loop");
     TU_ASSERT_STATUS(clpad_path_list_expand((const char *[]){tree}, 1, 1, &(clpad_path_list *){0}),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* a list that is a FIFO nobody writes: read at once as empty, not
+     * waited on for a writer */
+    char fifo[520];
+    path_of(list, sizeof list, "tree/fifo.txt");
+    assert_int_equal(mkfifo(list, 0600), 0);
+    snprintf(fifo, sizeof fifo, "@%s", list);
+    clpad_path_list *fl = NULL;
+    alarm(20);
+    TU_ASSERT_OK(clpad_path_list_expand((const char *[]){fifo}, 1, 0, &fl));
+    alarm(0);
+    assert_int_equal(clpad_path_list_count(fl), 0);
+    clpad_path_list_free(fl);
+    unlink(list);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
     /* a list with no line end (/dev/zero) is refused at the list limit
      * (256 MiB), not read as one line without end: here within 1 GiB more

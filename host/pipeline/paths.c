@@ -7,12 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct clpad_path_list {
     char **paths;
@@ -238,9 +240,18 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
 static clpad_status expand_list(clpad_path_list *l, const char *arg)
 {
     const char *file = arg + 1;
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return clpad__fail(CLPAD_ERR_IO, "%s: cannot open the list: %s", arg, strerror(errno));
+    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
+     * until a writer comes, forever if none does; open so it does not, then
+     * read as usual (blocking: a FIFO without a writer reads as empty). */
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return clpad__fail(CLPAD_ERR_IO, "%s: cannot open the list: %s", arg, strerror(e));
+    }
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
