@@ -219,7 +219,8 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         (:func:`clpad.imread`; ``channels`` 3 by default, 1, 4 or "keep";
         ``max_pixels`` as there).
     size: the slot (H, W), or one int for a square slot.
-    batch: images per step (the last may have fewer).
+    batch: images per step (the last may have fewer; with ``out=None``, a
+        batch beyond the number of files is that number: one step).
     workers: decoder threads (None: one per core).
     decode_scale: None or "off" (the exact result) or "auto": a JPEG is
         decoded at 1/2, 1/4 or 1/8 of its size when that is still at least
@@ -265,6 +266,11 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     so = _StreamOptions()
     lib.clpad_stream_options_init(ctypes.byref(so))
     so.batch = _positive("batch", batch)
+    if out is None:
+        # a batch beyond the number of files is one step of them all: the
+        # stream's memory (and each step's array) goes with its batch, so
+        # it is no larger (an `out=` array keeps the batch it was made for)
+        so.batch = min(so.batch, max(len(files), 1))
     if workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or \
                 not 0 <= int(workers) <= 64:

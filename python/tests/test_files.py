@@ -217,6 +217,23 @@ def test_iterator_from_several_threads(tmp_path):
     assert not th.is_alive()
 
 
+def test_batch_beyond_files(tmp_path):
+    # batch larger than the number of files: one step of them all, with the
+    # memory of those files (here under a 4 GiB address-space limit), not of
+    # `batch` images (2**24 of them took 9 GB and then a 48 GiB array)
+    import subprocess
+    import sys
+    names = write_images(str(tmp_path), 3, seed=12)
+    code = ("import resource, clpad, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))\n"
+            "steps = [(b.shape, p) for b, _, p in clpad.letterbox_files(\n"
+            "    sys.argv[1:], 8, batch=2**24, device=clpad.REFERENCE)]\n"
+            "assert steps == [((3, 3, 8, 8), sys.argv[1:])], steps\n")
+    r = subprocess.run([sys.executable, "-c", code] + names, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def test_decode_scale_keeps_the_geometry(tmp_path):
     y, x = np.mgrid[0:400, 0:600]
     smooth = [127 + 100 * np.sin(x / 53.0 + k) * np.cos(y / 71.0 - k) for k in range(3)]
