@@ -242,10 +242,47 @@ static void cli_release(void *user, clpad_decoded_image *img)
     free(img->data);
     img->data = NULL;
 }
-/* A file name in the JSON, which must stay valid UTF-8 whatever the name's
- * bytes: "file" holds the name as text, each byte that is not part of a
- * UTF-8 sequence (RFC 3629: libunistring's u8_mbtoucr) replaced by U+FFFD;
- * a name that is not UTF-8 also gets "file_bytes", its exact bytes in
+/* `s` as valid UTF-8 (malloc'd): each byte that is not part of a UTF-8
+ * sequence (RFC 3629: libunistring's u8_mbtoucr) replaced by U+FFFD. */
+static char *utf8_text(const char *s)
+{
+    size_t n = strlen(s);
+    const uint8_t *b = (const uint8_t *)s;
+    char *text = malloc(3 * n + 1);
+    if (!text)
+        return NULL;
+    size_t t = 0;
+    for (size_t i = 0; i < n;) {
+        ucs4_t uc;
+        int k = u8_mbtoucr(&uc, b + i, n - i);
+        if (k < 0) {
+            memcpy(text + t, "\xef\xbf\xbd", 3); /* U+FFFD */
+            t += 3;
+            i++;
+        } else {
+            memcpy(text + t, b + i, (size_t)k);
+            t += (size_t)k;
+            i += (size_t)k;
+        }
+    }
+    text[t] = '\0';
+    return text;
+}
+
+/* A string in the JSON, which must stay valid UTF-8 whatever the bytes of
+ * a file name in it (a message names its file): utf8_text. */
+static bool add_text(cJSON *e, const char *key, const char *s)
+{
+    if (!u8_check((const uint8_t *)s, strlen(s)))
+        return cJSON_AddStringToObject(e, key, s) != NULL;
+    char *text = utf8_text(s);
+    bool ok = text && cJSON_AddStringToObject(e, key, text);
+    free(text);
+    return ok;
+}
+
+/* A file name in the JSON: "file" holds the name as text (add_text); a
+ * name that is not UTF-8 also gets "file_bytes", its exact bytes in
  * lower-case hex. */
 static bool add_file_name(cJSON *e, const char *name)
 {
@@ -253,30 +290,13 @@ static bool add_file_name(cJSON *e, const char *name)
     const uint8_t *b = (const uint8_t *)name;
     if (!u8_check(b, n))
         return cJSON_AddStringToObject(e, "file", name) != NULL;
-    char *text = malloc(3 * n + 1), *hex = malloc(2 * n + 1);
-    bool ok = text && hex;
+    char *hex = malloc(2 * n + 1);
+    bool ok = hex && add_text(e, "file", name);
     if (ok) {
-        size_t t = 0;
-        for (size_t i = 0; i < n;) {
-            ucs4_t uc;
-            int k = u8_mbtoucr(&uc, b + i, n - i);
-            if (k < 0) {
-                memcpy(text + t, "\xef\xbf\xbd", 3); /* U+FFFD */
-                t += 3;
-                i++;
-            } else {
-                memcpy(text + t, b + i, (size_t)k);
-                t += (size_t)k;
-                i += (size_t)k;
-            }
-        }
-        text[t] = '\0';
         for (size_t i = 0; i < n; i++)
             snprintf(hex + 2 * i, 3, "%02x", b[i]);
-        ok = cJSON_AddStringToObject(e, "file", text) &&
-             cJSON_AddStringToObject(e, "file_bytes", hex);
+        ok = cJSON_AddStringToObject(e, "file_bytes", hex) != NULL;
     }
-    free(text);
     free(hex);
     return ok;
 }
@@ -337,7 +357,7 @@ static void doc_skip(transforms_doc *d, const char *file, const clpad_stream_ski
     cJSON *e = d->ok ? cJSON_CreateObject() : NULL;
     d->ok = e && cJSON_AddItemToArray(d->skipped, e) && add_file_name(e, file) &&
             cJSON_AddStringToObject(e, "status", clpad_status_name(k->status)) &&
-            cJSON_AddStringToObject(e, "error", k->message);
+            add_text(e, "error", k->message);
 }
 
 /* The document with a final newline into *json (malloc'd, *len bytes). */
@@ -937,8 +957,10 @@ int cmd_letterbox(int argc, char **argv)
         goto done;
     }
     /* one .npy: batches of 16 in two buffers, one written while the other
-     * is made (bg_writer); the memory of one batch of 32 */
-    so.batch = file_batch ? file_batch : 16;
+     * is made (bg_writer); the memory of one batch of 32. --batch B beyond
+     * the number of files: one file of them all, so the stream's batch is
+     * no larger (its memory, and the output buffer, go with its batch) */
+    so.batch = file_batch ? (file_batch < n ? file_batch : n ? n : 1) : 16;
     so.keep_pixels = verify || preview_path;
     if (any_npy) { /* else the stream's own reader, which decodes each batch into
                       one block that the letterbox reads in place */

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,6 +63,11 @@ int main(int argc, char **argv)
     /* Which signals clpad was started with ignored, before an OpenCL driver
      * puts its handlers over them: an output keeps them ignored. */
     tio_signals_init();
+    /* A file size limit (ulimit -f) reached while an output is written:
+     * SIGXFSZ's default action would end clpad there, leaving the output's
+     * temporary file behind; ignored, the write fails with EFBIG and the
+     * error path removes the temporaries and names the output. */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return CLI_USAGE;

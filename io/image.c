@@ -627,9 +627,18 @@ static clpad_status read_path(const char *path, const clpad_read_options *option
     clpad_status st = check_out(path, out);
     if (st)
         return st;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
+     * until a writer comes, forever if none does; open so it does not, then
+     * read as usual (blocking: a FIFO without a writer reads as empty). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return clpad__fail(CLPAD_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        st = clpad__fail(CLPAD_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return st;
+    }
     st = read_fd(fd, path, options, alloc, out);
     close(fd);
     return st;

@@ -56,9 +56,18 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen)
 {
     if (begin_load("tio_load", path, t, err, errlen))
         return 1;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
+     * until a writer comes, forever if none does; open so it does not, then
+     * read as usual (blocking: a FIFO without a writer reads as empty). */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return tio__fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int rc = tio__fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+        return rc;
+    }
     int rc = tio_load_fd(fd, path, t, err, errlen);
     close(fd);
     return rc;

@@ -285,6 +285,71 @@ static void test_letterbox_no_room(void **state)
     assert_int_equal(hidden_files(), 0);
 }
 
+/* The same with SIGXFSZ at its default action, as a shell starts clpad
+ * under `ulimit -f`: the file size limit is an error naming the output
+ * (clpad ignores SIGXFSZ, so the write fails with EFBIG), not a death by
+ * the signal that would leave the temporary behind; the previous output
+ * stays. */
+static void test_letterbox_no_room_default_sigxfsz(void **state)
+{
+    (void)state;
+    unsigned char r[36] = {0};
+    int64_t rs[3] = {3, 4, 3};
+    ch_save("room.png", CLPAD_U8, 3, rs, r);
+    FILE *f = fopen(ch_path("room.npy"), "wb");
+    assert_non_null(f);
+    fputs("previous", f);
+    fclose(f);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    lim = old;
+    lim.rlim_cur = 16384; /* the output: 2 x 128 x 128 x 3 float32 */
+    void (*was)(int) = signal(SIGXFSZ, SIG_DFL);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = ch_run(NULL, "letterbox -q --cpu --size 128,128 room.png room.png room.npy");
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, was);
+    ch_expect_error(rc, 1, "room.npy: cannot allocate 393216 bytes");
+    char got[16];
+    ch_slurp(ch_path("room.npy"), got, sizeof got);
+    assert_string_equal(got, "previous");
+    assert_int_equal(hidden_files(), 0);
+    unlink(ch_path("room.npy"));
+    unlink(ch_path("room.png"));
+}
+
+/* --batch larger than the number of files: one file of them all, with the
+ * memory of those files, not of B images (the largest --batch, 2^24, with
+ * two files ran under a 1 GiB address space limit; a sanitizer's shadow
+ * memory does not fit there). */
+static void test_letterbox_batch_beyond_files(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    skip();
+#else
+    unsigned char r[36] = {0};
+    int64_t rs[3] = {3, 4, 3};
+    ch_save("few.png", CLPAD_U8, 3, rs, r);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)1 << 30;
+    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+    int rc = ch_run(NULL, "letterbox -q --cpu --size 8,8 --batch 16777216 few.png few.png few.npy");
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    if (rc != 0)
+        fail_msg("exit %d: %s", rc, ch_err);
+    tio_tensor t;
+    ch_load("few-00000.npy", &t);
+    assert_int_equal(t.shape[0], 2);
+    tio_free(&t);
+    assert_false(ch_exists("few-00001.npy"));
+    unlink(ch_path("few-00000.npy"));
+    unlink(ch_path("few.png"));
+#endif
+}
+
 /* Hidden files (temporaries: ".NAME.XXXXXX") left in the scratch directory. */
 static int hidden_files(void)
 {
@@ -713,6 +778,8 @@ int main(void)
         cmocka_unit_test(test_letterbox_mixed),
         cmocka_unit_test(test_letterbox_errors),
         cmocka_unit_test(test_letterbox_no_room),
+        cmocka_unit_test(test_letterbox_no_room_default_sigxfsz),
+        cmocka_unit_test(test_letterbox_batch_beyond_files),
         cmocka_unit_test(test_letterbox_folders),
         cmocka_unit_test(test_letterbox_hostile_folder),
         cmocka_unit_test(test_letterbox_yuv),

@@ -644,6 +644,46 @@ static void test_transforms_non_utf8_names(void **state)
     unlink(ch_path("o.npy"));
 }
 
+/* --on-error skip with a file whose name is not UTF-8 and cannot be read:
+ * its "skipped" entry's "error" (the message, which names the file) is
+ * valid UTF-8 too, U+FFFD where the name's bytes are not UTF-8; the JSON
+ * passes Python's strict decoder. */
+static void test_transforms_non_utf8_skipped(void **state)
+{
+    (void)state;
+    const char *bad = "bad\xff\xfe.png";
+    write_npy_u8("ok.npy", 3, (const int64_t[]){2, 3, 3});
+    write_file(ch_path(bad), "not an image at all", 19);
+    const char *argv[] = {"clpad", "letterbox", "--cpu", "-q", "--size", "4,4", "--on-error",
+                          "skip", "--transforms", "s.json", "ok.npy", bad, "o.npy", NULL};
+    run_ok(argv);
+    static const char check[] =
+        "import json, sys\n"
+        "raw = open(sys.argv[1], 'rb').read()\n"
+        "doc = json.loads(raw.decode('utf-8', 'strict'))\n"
+        "(e,) = doc['skipped']\n"
+        "assert bytes.fromhex(e['file_bytes']) == b'bad\\xff\\xfe.png', e\n"
+        "assert e['file'] == 'bad\\ufffd\\ufffd.png', e\n"
+        "assert e['error'].startswith('bad\\ufffd\\ufffd.png: cannot decode the image'), e\n";
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (chdir(ch_dir) != 0)
+            _exit(120);
+        execlp("python3", "python3", "-c", check, "s.json", (char *)NULL);
+        _exit(121);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the --transforms JSON failed the strict check (status 0x%x; 121: no python3)",
+                 status);
+    unlink(ch_path(bad));
+    unlink(ch_path("ok.npy"));
+    unlink(ch_path("s.json"));
+    unlink(ch_path("o.npy"));
+}
+
 /* /dev/zero named as an input fails at once, by its first bytes. */
 static void test_endless_input(void **state)
 {
@@ -817,6 +857,7 @@ int main(void)
         cmocka_unit_test_setup(test_write_error_mid_output, empty_scratch),
         cmocka_unit_test_setup(test_outputs_name_one_file, empty_scratch),
         cmocka_unit_test_setup(test_transforms_non_utf8_names, empty_scratch),
+        cmocka_unit_test_setup(test_transforms_non_utf8_skipped, empty_scratch),
         cmocka_unit_test_setup(test_output_checked_first, empty_scratch),
         cmocka_unit_test_setup(test_endless_input, empty_scratch),
         cmocka_unit_test_setup(test_same_as_image_layout, empty_scratch),

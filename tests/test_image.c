@@ -779,6 +779,27 @@ static void test_files(void **state)
     assert_memory_equal(rest, "MORE", 4);
     close(fds[0]);
     close(fds[1]);
+    /* a FIFO named as a file: opening it does not wait for a writer (one
+     * nobody writes is an empty input at once, an error naming it), and
+     * one with a writer is read as a stream */
+    char fifo[256];
+    snprintf(fifo, sizeof fifo, "%s/x.png", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    alarm(20);
+    TU_ASSERT_STATUS(clpad_image_read(fifo, &o, &img), CLPAD_ERR_BAD_INPUT);
+    alarm(0);
+    assert_non_null(strstr(clpad_last_error(), fifo));
+    assert_non_null(strstr(clpad_last_error(), "empty"));
+    int w = open(fifo, O_RDWR); /* a writer (Linux: O_RDWR opens a FIFO at once) */
+    assert_true(w >= 0);
+    assert_int_equal(write(w, p.data, p.len), (ssize_t)p.len);
+    alarm(20);
+    TU_ASSERT_OK(clpad_image_read(fifo, &o, &img));
+    alarm(0);
+    assert_memory_equal(img.data, g, 4);
+    clpad_decoded_image_free(&img);
+    close(w);
+    unlink(fifo);
     unlink(path);
     rmdir(dir);
     free(p.data);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -160,6 +161,40 @@ static void test_paths(void **state)
     expect_path_error(target, "loop");
     TU_ASSERT_STATUS(clpad_path_list_expand((const char *[]){tree}, 1, 1, &(clpad_path_list *){0}),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* a list that is a FIFO nobody writes: read at once as empty, not
+     * waited on for a writer */
+    char fifo[520];
+    path_of(list, sizeof list, "tree/fifo.txt");
+    assert_int_equal(mkfifo(list, 0600), 0);
+    snprintf(fifo, sizeof fifo, "@%s", list);
+    clpad_path_list *fl = NULL;
+    alarm(20);
+    TU_ASSERT_OK(clpad_path_list_expand((const char *[]){fifo}, 1, 0, &fl));
+    alarm(0);
+    assert_int_equal(clpad_path_list_count(fl), 0);
+    clpad_path_list_free(fl);
+    unlink(list);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+    /* a list with no line end (/dev/zero) is refused at the list limit
+     * (256 MiB), not read as one line without end: here within 1 GiB more
+     * address space (a sanitizer's shadow memory does not fit there) */
+    unsigned long pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    assert_non_null(statm);
+    assert_int_equal(fscanf(statm, "%lu", &pages), 1);
+    fclose(statm);
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    lim = old;
+    lim.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 30);
+    assert_int_equal(setrlimit(RLIMIT_AS, &lim), 0);
+    clpad_path_list *zl = NULL;
+    clpad_status zst = clpad_path_list_expand((const char *[]){"@/dev/zero"}, 1, 0, &zl);
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    TU_ASSERT_STATUS(zst, CLPAD_ERR_TOO_LARGE);
+    assert_null(zl);
+    assert_non_null(strstr(clpad_last_error(), "@/dev/zero: a list longer than 256 MiB"));
+#endif
 }
 
 /* ---- A reader that counts and delays ----------------------------------------------- */

@@ -1094,6 +1094,16 @@ static void test_load_file_errors(void **state)
     expect_load_error(scratch("x.tiff"), ".npy, .png");
     unlink(scratch("x.tiff"));
     expect_load_error(scratch("noext"), "no file extension");
+    /* A FIFO nobody writes: the open does not wait for a writer (it would
+     * forever); it reads as an empty file at once. */
+    assert_int_equal(mkfifo(scratch("fifo.npy"), 0600), 0);
+    assert_int_equal(mkfifo(scratch("fifo.png"), 0600), 0);
+    alarm(20);
+    expect_load_error(scratch("fifo.npy"), "fifo.npy");
+    expect_load_error(scratch("fifo.png"), "the file is empty");
+    alarm(0);
+    unlink(scratch("fifo.npy"));
+    unlink(scratch("fifo.png"));
 
     /* Corrupt or mislabelled images: stb_image's reason is in the message. */
     WRITE_LIT(scratch("junk.png"), "this is not a png at all");

@@ -7,12 +7,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct clpad_path_list {
     char **paths;
@@ -238,9 +240,18 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
 static clpad_status expand_list(clpad_path_list *l, const char *arg)
 {
     const char *file = arg + 1;
-    FILE *f = fopen(file, "rb");
-    if (!f)
-        return clpad__fail(CLPAD_ERR_IO, "%s: cannot open the list: %s", arg, strerror(errno));
+    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
+     * until a writer comes, forever if none does; open so it does not, then
+     * read as usual (blocking: a FIFO without a writer reads as empty). */
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
+    FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    if (!f) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return clpad__fail(CLPAD_ERR_IO, "%s: cannot open the list: %s", arg, strerror(e));
+    }
     struct stat st;
     if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
         fclose(f);
@@ -259,31 +270,55 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg)
         memcpy(dir, file, dn);
         dir[dn] = '\0';
     }
+    /* The whole list first, no more than PATHS_MAX_LIST_BYTES of it: a file
+     * with no line end (/dev/zero) is refused there, not read into one line
+     * without end. */
     clpad_status rc = CLPAD_OK;
-    char *line = NULL;
-    size_t cap = 0, total = 0, lineno = 0;
-    ssize_t got;
-    errno = 0;
-    while (!rc && (got = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        total += (size_t)got;
-        if (total > PATHS_MAX_LIST_BYTES) {
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            size_t ncap = cap ? 2 * cap : 65536;
+            if (ncap > PATHS_MAX_LIST_BYTES + 1)
+                ncap = PATHS_MAX_LIST_BYTES + 1;
+            char *t = realloc(text, ncap + 1); /* + 1: the last line's '\0' */
+            if (!t) {
+                rc = oom();
+                break;
+            }
+            text = t;
+            cap = ncap;
+        }
+        size_t got = fread(text + len, 1, cap - len, f);
+        len += got;
+        if (len > PATHS_MAX_LIST_BYTES) {
             rc = clpad__fail(CLPAD_ERR_TOO_LARGE, "%s: a list longer than %zu MiB", arg,
                              PATHS_MAX_LIST_BYTES >> 20);
             break;
         }
-        size_t len = (size_t)got;
-        if (memchr(line, '\0', len)) {
+        if (got == 0) {
+            if (ferror(f))
+                rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the list", arg);
+            break;
+        }
+    }
+    fclose(f);
+    size_t lineno = 0;
+    for (size_t pos = 0; !rc && pos < len;) {
+        char *line = text + pos, *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
+        pos += n + (nl != NULL);
+        lineno++;
+        if (memchr(line, '\0', n)) {
             rc = clpad__fail(CLPAD_ERR_BAD_INPUT, "%s: line %zu holds a NUL byte (not a list of "
                                                   "paths)",
                              arg, lineno);
             break;
         }
-        if (len && line[len - 1] == '\n')
-            line[--len] = '\0';
-        if (len && line[len - 1] == '\r')
-            line[--len] = '\0';
-        if (len == 0 || line[0] == '#')
+        line[n] = '\0';
+        if (n && line[n - 1] == '\r')
+            line[--n] = '\0';
+        if (n == 0 || line[0] == '#')
             continue;
         char *path = line[0] != '/' && dir ? join(dir, line) : strdup(line);
         if (!path) {
@@ -301,11 +336,8 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg)
         free(where);
         free(path);
     }
-    if (!rc && ferror(f))
-        rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the list", arg);
-    free(line);
+    free(text);
     free(dir);
-    fclose(f);
     return rc;
 }
 

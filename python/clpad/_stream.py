@@ -8,6 +8,7 @@ import ctypes
 import numbers
 import os
 import sys
+import threading
 from typing import Any, Iterator, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -78,7 +79,11 @@ class LetterboxFiles:
     paths)`` per step; ``skipped`` lists the files left out so far
     (``on_error="skip"``) as (path, message); ``paths`` (all the files, in
     order) and ``len()`` (their number). ``close()`` (or leaving a ``with``
-    block, or the end) stops the decoder threads."""
+    block, or the end) stops the decoder threads. Steps and ``close()`` are
+    serialised: from several threads, each ``next()`` gets the following
+    step whole, and ``close()`` waits for a step under way (the library's
+    stream must not be closed during a call, nor its batch description read
+    after the next call)."""
 
     def __init__(self, files: List[str], lib: Any, stream: ctypes.c_void_p,
                  shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any,
@@ -93,6 +98,7 @@ class LetterboxFiles:
         self._out = out
         self._done = False
         self._spare: List["np.ndarray[Any, Any]"] = []  # arrays yielded before
+        self._lock = threading.RLock()  # a step, close(): one at a time
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -101,6 +107,10 @@ class LetterboxFiles:
         return self
 
     def __next__(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
+        with self._lock:
+            return self._step()
+
+    def _step(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
         while not self._done and self._stream is not None:
             out = self._out if self._out is not None else self._fresh()
             b = _StreamBatch()
@@ -152,12 +162,13 @@ class LetterboxFiles:
 
     def close(self) -> None:
         """Stop the decoder threads and free what they decoded (idempotent)."""
-        s, self._stream = self._stream, None
-        if s is not None:
-            self._lib.clpad_letterbox_stream_close(s)
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
+        with self._lock:
+            s, self._stream = self._stream, None
+            if s is not None:
+                self._lib.clpad_letterbox_stream_close(s)
+            if self._bar is not None:
+                self._bar.close()
+                self._bar = None
 
     def __enter__(self) -> "LetterboxFiles":
         return self
@@ -208,7 +219,8 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         (:func:`clpad.imread`; ``channels`` 3 by default, 1, 4 or "keep";
         ``max_pixels`` as there).
     size: the slot (H, W), or one int for a square slot.
-    batch: images per step (the last may have fewer).
+    batch: images per step (the last may have fewer; with ``out=None``, a
+        batch beyond the number of files is that number: one step).
     workers: decoder threads (None: one per core).
     decode_scale: None or "off" (the exact result) or "auto": a JPEG is
         decoded at 1/2, 1/4 or 1/8 of its size when that is still at least
@@ -254,6 +266,11 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     so = _StreamOptions()
     lib.clpad_stream_options_init(ctypes.byref(so))
     so.batch = _positive("batch", batch)
+    if out is None:
+        # a batch beyond the number of files is one step of them all: the
+        # stream's memory (and each step's array) goes with its batch, so
+        # it is no larger (an `out=` array keeps the batch it was made for)
+        so.batch = min(so.batch, max(len(files), 1))
     if workers is not None:
         if isinstance(workers, bool) or not isinstance(workers, numbers.Integral) or \
                 not 0 <= int(workers) <= 64:

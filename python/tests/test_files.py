@@ -181,6 +181,59 @@ def test_close_early_and_context(tmp_path):
         next(it)
 
 
+def test_iterator_from_several_threads(tmp_path):
+    # next() from several threads at once: each step goes to one of them,
+    # whole (its batch, transforms and paths belong together), every file
+    # once; close() from another thread waits for a step under way
+    import threading
+    names = write_images(str(tmp_path), 24, seed=11)
+    want, wt, _ = collect(clpad.letterbox_files(names, 16, batch=1))
+    row = {n: k for k, n in enumerate(names)}
+    for _ in range(15):
+        it = clpad.letterbox_files(names, 16, batch=1, workers=2)
+        seen, errors = [], []
+
+        def run():
+            try:
+                for b, t, p in it:
+                    seen.append((b.copy(), t, p))
+            except BaseException as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+        threads = [threading.Thread(target=run, daemon=True) for _ in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join(60)
+        assert not any(th.is_alive() for th in threads), "a thread hangs"
+        assert errors == []
+        assert sorted(p for _, _, ps in seen for p in ps) == names
+        for b, t, ps in seen:
+            assert np.array_equal(b[0], want[row[ps[0]]]) and t[0] == wt[row[ps[0]]]
+    it = clpad.letterbox_files(names, 16, batch=1, workers=2)
+    th = threading.Thread(target=lambda: [None for _ in it], daemon=True)
+    th.start()
+    it.close()
+    th.join(60)
+    assert not th.is_alive()
+
+
+def test_batch_beyond_files(tmp_path):
+    # batch larger than the number of files: one step of them all, with the
+    # memory of those files (here under a 4 GiB address-space limit), not of
+    # `batch` images (2**24 of them took 9 GB and then a 48 GiB array)
+    import subprocess
+    import sys
+    names = write_images(str(tmp_path), 3, seed=12)
+    code = ("import resource, clpad, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (4 << 30, resource.RLIM_INFINITY))\n"
+            "steps = [(b.shape, p) for b, _, p in clpad.letterbox_files(\n"
+            "    sys.argv[1:], 8, batch=2**24, device=clpad.REFERENCE)]\n"
+            "assert steps == [((3, 3, 8, 8), sys.argv[1:])], steps\n")
+    r = subprocess.run([sys.executable, "-c", code] + names, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+
+
 def test_decode_scale_keeps_the_geometry(tmp_path):
     y, x = np.mgrid[0:400, 0:600]
     smooth = [127 + 100 * np.sin(x / 53.0 + k) * np.cos(y / 71.0 - k) for k in range(3)]
