@@ -11,6 +11,7 @@
  */
 #include "buf_grow.h"
 #include "image_internal.h"
+#include "open_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -627,18 +628,9 @@ static clpad_status read_path(const char *path, const clpad_read_options *option
     clpad_status st = check_out(path, out);
     if (st)
         return st;
-    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
-     * until a writer comes, forever if none does; open so it does not, then
-     * read as usual (blocking: a FIFO without a writer reads as empty). */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fd = tio__open_read(path); /* (a FIFO without a writer: read as empty) */
     if (fd < 0)
         return clpad__fail(CLPAD_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-        st = clpad__fail(CLPAD_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-        return st;
-    }
     st = read_fd(fd, path, options, alloc, out);
     close(fd);
     return st;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* O_DIRECT (the streamed .npy writer) */
 #endif
 #include "io_internal.h"
+#include "open_read.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,18 +57,9 @@ int tio_load(const char *path, tio_tensor *t, char *err, size_t errlen)
 {
     if (begin_load("tio_load", path, t, err, errlen))
         return 1;
-    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
-     * until a writer comes, forever if none does; open so it does not, then
-     * read as usual (blocking: a FIFO without a writer reads as empty). */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    int fd = tio__open_read(path); /* (a FIFO without a writer: read as empty) */
     if (fd < 0)
         return tio__fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    int fl = fcntl(fd, F_GETFL);
-    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
-        int rc = tio__fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        close(fd);
-        return rc;
-    }
     int rc = tio_load_fd(fd, path, t, err, errlen);
     close(fd);
     return rc;

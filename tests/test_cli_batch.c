@@ -261,26 +261,37 @@ static void test_letterbox_errors(void **state)
 /* Hidden files (temporaries: ".NAME.XXXXXX") left in the scratch directory. */
 static int hidden_files(void);
 
-/* An output the file system has no room for is refused before any image is
- * letterboxed, naming the output, and leaves nothing: the room of every
- * batch is taken at once (a file size limit stands in for a full disk;
- * SIGXFSZ ignored, as the CLI's children inherit it). */
-static void test_letterbox_no_room(void **state)
+/* `clpad letterbox -q --size 128,128 room.png room.png room.npy` (extra
+ * options `opts` first) under a file size limit of 16384 bytes, a full
+ * disk's stand-in (the output: 2 x 128 x 128 x 3 float32), with SIGXFSZ's
+ * action `action` meanwhile (the CLI's children inherit it): the exit
+ * status. */
+static int run_no_room(void (*action)(int), const char *opts)
 {
-    (void)state;
     unsigned char r[36] = {0};
     int64_t rs[3] = {3, 4, 3};
     ch_save("room.png", CLPAD_U8, 3, rs, r);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "letterbox -q %s --size 128,128 room.png room.png room.npy", opts);
     struct rlimit old, lim;
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
     lim = old;
-    lim.rlim_cur = 16384; /* the output: 2 x 128 x 128 x 3 float32 */
-    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim.rlim_cur = 16384;
+    void (*was)(int) = signal(SIGXFSZ, action);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    int rc = ch_run(NULL, "letterbox -q --size 128,128 room.png room.png room.npy");
+    int rc = ch_run(NULL, cmd);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
     signal(SIGXFSZ, was);
-    ch_expect_error(rc, 1, "room.npy: cannot allocate 393216 bytes");
+    return rc;
+}
+
+/* An output the file system has no room for is refused before any image is
+ * letterboxed, naming the output, and leaves nothing: the room of every
+ * batch is taken at once (SIGXFSZ ignored). */
+static void test_letterbox_no_room(void **state)
+{
+    (void)state;
+    ch_expect_error(run_no_room(SIG_IGN, ""), 1, "room.npy: cannot allocate 393216 bytes");
     assert_false(ch_exists("room.npy"));
     assert_int_equal(hidden_files(), 0);
 }
@@ -293,23 +304,11 @@ static void test_letterbox_no_room(void **state)
 static void test_letterbox_no_room_default_sigxfsz(void **state)
 {
     (void)state;
-    unsigned char r[36] = {0};
-    int64_t rs[3] = {3, 4, 3};
-    ch_save("room.png", CLPAD_U8, 3, rs, r);
     FILE *f = fopen(ch_path("room.npy"), "wb");
     assert_non_null(f);
     fputs("previous", f);
     fclose(f);
-    struct rlimit old, lim;
-    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
-    lim = old;
-    lim.rlim_cur = 16384; /* the output: 2 x 128 x 128 x 3 float32 */
-    void (*was)(int) = signal(SIGXFSZ, SIG_DFL);
-    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-    int rc = ch_run(NULL, "letterbox -q --cpu --size 128,128 room.png room.png room.npy");
-    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
-    signal(SIGXFSZ, was);
-    ch_expect_error(rc, 1, "room.npy: cannot allocate 393216 bytes");
+    ch_expect_error(run_no_room(SIG_DFL, "--cpu"), 1, "room.npy: cannot allocate 393216 bytes");
     char got[16];
     ch_slurp(ch_path("room.npy"), got, sizeof got);
     assert_string_equal(got, "previous");

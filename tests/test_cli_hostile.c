@@ -579,6 +579,30 @@ static void test_outputs_name_one_file(void **state)
     rmdir(ch_path("sub"));
 }
 
+/* Python's `python3 -c script args...` run in the scratch directory (args
+ * NULL-terminated): fails the test unless it exits 0 (121: no python3). */
+static void python_check(const char *script, const char *const *args)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (chdir(ch_dir) != 0)
+            _exit(120);
+        const char *py[64] = {"python3", "-c", script};
+        size_t n = 3;
+        for (size_t i = 0; args[i] && n < 63; i++)
+            py[n++] = args[i];
+        py[n] = NULL;
+        execvp("python3", (char *const *)py);
+        _exit(121);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the --transforms JSON failed the strict check (status 0x%x; 121: no python3)",
+                 status);
+}
+
 /* --transforms with file names that are not UTF-8: the JSON is valid UTF-8
  * all the same (checked by Python's strict decoder and json module); each
  * such name is in "file" with U+FFFD for every byte that is not part of a
@@ -622,22 +646,11 @@ static void test_transforms_non_utf8_names(void **state)
         "        assert 'file_bytes' not in e, e\n"
         "    except UnicodeDecodeError:\n"
         "        assert bytes.fromhex(e['file_bytes']) == name, (e, name)\n";
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (chdir(ch_dir) != 0)
-            _exit(120);
-        const char *py[N + 5] = {"python3", "-c", check, "t.json"};
-        for (size_t i = 0; i < N; i++)
-            py[4 + i] = names[i];
-        execvp("python3", (char *const *)py);
-        _exit(121);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("the --transforms JSON failed the strict check (status 0x%x; 121: no python3)",
-                 status);
+    const char *args[N + 2] = {"t.json"};
+    for (size_t i = 0; i < N; i++)
+        args[1 + i] = names[i];
+    args[N + 1] = NULL;
+    python_check(check, args);
     for (size_t i = 0; i < N; i++)
         unlink(ch_path(names[i]));
     unlink(ch_path("t.json"));
@@ -665,19 +678,7 @@ static void test_transforms_non_utf8_skipped(void **state)
         "assert bytes.fromhex(e['file_bytes']) == b'bad\\xff\\xfe.png', e\n"
         "assert e['file'] == 'bad\\ufffd\\ufffd.png', e\n"
         "assert e['error'].startswith('bad\\ufffd\\ufffd.png: cannot decode the image'), e\n";
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        if (chdir(ch_dir) != 0)
-            _exit(120);
-        execlp("python3", "python3", "-c", check, "s.json", (char *)NULL);
-        _exit(121);
-    }
-    int status;
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("the --transforms JSON failed the strict check (status 0x%x; 121: no python3)",
-                 status);
+    python_check(check, (const char *const[]){"s.json", NULL});
     unlink(ch_path(bad));
     unlink(ch_path("ok.npy"));
     unlink(ch_path("s.json"));

@@ -2,6 +2,7 @@
  * recursively, @lists and glob patterns into one ordered list of files. */
 #define _XOPEN_SOURCE 700
 #include "core/core.h"
+#include "../../io/open_read.h"
 
 #include "clpad_stream.h"
 
@@ -240,12 +241,8 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
 static clpad_status expand_list(clpad_path_list *l, const char *arg)
 {
     const char *file = arg + 1;
-    /* O_NONBLOCK: a FIFO nobody has open for writing would block the open
-     * until a writer comes, forever if none does; open so it does not, then
-     * read as usual (blocking: a FIFO without a writer reads as empty). */
-    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    int fl = fd >= 0 ? fcntl(fd, F_GETFL) : -1;
-    FILE *f = fl >= 0 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) == 0 ? fdopen(fd, "rb") : NULL;
+    int fd = tio__open_read(file); /* (a FIFO without a writer: read as empty) */
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         int e = errno;
         if (fd >= 0)
