@@ -679,7 +679,7 @@ int cmd_letterbox(int argc, char **argv)
         return cli_error(CLI_USAGE, "--preset: %s", clpad_last_error());
     clpad_stream_options so;
     clpad_stream_options_init(&so);
-    bool channels_given = false, fit_given = false;
+    bool channels_given = false, fit_given = false, shorter_given = false;
     int64_t size[2];
     int nsize = 0, nvalue = 0, nmean = 0, nstd = 0;
     int64_t values[CLPAD_LETTERBOX_MAX_CHANNELS];
@@ -732,6 +732,7 @@ int cmd_letterbox(int argc, char **argv)
         case O_SHORTER:
             bad = !cli_parse_int(optarg, "--resize-shorter", 1, INT32_MAX, &num);
             o.resize_shorter = num;
+            shorter_given = true;
             break;
         case O_PIL_VERSION:
             if (strcmp(optarg, "12") && strcmp(optarg, "13"))
@@ -848,6 +849,10 @@ int cmd_letterbox(int argc, char **argv)
     o.out_width = size[1];
     if (o.resize_shorter && !fit_given)
         o.fit = CLPAD_FIT_COVER; /* the crop resize_shorter goes with */
+    /* a preset's Resize(S) is the first step of its cover crop: another fit
+     * given without --resize-shorter leaves it out (docs/letterbox.md, 5.4) */
+    if (fit_given && o.fit != CLPAD_FIT_COVER && !shorter_given)
+        o.resize_shorter = 0;
     size_t nargs = (size_t)(argc - optind - 1);
     char **args = argv + optind;
     const char *out_path = argv[argc - 1];
@@ -868,6 +873,11 @@ int cmd_letterbox(int argc, char **argv)
         if (nstd)
             o.std[k] = stdv[nstd == 1 ? 0 : k < nstd ? k : 0];
     }
+    /* the options as a whole (values, combinations) before anything is
+     * read: what the library refuses is a usage error */
+    int64_t planned[4];
+    if (clpad_letterbox_plan(NULL, 0, &o, planned, NULL))
+        return cli_error(CLI_USAGE, "%s", clpad_last_error());
     if (yuv) { /* frames: one batch of the raw or .npy files as named */
         if (nvalue > 3 || nmean > 3 || nstd > 3)
             return cli_error(CLI_USAGE, "--value, --mean and --std take one value or one per "

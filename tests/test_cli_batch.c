@@ -236,7 +236,17 @@ static void test_letterbox_errors(void **state)
     ch_expect_error(ch_run(NULL, "letterbox --size 8 rgb.png e4.npy"), 2, "--size");
     ch_expect_error(ch_run(NULL, "letterbox rgb.png e4.npy"), 2, "--size");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 rgb.png e4.png"), 2, ".npy");
-    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 1, "std[1]");
+    /* values and combinations the library refuses: usage errors too, found
+     * before any file is read (missing.png is never opened) */
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --std 1,0,1 rgb.png e4.npy"), 2, "std[1]");
+    ch_expect_error(ch_run(NULL, "letterbox --size 3000000000,1 missing.png e4.npy"), 2,
+                    "below 2^31");
+    ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --fit contain --resize-shorter 9 "
+                                 "missing.png e4.npy"), 2, "resize_shorter");
+    /* another fit over a preset leaves its Resize(S) out (docs/letterbox.md, 5.4) */
+    if (ch_run(NULL, "letterbox -q --size 8,8 --preset imagenet --fit contain rgb.png e5.npy"))
+        fail_msg("--preset imagenet --fit contain: %s", ch_err);
+    unlink(ch_path("e5.npy"));
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --mean 1,2 rgb.png e4.npy"), 2, "per channel");
     ch_expect_error(ch_run(NULL, "letterbox --size 8,8 --dtype i32 rgb.png e4.npy"), 2, "--dtype");
     /* the mode names of `clpad pad`, where they mean what letterbox does;

@@ -340,6 +340,10 @@ def _options(size: Union[int, Sequence[int]], preset: Optional[str], channels: O
         o.resize_shorter = _int64("resize_shorter", resize_shorter)
         if fit is None:  # the crop resize_shorter goes with
             o.fit = 1
+    elif fit is not None and o.fit != 1:
+        # a preset's Resize(S) is the first step of its cover crop: another
+        # fit leaves it out (docs/letterbox.md, 5.4)
+        o.resize_shorter = 0
     if stride is not None:
         o.stride = _int64("stride", stride)
     if divisor is not None:

@@ -431,6 +431,23 @@ def test_pil_kinds_are_pillows_resize():
     assert (t[0].pad_top, t[0].pad_left) == (-top, -left)
 
 
+def test_preset_fit_override_leaves_resize_shorter_out():
+    """A fit other than "cover" given with preset "imagenet" overrides the
+    preset's Resize(256), which belongs to its cover crop: the batch is the
+    preset's normalisation with that fit and no resize_shorter; with
+    resize_shorter given too, the combination is refused."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(0, 256, (37, 61, 3), dtype=np.uint8)
+    own = dict(interp="pil-bilinear", mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225],
+               divisor=255, value=0, dtype=np.float32)
+    for fit in ("contain", "stretch"):
+        got, _ = clpad.preprocess([a], 64, preset="imagenet", fit=fit)
+        want, _ = clpad.preprocess([a], 64, fit=fit, **own)
+        assert got.tobytes() == want.tobytes(), fit
+    with pytest.raises(clpad.ClpadValueError, match="resize_shorter"):
+        clpad.preprocess([a], 64, preset="imagenet", fit="contain", resize_shorter=80)
+
+
 def test_opencv_kinds_are_cv2_resize():
     """interp "area" is cv2.resize(INTER_AREA) byte for byte (integer
     ratios, other reductions, enlargements, one axis up and one down), and
