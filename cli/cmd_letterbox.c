@@ -497,6 +497,7 @@ typedef struct bg_writer {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     tio_npy_writer *w;
+    uint64_t reserve;          /* the first job: the output's room (0: none) */
     const unsigned char *data; /* the job, while busy */
     size_t len;
     bool busy, stop, failed;
@@ -512,9 +513,12 @@ static void *bg_main(void *arg)
             pthread_cond_wait(&b->cv, &b->mu);
         if (!b->busy)
             break;
+        uint64_t room = b->reserve;
+        b->reserve = 0;
         pthread_mutex_unlock(&b->mu);
         char err[512];
-        bool failed = tio_npy_writer_write(b->w, b->data, b->len, err, sizeof err) != 0;
+        bool failed = room ? tio_npy_writer_reserve(b->w, room, err, sizeof err) != 0
+                           : tio_npy_writer_write(b->w, b->data, b->len, err, sizeof err) != 0;
         pthread_mutex_lock(&b->mu);
         if (failed && !b->failed) {
             b->failed = true;
@@ -527,11 +531,19 @@ static void *bg_main(void *arg)
     return NULL;
 }
 
-/* Start the thread for w: 0, or 1 (it could not start: write in place). */
-static int bg_start(bg_writer *b, tio_npy_writer *w)
+/* Start the thread for w, its first job taking the output's room (room
+ * bytes, tio_npy_writer_reserve): 0, or 1 (it could not start: reserve and
+ * write in place). Taking the room costs time on tmpfs (its every page is
+ * allocated: 0.4-0.5 s for the bench folder's 1.1 GB), which the thread
+ * spends while the first batch is made instead of before it (the run 10 %
+ * shorter: bench/README.md, "Design measurements"); a full disk still
+ * stops the run before anything is written, at the first post. */
+static int bg_start(bg_writer *b, tio_npy_writer *w, uint64_t room)
 {
     memset(b, 0, sizeof *b);
     b->w = w;
+    b->reserve = room;
+    b->busy = room != 0;
     if (pthread_mutex_init(&b->mu, NULL))
         return 1;
     if (pthread_cond_init(&b->cv, NULL)) {
@@ -997,7 +1009,8 @@ int cmd_letterbox(int argc, char **argv)
         goto done;
     }
     /* each batch is letterboxed into a buffer, reused, then written to the
-     * output (the .npy's room taken for every image first): with one .npy,
+     * output (the .npy's room taken for every image before the first
+     * write): with one .npy,
      * two buffers, one written by bg_writer while the next batch is made
      * into the other. Writing from memory already touched costs less than
      * letterboxing into the file mapped: a mapped file's every 4 KiB page
@@ -1030,14 +1043,17 @@ int cmd_letterbox(int argc, char **argv)
     }
     if (!file_batch) {
         int64_t full[4] = {(int64_t)n, shape[1], shape[2], shape[3]};
+        uint64_t room = (uint64_t)n * (bytes / so.batch);
         if (tio_output_set_begin_npy(set, out_path, o.dtype, 4, full, &writer, err,
-                                     sizeof err) ||
-            tio_npy_writer_reserve(writer, (uint64_t)n * (bytes / so.batch), err,
-                                   sizeof err)) {
+                                     sizeof err)) {
             cli_error(CLI_FAIL, "%s", err);
             goto done;
         }
-        bg_on = !bg_start(&bg, writer);
+        bg_on = !bg_start(&bg, writer, room);
+        if (!bg_on && tio_npy_writer_reserve(writer, room, err, sizeof err)) {
+            cli_error(CLI_FAIL, "%s", err);
+            goto done;
+        }
     }
     size_t total = 0, skipped = 0, nfile = 0, slot = bytes / so.batch, made = 0;
     clpad_stream_batch b = {.size = sizeof b};

@@ -295,9 +295,9 @@ static int run_no_room(void (*action)(int), const char *opts)
     return rc;
 }
 
-/* An output the file system has no room for is refused before any image is
- * letterboxed, naming the output, and leaves nothing: the room of every
- * batch is taken at once (SIGXFSZ ignored). */
+/* An output the file system has no room for is refused before anything is
+ * written, naming the output, and leaves nothing: the room of every batch
+ * is taken at once, before the first write (SIGXFSZ ignored). */
 static void test_letterbox_no_room(void **state)
 {
     (void)state;
