@@ -199,8 +199,22 @@ static void orient_source(int o, int64_t h, int64_t w, int64_t y, int64_t x, int
     }
 }
 
+/* n pixels of pix bytes into d (dense) from s, stepping `step` bytes in the
+ * source per pixel. pix is a constant at each call site, so that each pixel
+ * is one fixed-size move rather than a call to memcpy (an EXIF-rotated 12 MP
+ * photo is 12 million of them). */
+static inline __attribute__((always_inline)) void orient_run(unsigned char *d,
+                                                             const unsigned char *s,
+                                                             ptrdiff_t step, int64_t n, size_t pix)
+{
+    for (int64_t i = 0; i < n; i++, d += pix, s += step)
+        memcpy(d, s, pix);
+}
+
 /* Apply orientation o (2..8) to img: a second buffer while it is done (the
- * image's size again), in tiles so that the transposing ones stay in cache. */
+ * image's size again). Output row y, from column x0 on, reads stored pixels
+ * a fixed step apart (orient_source is linear in x); the transposing
+ * orientations go in tiles so that the rows they read stay in cache. */
 static clpad_status orient(const clpad__img_req *r, clpad__img *img, int o)
 {
     bool swap = o >= 5;
@@ -210,16 +224,30 @@ static clpad_status orient(const clpad__img_req *r, clpad__img *img, int o)
     unsigned char *px = clpad__img_px_new(r, bytes, true, &given);
     if (!px)
         return clpad__img_nomem(r->name, bytes);
-    enum { TILE = 32 };
-    for (int64_t ty = 0; ty < oh; ty += TILE)
-        for (int64_t tx = 0; tx < ow; tx += TILE)
-            for (int64_t y = ty; y < oh && y < ty + TILE; y++)
-                for (int64_t x = tx; x < ow && x < tx + TILE; x++) {
-                    int64_t sy, sx;
-                    orient_source(o, img->h, img->w, y, x, &sy, &sx);
-                    memcpy(px + ((size_t)y * (size_t)ow + (size_t)x) * pix,
-                           img->px + ((size_t)sy * (size_t)img->w + (size_t)sx) * pix, pix);
+    int64_t sy0, sx0, sy1, sx1; /* the sources of (0, 0) and (0, 1) */
+    orient_source(o, img->h, img->w, 0, 0, &sy0, &sx0);
+    orient_source(o, img->h, img->w, 0, 1, &sy1, &sx1);
+    ptrdiff_t step = (ptrdiff_t)((sy1 - sy0) * img->w + (sx1 - sx0)) * (ptrdiff_t)pix;
+    int64_t tile_h = swap ? 32 : oh, tile_w = swap ? 32 : ow; /* (whole rows: one tile) */
+    for (int64_t ty = 0; ty < oh; ty += tile_h)
+        for (int64_t tx = 0; tx < ow; tx += tile_w) {
+            int64_t n = ow - tx < tile_w ? ow - tx : tile_w;
+            for (int64_t y = ty; y < oh && y < ty + tile_h; y++) {
+                int64_t sy, sx;
+                orient_source(o, img->h, img->w, y, tx, &sy, &sx);
+                unsigned char *d = px + ((size_t)y * (size_t)ow + (size_t)tx) * pix;
+                const unsigned char *s = img->px + ((size_t)sy * (size_t)img->w + (size_t)sx) * pix;
+                switch (pix) { /* the pixel sizes decoders give: 1-4 channels of 1 or 2 bytes */
+                case 1: orient_run(d, s, step, n, 1); break;
+                case 2: orient_run(d, s, step, n, 2); break;
+                case 3: orient_run(d, s, step, n, 3); break;
+                case 4: orient_run(d, s, step, n, 4); break;
+                case 6: orient_run(d, s, step, n, 6); break;
+                case 8: orient_run(d, s, step, n, 8); break;
+                default: orient_run(d, s, step, n, pix); break;
                 }
+            }
+        }
     clpad__img_px_free(r, img->px, img->given);
     img->px = px;
     img->given = given;

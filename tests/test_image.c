@@ -517,8 +517,11 @@ static void source_of(int o, int h, int w, int y, int x, int *sy, int *sx)
 static void check_oriented(const clpad_decoded_image *stored, const clpad_decoded_image *img,
                            int o)
 {
-    int h = (int)stored->height, w = (int)stored->width, c = (int)stored->channels;
+    int h = (int)stored->height, w = (int)stored->width;
+    size_t pix = (size_t)stored->channels * (stored->dtype == CLPAD_U16 ? 2 : 1);
     assert_int_equal(img->orientation, o);
+    assert_int_equal(img->channels, stored->channels);
+    assert_int_equal(img->dtype, stored->dtype);
     assert_int_equal(img->height, o >= 5 ? w : h);
     assert_int_equal(img->width, o >= 5 ? h : w);
     assert_int_equal(img->source_height, img->height);
@@ -526,51 +529,74 @@ static void check_oriented(const clpad_decoded_image *stored, const clpad_decode
         for (int x = 0; x < img->width; x++) {
             int sy, sx;
             source_of(o, h, w, y, x, &sy, &sx);
-            if (memcmp((unsigned char *)img->data + ((size_t)y * (size_t)img->width + x) * c,
-                       (unsigned char *)stored->data + ((size_t)sy * (size_t)w + sx) * c, c))
-                fail_msg("orientation %d: pixel (%d, %d) is not stored pixel (%d, %d)", o, y, x,
-                         sy, sx);
+            if (memcmp((unsigned char *)img->data + ((size_t)y * (size_t)img->width + x) * pix,
+                       (unsigned char *)stored->data + ((size_t)sy * (size_t)w + sx) * pix, pix))
+                fail_msg("orientation %d, %zu-byte pixels: pixel (%d, %d) is not stored pixel "
+                         "(%d, %d)", o, pix, y, x, sy, sx);
         }
+}
+
+/* Decode b with options o, once as stored and once oriented, and check the
+ * second against the first. */
+static void check_orientation_of(const bytes *b, clpad_read_options o, int orientation)
+{
+    clpad_decoded_image img = decode_ok(b, &o);
+    o.ignore_orientation = 1;
+    clpad_decoded_image stored = decode_ok(b, &o);
+    assert_int_equal(stored.orientation, 1);
+    check_oriented(&stored, &img, orientation >= 1 && orientation <= 8 ? orientation : 1);
+    clpad_decoded_image_free(&img);
+    clpad_decoded_image_free(&stored);
 }
 
 static void test_orientation(void **state)
 {
     (void)state;
-    enum { W = 37, H = 11 }; /* not square, odd sizes */
-    unsigned char rgb[W * H * 3];
-    for (int k = 0; k < W * H * 3; k++)
-        rgb[k] = (unsigned char)(k * 13 + k / 7);
-    clpad_read_options plain = opts(3);
-    plain.ignore_orientation = 1;
-    for (int o = 0; o <= 9; o++) {
-        /* JPEG APP1 */
-        bytes j = make_jpeg(W, H, 3, rgb, o, 0);
-        clpad_decoded_image stored = decode_ok(&j, &plain);
-        assert_int_equal(stored.orientation, 1);
-        assert_int_equal(stored.height, H);
-        clpad_decoded_image img = decode_ok(&j, NULL);
-        check_oriented(&stored, &img, o >= 1 && o <= 8 ? o : 1);
-        clpad_image_info info = {.size = sizeof info};
-        TU_ASSERT_OK(clpad_image_probe(j.data, j.len, "p.jpg", &info));
-        assert_int_equal(info.orientation, o >= 1 && o <= 8 ? o : 1);
-        assert_int_equal(info.width, o >= 5 && o <= 8 ? H : W);
-        clpad_decoded_image_free(&img);
-        clpad_decoded_image_free(&stored);
-        free(j.data);
-        /* PNG eXIf, before and after the image data */
-        for (int after = 0; after < 2; after++) {
-            bytes p = make_png(&(png_spec){.w = W, .h = H, .depth = 8, .colour = 2, .rows = rgb,
-                                           .exif_orientation = o, .exif_after = after});
-            stored = decode_ok(&p, &plain);
-            img = decode_ok(&p, NULL);
-            check_oriented(&stored, &img, o >= 1 && o <= 8 ? o : 1);
+    /* Not square, odd sizes: one inside a 32-pixel tile of the transposing
+     * orientations, one across several. Pixels of 1, 3 and 4 bytes (JPEG,
+     * PNG) and of 2, 6 and 8 (16-bit PNG). */
+    static const int sizes[2][2] = {{37, 11}, {70, 45}};
+    static unsigned char px[70 * 45 * 6];
+    for (size_t k = 0; k < sizeof px; k++)
+        px[k] = (unsigned char)(k * 13 + k / 7);
+    for (int z = 0; z < 2; z++) {
+        int W = sizes[z][0], H = sizes[z][1];
+        for (int o = 0; o <= 9; o++) {
+            /* JPEG APP1 */
+            bytes j = make_jpeg(W, H, 3, px, o, 0);
+            for (int c = 1; c <= 4; c++)
+                if (c != 2)
+                    check_orientation_of(&j, opts(c), o);
+            clpad_decoded_image img = decode_ok(&j, NULL); /* the default: 3 channels */
+            assert_int_equal(img.orientation, o >= 1 && o <= 8 ? o : 1);
+            assert_int_equal(img.channels, 3);
             clpad_decoded_image_free(&img);
-            clpad_decoded_image_free(&stored);
-            free(p.data);
+            clpad_image_info info = {.size = sizeof info};
+            TU_ASSERT_OK(clpad_image_probe(j.data, j.len, "p.jpg", &info));
+            assert_int_equal(info.orientation, o >= 1 && o <= 8 ? o : 1);
+            assert_int_equal(info.width, o >= 5 && o <= 8 ? H : W);
+            free(j.data);
+            /* PNG eXIf, before and after the image data; 8 and 16 bits */
+            for (int after = 0; after < 2; after++) {
+                bytes p = make_png(&(png_spec){.w = W, .h = H, .depth = 8, .colour = 2,
+                                               .rows = px, .exif_orientation = o,
+                                               .exif_after = after});
+                check_orientation_of(&p, opts(3), o);
+                free(p.data);
+                p = make_png(&(png_spec){.w = W, .h = H, .depth = 16, .colour = 2, .rows = px,
+                                         .exif_orientation = o, .exif_after = after});
+                for (int c = 1; c <= 4; c++) {
+                    clpad_read_options deep = opts(c);
+                    deep.keep_depth = 1;
+                    if (c != 2)
+                        check_orientation_of(&p, deep, o);
+                }
+                free(p.data);
+            }
         }
     }
     /* An XMP segment before the EXIF one does not hide it. */
-    bytes j = make_jpeg(W, H, 3, rgb, 6, 1);
+    bytes j = make_jpeg(37, 11, 3, px, 6, 1);
     clpad_decoded_image img = decode_ok(&j, NULL);
     assert_int_equal(img.orientation, 6);
     clpad_decoded_image_free(&img);
