@@ -112,8 +112,16 @@ clpad_status clpad__img_check_size(const clpad__img_req *r, int64_t h, int64_t w
 
 unsigned char *clpad__img_px_new(const clpad__img_req *r, size_t bytes, bool final, bool *given)
 {
-    *given = final && r->alloc;
-    return *given ? r->alloc->get(r->alloc->user, bytes) : malloc(bytes);
+    *given = r->alloc && (final || r->alloc->scratch);
+    if (!*given)
+        return malloc(bytes);
+    return final ? r->alloc->get(r->alloc->user, bytes) : r->alloc->scratch(r->alloc->user, bytes);
+}
+
+/* Whether px is r's allocator's scratch memory (clpad__img_alloc). */
+static bool is_scratch(const clpad__img_req *r, const unsigned char *px)
+{
+    return r->alloc && r->alloc->is_scratch && r->alloc->is_scratch(r->alloc->user, px);
 }
 
 void clpad__img_px_free(const clpad__img_req *r, unsigned char *px, bool given)
@@ -138,9 +146,13 @@ clpad_status clpad__img_convert_channels(const clpad__img_req *r, clpad__img *in
     if (to == from)
         return CLPAD_OK;
     size_t count = (size_t)in->h * (size_t)in->w, s = (size_t)in->sample;
-    /* final unless an orientation follows */
+    /* final unless an orientation follows; not in scratch memory when the
+     * input is there (one scratch buffer) */
     bool final = !r->orient || in->orientation == 1, given = false;
-    unsigned char *px = clpad__img_px_new(r, count * (size_t)to * s, final, &given);
+    clpad__img_req mr = *r;
+    if (!final && is_scratch(r, in->px))
+        mr.alloc = NULL;
+    unsigned char *px = clpad__img_px_new(&mr, count * (size_t)to * s, final, &given);
     if (!px)
         return clpad__img_nomem(r->name, count * (size_t)to * s);
     unsigned maxv = s == 2 ? 65535u : 255u;
@@ -533,15 +545,18 @@ static clpad_status decode(const clpad__img_req *r, const unsigned char *b, size
         clpad__img_px_free(r, img.px, img.given);
         return st;
     }
-    if (r->alloc && !img.given) { /* a decoder that does not take given memory */
+    /* final pixels in memory of their own (a decoder that does not take
+     * given memory) or in scratch memory (a PNG's eXIf guessed wrong): into
+     * the allocator's */
+    if (r->alloc && (!img.given || is_scratch(r, img.px))) {
         size_t bytes = (size_t)img.h * (size_t)img.w * (size_t)img.c * (size_t)img.sample;
         unsigned char *px = r->alloc->get(r->alloc->user, bytes);
         if (!px) {
-            free(img.px);
+            clpad__img_px_free(r, img.px, img.given);
             return clpad__img_nomem(r->name, bytes);
         }
         memcpy(px, img.px, bytes);
-        free(img.px);
+        clpad__img_px_free(r, img.px, img.given);
         img.px = px;
         img.given = true;
     }

@@ -17,11 +17,18 @@
 /* Where a decode puts the image's final pixels, when not in memory of its
  * own (the letterbox stream's batch arenas): get returns `bytes` for them
  * (NULL: out of memory); put takes back what get returned when the decode
- * fails after it, or when the pixels are replaced. */
+ * fails after it, or when the pixels are replaced.
+ * scratch (optional; NULL: malloc and free) gives memory for pixels that
+ * are not final (a decode that an orientation replaces): at least `bytes`
+ * (NULL: out of memory), the allocator's, kept from image to image, valid
+ * until the next call; is_scratch tells it, and put ignores it. A rotated
+ * 12 MP photo's decode would otherwise map 36 MB afresh for each image. */
 typedef struct clpad__img_alloc {
     void *(*get)(void *user, size_t bytes);
     void (*put)(void *user, void *p);
     void *user;
+    void *(*scratch)(void *user, size_t bytes);
+    bool (*is_scratch)(void *user, const void *p);
 } clpad__img_alloc;
 
 /* What a decode is asked for, checked and with the defaults filled in. */
@@ -60,9 +67,10 @@ typedef struct clpad__img {
  * after r->name). */
 clpad_status clpad__img_check_size(const clpad__img_req *r, int64_t h, int64_t w, int64_t c,
                                    int sample);
-/* Memory for an image's pixels: from r->alloc when `final` (nothing will
- * replace them: no channel conversion or orientation follows) and there is
- * one (*given set), else malloc'd. NULL when out of memory. */
+/* Memory for an image's pixels: from r->alloc when there is one (*given
+ * set): its get when `final` (nothing will replace them: no channel
+ * conversion or orientation follows), its scratch (when it has one) when
+ * not; else malloc'd. NULL when out of memory. */
 unsigned char *clpad__img_px_new(const clpad__img_req *r, size_t bytes, bool final, bool *given);
 /* Frees pixels clpad__img_px_new returned (`given`: its *given). */
 void clpad__img_px_free(const clpad__img_req *r, unsigned char *px, bool given);

@@ -178,10 +178,22 @@ static void arena_settle(clpad_letterbox_stream *s, size_t index)
     pthread_cond_broadcast(&s->aturn);
 }
 
+/* A decoder thread's scratch memory (clpad__img_alloc's scratch): the
+ * decode of a rotated photo, before its orientation, kept from image to
+ * image up to STREAM_SCRATCH_KEEP, so that each one does not map (and
+ * fault in) its pixels afresh. At any moment a thread holds at most what
+ * malloc would have given it for the image it decodes. */
+#define STREAM_SCRATCH_KEEP ((size_t)64 << 20)
+typedef struct scratch {
+    unsigned char *p;
+    size_t cap;
+} scratch;
+
 typedef struct arena_call {
     clpad_letterbox_stream *s;
     size_t index;
     bool reserved; /* arena_get ran for it */
+    scratch *sc;   /* the decoding thread's */
 } arena_call;
 
 /* The decoder's clpad__img_alloc.get: space for input index's final pixels,
@@ -227,7 +239,24 @@ static void arena_give_back(void *user, void *p)
 {
     arena_call *c = user; /* (a failed decode's, or pixels replaced: read_one counts
                              the failure) */
-    arena_put(c->s, p, false);
+    if (p != c->sc->p) /* (scratch memory stays the thread's) */
+        arena_put(c->s, p, false);
+}
+
+static void *scratch_get(void *user, size_t bytes)
+{
+    scratch *sc = ((arena_call *)user)->sc;
+    if (bytes > sc->cap || !sc->p) {
+        free(sc->p);
+        sc->p = malloc(bytes ? bytes : 1);
+        sc->cap = sc->p ? bytes : 0;
+    }
+    return sc->p;
+}
+
+static bool scratch_is(void *user, const void *p)
+{
+    return p && p == ((arena_call *)user)->sc->p;
 }
 
 static void release_img(clpad_letterbox_stream *s, clpad_decoded_image *img)
@@ -280,8 +309,8 @@ static void scaled_minimum(const clpad_letterbox_stream *s, const char *path,
 }
 
 /* Read input i (outside the lock). 0, or the status with *msg malloc'd. */
-static clpad_status read_one(clpad_letterbox_stream *s, size_t i, clpad_decoded_image *img,
-                             char **msg)
+static clpad_status read_one(clpad_letterbox_stream *s, size_t i, scratch *sc,
+                             clpad_decoded_image *img, char **msg)
 {
     const char *path = s->paths[i];
     clpad_read_options ro = s->so.read;
@@ -296,9 +325,13 @@ static clpad_status read_one(clpad_letterbox_stream *s, size_t i, clpad_decoded_
     if (s->so.read_fn) {
         st = s->so.read_fn(s->so.user, path, i, &ro, img, given, sizeof given);
     } else if (s->use_arenas) {
-        arena_call c = {s, i, false};
-        clpad__img_alloc alloc = {arena_get, arena_give_back, &c};
+        arena_call c = {s, i, false, sc};
+        clpad__img_alloc alloc = {arena_get, arena_give_back, &c, scratch_get, scratch_is};
         st = clpad__image_read_alloc(path, &ro, &alloc, img);
+        if (sc->cap > STREAM_SCRATCH_KEEP) {
+            free(sc->p);
+            *sc = (scratch){NULL, 0};
+        }
         pthread_mutex_lock(&s->amu);
         if (!c.reserved) /* failed before its pixels: the next input's turn */
             arena_settle(s, i);
@@ -513,6 +546,7 @@ static bool run_one_letterbox(clpad_letterbox_stream *s)
 static void *worker(void *arg)
 {
     clpad_letterbox_stream *s = arg;
+    scratch sc = {NULL, 0};
     pthread_mutex_lock(&s->mu);
     while (!s->closing) {
         if (run_one_letterbox(s))
@@ -532,7 +566,7 @@ static void *worker(void *arg)
             pthread_mutex_unlock(&s->mu);
             clpad_decoded_image img;
             char *msg = NULL;
-            clpad_status st = read_one(s, i, &img, &msg);
+            clpad_status st = read_one(s, i, &sc, &img, &msg);
             pthread_mutex_lock(&s->mu);
             if (st) {
                 r->state = R_FAILED;
@@ -552,6 +586,7 @@ static void *worker(void *arg)
         pthread_cond_wait(&s->work, &s->mu);
     }
     pthread_mutex_unlock(&s->mu);
+    free(sc.p);
     return NULL;
 }
 

@@ -90,6 +90,37 @@ def test_batches_equal_letterbox(tmp_path, batch, workers):
     assert np.array_equal(got2, want)
 
 
+def test_rotated_files_equal_letterbox(tmp_path):
+    """EXIF-rotated JPEGs and PNGs (orientations 2..8) among plain ones, of
+    sizes that grow and shrink: a decoder thread decodes a rotated one into
+    memory it keeps from image to image (the stream's scratch), then turns
+    it into the batch's memory. The batches equal clpad.letterbox of
+    clpad.imread's arrays."""
+    rng = np.random.default_rng(7)
+    names = []
+    for i, (h, w) in enumerate([(30, 50), (90, 120), (20, 35), (150, 60), (40, 40),
+                                (70, 110), (25, 90), (120, 130), (33, 21)]):
+        a = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
+        im = PIL.fromarray(a)
+        exif = PIL.Exif()
+        exif[0x0112] = 2 + i % 7
+        name = str(tmp_path / ("%02d.%s" % (i, "jpg" if i % 3 else "png")))
+        im.save(name, exif=exif.tobytes(), **({"quality": 95} if i % 3 else {}))
+        names.append(name)
+        plain = str(tmp_path / ("%02d_plain.jpg" % i))
+        im.save(plain, quality=95)
+        names.append(plain)
+    names.sort()
+    arrays = [clpad.imread(n) for n in names]
+    assert any(a.shape[0] == 60 and a.shape[1] == 150 for a in arrays)  # turned
+    want, wt = clpad.letterbox(arrays, (64, 48), std=255, device="reference")
+    for workers in (1, 2):
+        got, ts, ps = collect(clpad.letterbox_files(names, (64, 48), batch=3, workers=workers,
+                                                    std=255))
+        assert ps == names and ts == wt
+        assert np.array_equal(got, want)
+
+
 def ultralytics_batch(paths, size):
     """Ultralytics' predictor: cv2.imread, LetterBox (auto=False), BGR->RGB,
     HWC->CHW, stack, float32 / 255 -- written with NumPy, OpenCV-free: the
