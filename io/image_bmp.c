@@ -172,6 +172,11 @@ clpad_status clpad__bmp_decode(const clpad__img_req *r, const unsigned char *b, 
                                clpad__img *out)
 {
     int w = 0, h = 0, c = 0;
+    /* A top-down height beyond the limits named as such: stb_image's abs()
+     * leaves -2^31 negative, which read as an empty image. */
+    clpad__bmp_header hd;
+    if (clpad__bmp_parse_header(b, n, &hd) && hd.h < -CLPAD_IMAGE_MAX_SIDE && hd.w > 0)
+        return clpad__img_check_size(r, -hd.h, hd.w, 4, 1);
     clpad_status st = bmp_check_header(r, b, n, &w, &h, &c);
     if (!st)
         st = clpad__img_check_size(r, h, w, 4, 1);

@@ -1313,6 +1313,17 @@ static void test_image_headers(void **state)
         write_file(scratch("b.bmp"), bmp, n - 24);
         expect_load_error(scratch("b.bmp"), "truncated BMP");
     }
+    /* Top-down heights beyond the side limit, -2^31 among them (stb_image's
+     * abs() leaves it negative: it was "empty (4x-2147483648)"). */
+    const uint32_t tall[] = {0x80000000u, (uint32_t)-16777217}; /* (the limit: 2^24) */
+    for (size_t k = 0; k < N_OF(tall); k++) {
+        size_t n = make_bmp(bmp, 4, 3, false, px);
+        for (int j = 0; j < 4; j++)
+            bmp[22 + j] = (unsigned char)(tall[k] >> (8 * j));
+        write_file(scratch("b.bmp"), bmp, n);
+        expect_load_error(scratch("b.bmp"), "larger than");
+        expect_load_error(scratch("b.bmp"), k ? "4x16777217" : "4x2147483648");
+    }
     unlink(scratch("b.bmp"));
     /* PNG sizes outside 1..2^31-1 are named as such, not "unknown image type". */
     static unsigned char png[512];

@@ -8,7 +8,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
