@@ -129,6 +129,7 @@ static void letterbox_usage(FILE *f)
             "      --on-error E       fail (default): a file that cannot be read ends the\n"
             "                         run, naming it, and nothing is written; skip: it is\n"
             "                         left out and listed with its reason in --transforms\n"
+            "                         (a file named that does not exist, too)\n"
             "  -d, --device SPEC      OpenCL device: P:D index or name substring\n"
             "      --cpu              use the CPU reference path, no OpenCL\n"
             "      --verify           run the OpenCL kernel (never the small-call CPU path),\n"
@@ -912,7 +913,9 @@ int cmd_letterbox(int argc, char **argv)
         return rc;
 
     clpad_path_list *list = NULL;
-    if (clpad_path_list_expand((const char *const *)args, nargs, 0, &list))
+    /* --on-error skip: a file that is not there is one that cannot be read */
+    unsigned expand_flags = so.on_error == CLPAD_ON_ERROR_SKIP ? CLPAD_PATHS_KEEP_MISSING : 0;
+    if (clpad_path_list_expand((const char *const *)args, nargs, expand_flags, &list))
         return cli_error(CLI_FAIL, "%s", clpad_last_error());
     size_t n = clpad_path_list_count(list);
     char **files = (char **)clpad_path_list_paths(list);

@@ -44,14 +44,23 @@ typedef struct clpad_path_list clpad_path_list;
  *  - a pattern with *, ? or [ that is not an existing file: glob(3), the
  *    matches sorted by path (byte order); a matching directory is expanded
  *    as above, a matching file is kept if it is an image file.
- * Duplicates are kept. `flags` must be 0.
- * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL arguments, flags),
+ * Duplicates are kept. `flags`: 0, or CLPAD_PATHS_KEEP_MISSING (below).
+ * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL arguments, unknown flags),
  * CLPAD_ERR_IO (a file or directory that does not exist or cannot be read,
  * a pattern no file matches, a directory or pattern with no image file, a
  * loop; the message names the argument), CLPAD_ERR_OUT_OF_MEMORY.
  */
 CLPAD_API clpad_status clpad_path_list_expand(const char *const *args, size_t n,
                                               unsigned flags, clpad_path_list **out);
+/** clpad_path_list_expand flag: an argument or list line that names nothing
+ *  (no such file, or a path through a file: ENOENT, ENOTDIR; a dangling
+ *  symbolic link) and is not a pattern is kept as a path instead of being
+ *  an error, so that reading it fails later: a letterbox stream with
+ *  on_error CLPAD_ON_ERROR_SKIP then leaves it out and reports it (the
+ *  CLI's and Python's `--on-error skip` / `on_error="skip"` expand so). A
+ *  pattern that matches nothing, or a directory without image files, is
+ *  still an error. */
+#define CLPAD_PATHS_KEEP_MISSING 1u
 /** Number of paths (0 for NULL). */
 CLPAD_API size_t clpad_path_list_count(const clpad_path_list *list);
 /** The paths, as an array of clpad_path_list_count entries, valid until the

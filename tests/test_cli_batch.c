@@ -600,6 +600,31 @@ static void test_letterbox_hostile_folder(void **state)
                            "100000 x 100000"));
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "images")), 3);
     cJSON_Delete(root);
+    /* a file named that does not exist: an error before anything is read;
+     * with skip, skipped in its place like a file that cannot be read */
+    ch_expect_error(ch_run(NULL, "letterbox -q --size 16,16 mixed/1.png mixed/gone.png "
+                                 "gone.npy"),
+                    1, "mixed/gone.png: No such file or directory");
+    assert_false(ch_exists("gone.npy"));
+    assert_int_equal(ch_run(NULL, "letterbox -q --size 16,16 --on-error skip --transforms "
+                                  "g.json mixed/1.png mixed/gone.png mixed/3.png mixed/6.png "
+                                  "gone.npy"),
+                     0);
+    ch_load("gone.npy", &out);
+    assert_int_equal(out.shape[0], 3);
+    assert_memory_equal(out.data, want, bytes);
+    tio_free(&out);
+    snprintf(path, sizeof path, "%s/g.json", ch_dir);
+    ch_slurp(path, text, sizeof text);
+    root = cJSON_Parse(text);
+    assert_non_null(root);
+    sk = cJSON_GetObjectItem(root, "skipped");
+    assert_int_equal(cJSON_GetArraySize(sk), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 0), "file")->valuestring,
+                        "mixed/gone.png");
+    assert_non_null(strstr(cJSON_GetObjectItem(cJSON_GetArrayItem(sk, 0), "error")->valuestring,
+                           "No such file or directory"));
+    cJSON_Delete(root);
     /* nothing readable at all: an error, nothing written */
     ch_expect_error(ch_run(NULL, "letterbox -q --size 16,16 --on-error skip mixed/2.png "
                                  "mixed/4.jpg none.npy"),

@@ -77,10 +77,11 @@ static clpad_context *cpu_context(void)
 
 /* ---- Path lists ------------------------------------------------------------------ */
 
-static void expect_paths(const char *const *args, size_t n, const char *const *want, size_t m)
+static void expect_paths_flags(const char *const *args, size_t n, unsigned flags,
+                               const char *const *want, size_t m)
 {
     clpad_path_list *l = NULL;
-    TU_ASSERT_OK(clpad_path_list_expand(args, n, 0, &l));
+    TU_ASSERT_OK(clpad_path_list_expand(args, n, flags, &l));
     size_t got = clpad_path_list_count(l);
     const char *const *p = clpad_path_list_paths(l);
     for (size_t i = 0; i < got && i < m; i++) {
@@ -94,14 +95,24 @@ static void expect_paths(const char *const *args, size_t n, const char *const *w
     clpad_path_list_free(l);
 }
 
-static void expect_path_error(const char *arg, const char *says)
+static void expect_paths(const char *const *args, size_t n, const char *const *want, size_t m)
+{
+    expect_paths_flags(args, n, 0, want, m);
+}
+
+static void expect_path_error_flags(const char *arg, unsigned flags, const char *says)
 {
     clpad_path_list *l = (clpad_path_list *)&l;
     const char *args[1] = {arg};
-    TU_ASSERT_STATUS(clpad_path_list_expand(args, 1, 0, &l), CLPAD_ERR_IO);
+    TU_ASSERT_STATUS(clpad_path_list_expand(args, 1, flags, &l), CLPAD_ERR_IO);
     assert_null(l);
     if (!strstr(clpad_last_error(), says))
         fail_msg("'%s': message '%s' does not say '%s'", arg, clpad_last_error(), says);
+}
+
+static void expect_path_error(const char *arg, const char *says)
+{
+    expect_path_error_flags(arg, 0, says);
 }
 
 static void test_paths(void **state)
@@ -159,8 +170,29 @@ static void test_paths(void **state)
     assert_int_equal(symlink(target, loop), 0);
     write_pnm("loop/i.ppm", 2, 2, 3, &rng, NULL);
     expect_path_error(target, "loop");
-    TU_ASSERT_STATUS(clpad_path_list_expand((const char *[]){tree}, 1, 1, &(clpad_path_list *){0}),
+    TU_ASSERT_STATUS(clpad_path_list_expand((const char *[]){tree}, 1, 2, &(clpad_path_list *){0}),
                      CLPAD_ERR_INVALID_ARGUMENT);
+    /* CLPAD_PATHS_KEEP_MISSING: names of nothing kept, in place (an
+     * argument, a list line, a path through a file, a dangling link);
+     * patterns matching nothing and directories without images still fail */
+    char missing[512], through[512], dangling[512];
+    path_of(missing, sizeof missing, "tree/missing.png");
+    path_of(through, sizeof through, "tree/z.pgm/x.png");
+    path_of(dangling, sizeof dangling, "tree/dangling.png");
+    assert_int_equal(symlink(missing, dangling), 0);
+    write_bytes("tree/some.txt", "z.pgm\nmissing.png\n");
+    path_of(list, sizeof list, "tree/some.txt");
+    snprintf(at, sizeof at, "@%s", list);
+    const char *a4[] = {missing, at, through, dangling};
+    const char *w4[] = {"tree/missing.png", "tree/z.pgm", "tree/missing.png",
+                        "tree/z.pgm/x.png", "tree/dangling.png"};
+    expect_paths_flags(a4, 4, CLPAD_PATHS_KEEP_MISSING, w4, 5);
+    expect_path_error(dangling, "does not exist");
+    path_of(pat, sizeof pat, "tree/*.jpg");
+    expect_path_error_flags(pat, CLPAD_PATHS_KEEP_MISSING, "no file matches");
+    path_of(file, sizeof file, "empty");
+    expect_path_error_flags(file, CLPAD_PATHS_KEEP_MISSING, "no image file");
+    unlink(dangling);
     /* a list that is a FIFO nobody writes: read at once as empty, not
      * waited on for a writer */
     char fifo[520];

@@ -217,8 +217,9 @@ static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, cons
 }
 
 /* One argument: a file, a directory or a pattern (in a list: relative to
- * its directory already). */
-static clpad_status expand_one(clpad_path_list *l, const char *path, const char *arg)
+ * its directory already). keep_missing: CLPAD_PATHS_KEEP_MISSING. */
+static clpad_status expand_one(clpad_path_list *l, const char *path, const char *arg,
+                               bool keep_missing)
 {
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -229,6 +230,8 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
     int e = errno;
     if (e == ENOENT && has_pattern(path))
         return expand_pattern(l, path, arg);
+    if (keep_missing && (e == ENOENT || e == ENOTDIR))
+        return push(l, path, NULL); /* its reader fails on it */
     struct stat ls;
     if (e == ENOENT && lstat(path, &ls) == 0 && S_ISLNK(ls.st_mode))
         return clpad__fail(CLPAD_ERR_IO, "%s: a symbolic link to a file that does not exist",
@@ -237,7 +240,7 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
 }
 
 /* "@FILE": its lines. */
-static clpad_status expand_list(clpad_path_list *l, const char *arg)
+static clpad_status expand_list(clpad_path_list *l, const char *arg, bool keep_missing)
 {
     const char *file = arg + 1;
     int fd = tio__open_read(file); /* (a FIFO without a writer: read as empty) */
@@ -328,7 +331,7 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg)
             break;
         }
         sprintf(where, "%s (%s, line %zu)", path, arg, lineno);
-        rc = expand_one(l, path, where);
+        rc = expand_one(l, path, where, keep_missing);
         free(where);
         free(path);
     }
@@ -356,8 +359,11 @@ clpad_status clpad_path_list_expand(const char *const *args, size_t n, unsigned 
     *out = NULL;
     if (n && !args)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: args is NULL");
-    if (flags)
-        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: flags must be 0");
+    if (flags & ~CLPAD_PATHS_KEEP_MISSING)
+        return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                           "path_list_expand: flags 0x%x: unknown bits 0x%x", flags,
+                           flags & ~CLPAD_PATHS_KEEP_MISSING);
+    bool keep_missing = flags & CLPAD_PATHS_KEEP_MISSING;
     clpad_path_list *l = calloc(1, sizeof *l);
     if (!l)
         return oom();
@@ -367,9 +373,9 @@ clpad_status clpad_path_list_expand(const char *const *args, size_t n, unsigned 
             rc = clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "path_list_expand: args[%zu] is %s", i,
                              args[i] ? "empty" : "NULL");
         else if (args[i][0] == '@' && args[i][1])
-            rc = expand_list(l, args[i]);
+            rc = expand_list(l, args[i], keep_missing);
         else
-            rc = expand_one(l, args[i], args[i]);
+            rc = expand_one(l, args[i], args[i], keep_missing);
     }
     if (rc) {
         clpad_path_list_free(l);

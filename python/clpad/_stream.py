@@ -52,6 +52,14 @@ def expand_paths(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
     directories (image files below them, sorted), glob patterns and
     "@list.txt" files. Raises ClpadRuntimeError naming an argument that does
     not exist or matches nothing."""
+    return _expand(paths, 0)
+
+
+_KEEP_MISSING = 1  # CLPAD_PATHS_KEEP_MISSING
+
+
+def _expand(paths: Union[PathArg, Sequence[PathArg]], flags: int) -> List[str]:
+    """expand_paths with clpad_path_list_expand's flags."""
     if isinstance(paths, (str, bytes)) or hasattr(paths, "__fspath__"):
         args = [_fs("paths", paths)]
     else:
@@ -65,7 +73,7 @@ def expand_paths(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
     lib = _lib.lib()
     arr = (ctypes.c_char_p * max(len(args), 1))(*args)
     lst = ctypes.c_void_p()
-    check(lib.clpad_path_list_expand(arr, len(args), 0, ctypes.byref(lst)))
+    check(lib.clpad_path_list_expand(arr, len(args), flags, ctypes.byref(lst)))
     try:
         n = lib.clpad_path_list_count(lst)
         p = lib.clpad_path_list_paths(lst)
@@ -236,7 +244,9 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     on_error: "fail" (default): a file that cannot be read (corrupt,
         truncated, above max_pixels, another channel count) raises, naming
         it, when its batch comes (the files before it were returned);
-        "skip": it is left out and listed in the iterator's ``skipped``.
+        "skip": it is left out and listed in the iterator's ``skipped``
+        (so is a file named in ``paths`` that does not exist: with "fail"
+        it raises ClpadRuntimeError at once).
     progress: True shows a tqdm bar on stderr when tqdm is installed
         (nothing otherwise).
     out: None (a new array per step), or a C-contiguous array of a full
@@ -261,7 +271,10 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     file; when iterating, the errors of :func:`clpad.imread` naming the file
     (on_error="fail").
     """
-    files = expand_paths(paths)
+    if on_error not in _ON_ERROR:
+        raise value_error("on_error: %r is not 'fail' or 'skip'" % (on_error,))
+    # on_error="skip": a file that is not there is one that cannot be read
+    files = _expand(paths, _KEEP_MISSING if on_error == "skip" else 0)
     lib = _lib.lib()
     so = _StreamOptions()
     lib.clpad_stream_options_init(ctypes.byref(so))
@@ -279,8 +292,6 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
     if decode_scale not in _DECODE_SCALE:
         raise value_error("decode_scale: %r is not None, 'off' or 'auto'" % (decode_scale,))
     so.decode_scale = _DECODE_SCALE[decode_scale]
-    if on_error not in _ON_ERROR:
-        raise value_error("on_error: %r is not 'fail' or 'skip'" % (on_error,))
     so.on_error = _ON_ERROR[on_error]
     so.read.channels = _channels(channels)
     if max_pixels is not None:

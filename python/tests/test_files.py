@@ -173,6 +173,21 @@ def test_skip_and_fail(tmp_path):
         next(it)
     with pytest.raises(clpad.ClpadValueError, match="on_error"):
         clpad.letterbox_files(str(tmp_path), 32, on_error="ignore")
+    # a file named that does not exist: raised at once, or skipped in its place
+    gone = str(tmp_path / "gone.png")
+    good = [n for n in names if n != bad]
+    with pytest.raises(clpad.ClpadRuntimeError, match="gone.png: No such file"):
+        clpad.letterbox_files([good[0], gone], 32)
+    lst = tmp_path / "list.txt"
+    lst.write_text("gone.png\n")
+    it = clpad.letterbox_files([good[0], gone, "@" + str(lst), good[1]], 32, batch=3,
+                               on_error="skip")
+    assert it.paths == [good[0], gone, gone, good[1]]
+    got, _, ps = collect(it)
+    assert ps == good[:2]
+    assert [p for p, _ in it.skipped] == [gone, gone]
+    assert all("No such file or directory" in m for _, m in it.skipped)
+    assert np.array_equal(got, clpad.letterbox([clpad.imread(n) for n in good[:2]], 32)[0])
 
 
 def test_out_is_reused(tmp_path):
