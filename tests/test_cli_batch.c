@@ -372,17 +372,6 @@ static int hidden_files(void)
     return n;
 }
 
-static uint32_t crc32_of(const unsigned char *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        c ^= p[i];
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? (c >> 1) ^ 0xedb88320u : c >> 1;
-    }
-    return c ^ 0xffffffffu;
-}
-
 /* A PNG whose header declares w x h RGB pixels and that ends there. */
 static void write_png_header_only(const char *name, uint32_t w, uint32_t h)
 {
@@ -394,7 +383,7 @@ static void write_png_header_only(const char *name, uint32_t w, uint32_t h)
     }
     b[24] = 8; /* depth */
     b[25] = 2; /* RGB */
-    uint32_t crc = crc32_of(b + 12, 17);
+    uint32_t crc = tu_png_crc(b + 12, 17);
     for (int k = 0; k < 4; k++)
         b[29 + k] = (unsigned char)(crc >> (24 - 8 * k));
     FILE *f = fopen(ch_path(name), "wb");

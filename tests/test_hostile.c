@@ -880,9 +880,6 @@ static void test_npy_hostile(void **state)
     unlink(p);
 }
 
-/* A PNG: IHDR, an optional tRNS, and one IDAT holding `raw` (filter bytes
- * included) in a stored deflate block, every chunk with its CRC (libpng
- * checks them). */
 static size_t put32(unsigned char *out, uint32_t v)
 {
     for (int j = 0; j < 4; j++)
@@ -890,61 +887,15 @@ static size_t put32(unsigned char *out, uint32_t v)
     return 4;
 }
 
-/* The PNG chunk CRC (CRC-32 of ISO 3309, as the PNG specification gives it)
- * of the chunk type and data at p[0..n). */
-static uint32_t png_crc(const unsigned char *p, size_t n)
-{
-    uint32_t c = 0xffffffffu;
-    for (size_t i = 0; i < n; i++) {
-        c ^= p[i];
-        for (int k = 0; k < 8; k++)
-            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    }
-    return c ^ 0xffffffffu;
-}
-
-/* Append a chunk of `type` and `len` bytes of `data` at out; its length. */
-static size_t put_chunk(unsigned char *out, const char *type, const unsigned char *data,
-                        size_t len)
-{
-    put32(out, (uint32_t)len);
-    memcpy(out + 4, type, 4);
-    if (len)
-        memcpy(out + 8, data, len);
-    put32(out + 8 + len, png_crc(out + 4, len + 4));
-    return len + 12;
-}
-
+/* A PNG: IHDR, an optional tRNS, and one IDAT holding `raw` (filter bytes
+ * included) in a stored deflate block, every chunk with its CRC (libpng
+ * checks them): tu_png_stored. */
 static size_t make_png_depth(unsigned char *out, uint32_t w, uint32_t h, int depth, int ctype,
                              const unsigned char *raw, size_t rawlen, const unsigned char *trns,
                              size_t trnslen)
 {
-    size_t n = 0;
-    memcpy(out, "\x89PNG\r\n\x1a\n", 8), n += 8;
-    unsigned char ihdr[13];
-    put32(ihdr, w);
-    put32(ihdr + 4, h);
-    const unsigned char rest[5] = {(unsigned char)depth, (unsigned char)ctype, 0, 0, 0};
-    memcpy(ihdr + 8, rest, 5);
-    n += put_chunk(out + n, "IHDR", ihdr, 13);
-    if (trns)
-        n += put_chunk(out + n, "tRNS", trns, trnslen);
-    uint32_t a = 1, b = 0;
-    for (size_t k = 0; k < rawlen; k++) {
-        a = (a + raw[k]) % 65521;
-        b = (b + a) % 65521;
-    }
-    /* zlib header, one stored block, the Adler-32 */
-    unsigned char idat[64 * 65 + 16];
-    size_t m = 0;
-    memcpy(idat, "\x78\x01\x01", 3), m += 3;
-    idat[m++] = (unsigned char)rawlen, idat[m++] = (unsigned char)(rawlen >> 8);
-    idat[m++] = (unsigned char)~rawlen, idat[m++] = (unsigned char)(~rawlen >> 8);
-    memcpy(idat + m, raw, rawlen), m += rawlen;
-    m += put32(idat + m, b << 16 | a);
-    n += put_chunk(out + n, "IDAT", idat, m);
-    n += put_chunk(out + n, "IEND", NULL, 0);
-    return n;
+    return tu_png_stored(out, w, h, depth, ctype, raw, rawlen, trns ? "tRNS" : NULL, trns,
+                         trnslen);
 }
 
 static size_t make_png(unsigned char *out, uint32_t w, uint32_t h, int ctype,
@@ -1263,7 +1214,7 @@ static void test_png_integrity(void **state)
     uint32_t idat_len = (uint32_t)small[idat] << 24 | (uint32_t)small[idat + 1] << 16 |
                         (uint32_t)small[idat + 2] << 8 | small[idat + 3];
     small[idat + 8 + idat_len - 1] ^= 1; /* the Adler-32's last byte */
-    put32(small + idat + 8 + idat_len, png_crc(small + idat + 4, idat_len + 4));
+    put32(small + idat + 8 + idat_len, tu_png_crc(small + idat + 4, idat_len + 4));
     assert_int_equal(tio_load_image_mem(small, m, "adler.png", 0, &t, err, sizeof err), 1);
     if (!strstr(err, "adler.png: cannot decode the image") || !strstr(err, "check"))
         fail_msg("wrong Adler-32: message \"%s\"", err);

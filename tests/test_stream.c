@@ -919,6 +919,66 @@ static void test_in_place(void **state)
     free_folder(&f);
 }
 
+/* EXIF-rotated images on a device that reads host memory in place: a
+ * decoder thread decodes each first into scratch memory it keeps from image
+ * to image (growing with the sizes), then turns it into the batch's block.
+ * PNGs (written byte by byte, with an eXIf chunk of orientation 1..8) of
+ * random sizes; the batches equal the CPU reference of clpad_image_read's
+ * images, which are turned (tests/test_image.c checks the turns). */
+static void test_in_place_rotated(void **state)
+{
+    (void)state;
+    clpad_context *ctx = in_place_context();
+    uint64_t rng = tu_seed() ^ 0x0E1F;
+    make_dir("rotated");
+    folder f = {.n = 17};
+    f.paths = calloc(f.n, sizeof *f.paths);
+    f.px = calloc(f.n, sizeof *f.px);
+    f.hw = calloc(f.n, sizeof *f.hw);
+    static unsigned char raw[40 * (1 + 3 * 40)], png[sizeof raw + 128];
+    for (size_t i = 0; i < f.n; i++) {
+        int h = (int)tu_range(&rng, 1, 40), w = (int)tu_range(&rng, 1, 40), o = 1 + (int)(i % 8);
+        size_t rawlen = (size_t)h * (1 + 3 * (size_t)w);
+        tu_fill(raw, rawlen, &rng);
+        for (int y = 0; y < h; y++)
+            raw[(size_t)y * (1 + 3 * (size_t)w)] = 0; /* filter: none */
+        /* TIFF header, one IFD entry: Orientation (0x0112), SHORT, 1, o */
+        const unsigned char tiff[26] = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3,
+                                        0,   0,   0, 1,  0, (unsigned char)o, 0, 0, 0, 0, 0, 0};
+        size_t n = tu_png_stored(png, (uint32_t)w, (uint32_t)h, 8, 2, raw, rawlen, "eXIf", tiff,
+                                 sizeof tiff);
+        char name[64];
+        snprintf(name, sizeof name, "rotated/%02zu.png", i);
+        f.paths[i] = malloc(512);
+        path_of(f.paths[i], 512, name);
+        FILE *fp = fopen(f.paths[i], "wb");
+        assert_non_null(fp);
+        assert_int_equal(fwrite(png, 1, n, fp), n);
+        fclose(fp);
+        clpad_decoded_image img = {.size = sizeof img};
+        TU_ASSERT_OK(clpad_image_read(f.paths[i], NULL, &img));
+        assert_int_equal(img.orientation, o);
+        f.px[i] = img.data;
+        f.hw[i][0] = img.height;
+        f.hw[i][1] = img.width;
+    }
+    setenv("CLPAD_STREAM_LETTERBOX", "batch", 1);
+    clpad_letterbox_options lb;
+    clpad_letterbox_options_init(&lb, 36, 28);
+    lb.dtype = CLPAD_U8;
+    lb.layout = CLPAD_LAYOUT_NHWC;
+    clpad_stream_options so;
+    clpad_stream_options_init(&so);
+    so.batch = 3;
+    for (int workers = 1; workers <= 3; workers += 2) {
+        so.workers = workers;
+        run_and_compare(ctx, &f, (const char *const *)f.paths, f.n, &lb, &so, NULL, f.n);
+    }
+    unsetenv("CLPAD_STREAM_LETTERBOX");
+    clpad_context_destroy(ctx);
+    free_folder(&f);
+}
+
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 /* A line "KEY: N kB" of /proc/self/status, in bytes; 0 if absent. */
 static size_t status_bytes(const char *key)
@@ -1030,6 +1090,7 @@ int main(void)
         cmocka_unit_test(test_scaled_geometry),
         cmocka_unit_test(test_close_early),    cmocka_unit_test(test_concurrent_streams),
         cmocka_unit_test(test_device),         cmocka_unit_test(test_in_place),
+        cmocka_unit_test(test_in_place_rotated),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

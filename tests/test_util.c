@@ -293,3 +293,69 @@ bool tu_row_case(tu_pad_case *c, clpad_dtype dtype, clpad_pad_mode mode, int64_t
     tu_fill(c->value, sizeof c->value, rng);
     return true;
 }
+
+/* ---- PNG files written byte by byte ------------------------------------------------ */
+
+static size_t put_be32(unsigned char *out, uint32_t v)
+{
+    for (int j = 0; j < 4; j++)
+        out[j] = (unsigned char)(v >> (24 - 8 * j));
+    return 4;
+}
+
+uint32_t tu_png_crc(const unsigned char *p, size_t n)
+{
+    uint32_t c = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        c ^= p[i];
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
+    }
+    return c ^ 0xffffffffu;
+}
+
+size_t tu_png_chunk(unsigned char *out, const char *type, const unsigned char *data, size_t len)
+{
+    put_be32(out, (uint32_t)len);
+    memcpy(out + 4, type, 4);
+    if (len)
+        memcpy(out + 8, data, len);
+    put_be32(out + 8 + len, tu_png_crc(out + 4, len + 4));
+    return len + 12;
+}
+
+size_t tu_png_stored(unsigned char *out, uint32_t w, uint32_t h, int depth, int ctype,
+                     const unsigned char *raw, size_t rawlen, const char *extra_type,
+                     const unsigned char *extra, size_t extra_len)
+{
+    assert_true(rawlen <= 65535);
+    size_t n = 0;
+    memcpy(out, "\x89PNG\r\n\x1a\n", 8), n += 8;
+    unsigned char ihdr[13];
+    put_be32(ihdr, w);
+    put_be32(ihdr + 4, h);
+    const unsigned char rest[5] = {(unsigned char)depth, (unsigned char)ctype, 0, 0, 0};
+    memcpy(ihdr + 8, rest, 5);
+    n += tu_png_chunk(out + n, "IHDR", ihdr, 13);
+    if (extra_type)
+        n += tu_png_chunk(out + n, extra_type, extra, extra_len);
+    uint32_t a = 1, b = 0;
+    for (size_t k = 0; k < rawlen; k++) {
+        a = (a + raw[k]) % 65521;
+        b = (b + a) % 65521;
+    }
+    /* zlib header, one stored block, the Adler-32 */
+    unsigned char *idat = malloc(rawlen + 16);
+    assert_non_null(idat);
+    size_t m = 0;
+    memcpy(idat, "\x78\x01\x01", 3), m += 3;
+    idat[m++] = (unsigned char)rawlen, idat[m++] = (unsigned char)(rawlen >> 8);
+    idat[m++] = (unsigned char)~rawlen, idat[m++] = (unsigned char)(~rawlen >> 8);
+    if (rawlen)
+        memcpy(idat + m, raw, rawlen), m += rawlen;
+    m += put_be32(idat + m, b << 16 | a);
+    n += tu_png_chunk(out + n, "IDAT", idat, m);
+    free(idat);
+    n += tu_png_chunk(out + n, "IEND", NULL, 0);
+    return n;
+}

@@ -27,6 +27,20 @@ int64_t tu_range(uint64_t *state, int64_t lo, int64_t hi);
 /* Fill n bytes with pseudo-random bytes. */
 void tu_fill(void *p, size_t n, uint64_t *state);
 
+/* PNG files written byte by byte (no encoder): the chunk CRC (CRC-32 of ISO
+ * 3309, as the PNG specification gives it) of p[0..n); one chunk of `type`
+ * and `len` bytes of `data` at out (length, type, data, CRC), its size; and
+ * a whole PNG at out, its size: IHDR (w x h, depth, colour type), an
+ * optional chunk `extra_type` before the image data (tRNS, eXIf; NULL:
+ * none), one IDAT holding `raw` (filter bytes included, at most 65535 bytes)
+ * in a stored deflate block with its Adler-32, IEND. out needs rawlen +
+ * extra_len + 96 bytes. */
+uint32_t tu_png_crc(const unsigned char *p, size_t n);
+size_t tu_png_chunk(unsigned char *out, const char *type, const unsigned char *data, size_t len);
+size_t tu_png_stored(unsigned char *out, uint32_t w, uint32_t h, int depth, int ctype,
+                     const unsigned char *raw, size_t rawlen, const char *extra_type,
+                     const unsigned char *extra, size_t extra_len);
+
 /* clpad_context_create with a configuration of that device (NULL: the
  * default) and those flags, the rest left to the environment. */
 clpad_status tu_context_create(const char *device, unsigned flags, clpad_context **ctx);
