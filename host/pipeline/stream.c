@@ -181,8 +181,9 @@ static void arena_settle(clpad_letterbox_stream *s, size_t index)
 /* A decoder thread's scratch memory (clpad__img_alloc's scratch): the
  * decode of a rotated photo, before its orientation, kept from image to
  * image up to STREAM_SCRATCH_KEEP, so that each one does not map (and
- * fault in) its pixels afresh. At any moment a thread holds at most what
- * malloc would have given it for the image it decodes. */
+ * fault in) its pixels afresh. While a rotated photo is decoded the thread
+ * holds what malloc would have given it; between them, at most
+ * STREAM_SCRATCH_KEEP (a larger buffer is freed after its image). */
 #define STREAM_SCRATCH_KEEP ((size_t)64 << 20)
 typedef struct scratch {
     unsigned char *p;
