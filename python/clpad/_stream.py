@@ -28,6 +28,7 @@ _DECODE_SCALE = {None: _OFF, "off": _OFF, False: _OFF,
                  "auto": _lib.constant("CLPAD_DECODE_SCALE_AUTO")}
 _ON_ERROR = {"fail": _lib.constant("CLPAD_ON_ERROR_FAIL"),
              "skip": _lib.constant("CLPAD_ON_ERROR_SKIP")}
+_KEEP_MISSING = _lib.constant("CLPAD_PATHS_KEEP_MISSING")
 
 _StreamOptions = _lib.struct("clpad_stream_options")
 _StreamBatch = _lib.struct("clpad_stream_batch")
@@ -55,7 +56,6 @@ def expand_paths(paths: Union[PathArg, Sequence[PathArg]]) -> List[str]:
     return _expand(paths, 0)
 
 
-_KEEP_MISSING = 1  # CLPAD_PATHS_KEEP_MISSING
 
 
 def _expand(paths: Union[PathArg, Sequence[PathArg]], flags: int) -> List[str]:
