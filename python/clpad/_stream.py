@@ -16,7 +16,7 @@ import numpy.typing as npt
 
 from . import _context, _interop, _lib
 from ._context import DeviceLike
-from ._errors import check, value_error
+from ._errors import ClpadRuntimeError, check, value_error
 from ._image import _channels, _positive
 from ._letterbox import LetterboxTransform, PerChannel, _options, _transform
 from ._types import BatchPadModeName, Fit, Interp, Layout, Placement
@@ -29,6 +29,7 @@ _DECODE_SCALE = {None: _OFF, "off": _OFF, False: _OFF,
 _ON_ERROR = {"fail": _lib.constant("CLPAD_ON_ERROR_FAIL"),
              "skip": _lib.constant("CLPAD_ON_ERROR_SKIP")}
 _KEEP_MISSING = _lib.constant("CLPAD_PATHS_KEEP_MISSING")
+_IO = _lib.constant("CLPAD_ERR_IO")
 
 _StreamOptions = _lib.struct("clpad_stream_options")
 _StreamBatch = _lib.struct("clpad_stream_batch")
@@ -105,6 +106,7 @@ class LetterboxFiles:
         self._bar = bar
         self._out = out
         self._done = False
+        self._yielded = 0  # images returned so far
         self._spare: List["np.ndarray[Any, Any]"] = []  # arrays yielded before
         self._lock = threading.RLock()  # a step, close(): one at a time
 
@@ -139,7 +141,18 @@ class LetterboxFiles:
             if b.end:
                 self._done = True
             if count == 0:
+                if self._done and not self._yielded and self.skipped:
+                    # on_error="skip" and not one file could be read: an
+                    # error, as in the CLI and as batch_shape says it with
+                    # channels="keep", not an iteration without a step
+                    self.close()
+                    raise ClpadRuntimeError(
+                        "letterbox stream: none of the %d files could be read (on_error="
+                        "'skip' left out every one; .skipped lists them): %s"
+                        % (len(self.paths), self.skipped[0][1]),
+                        _IO, "CLPAD_ERR_IO")
                 continue
+            self._yielded += count
             ts = []
             names = []
             for k in range(count):
@@ -246,7 +259,8 @@ def letterbox_files(paths: Union[PathArg, Sequence[PathArg]],
         it, when its batch comes (the files before it were returned);
         "skip": it is left out and listed in the iterator's ``skipped``
         (so is a file named in ``paths`` that does not exist: with "fail"
-        it raises ClpadRuntimeError at once).
+        it raises ClpadRuntimeError at once); when not one file could be
+        read, the end raises ClpadRuntimeError (``skipped`` lists them all).
     progress: True shows a tqdm bar on stderr when tqdm is installed
         (nothing otherwise).
     out: None (a new array per step), or a C-contiguous array of a full

@@ -190,6 +190,30 @@ def test_skip_and_fail(tmp_path):
     assert np.array_equal(got, clpad.letterbox([clpad.imread(n) for n in good[:2]], 32)[0])
 
 
+def test_skip_all_raises(tmp_path):
+    # on_error="skip" where not one file can be read: an error at the end
+    # (as the CLI's "no image could be read", and as channels="keep" says it
+    # at once), not an iteration that yields nothing
+    (tmp_path / "bad.png").write_bytes(b"not an image")
+    bad, gone = str(tmp_path / "bad.png"), str(tmp_path / "gone.png")
+    for channels in (3, 1, "keep"):
+        it = None
+        with pytest.raises(clpad.ClpadRuntimeError, match="none of the 2 files could be read"):
+            it = clpad.letterbox_files([gone, bad], 16, batch=1, on_error="skip",
+                                       channels=channels)
+            for _ in it:
+                pytest.fail("a step with no image")
+        if it is not None:
+            assert [p for p, _ in it.skipped] == [gone, bad]
+            with pytest.raises(StopIteration):  # closed
+                next(it)
+    # one file that can be read among them: its step, no error
+    names = write_images(str(tmp_path), 1, seed=2)
+    it = clpad.letterbox_files([gone, names[0], bad], 16, batch=1, on_error="skip")
+    assert [p for _, _, ps in it for p in ps] == names
+    assert [p for p, _ in it.skipped] == [gone, bad]
+
+
 def test_out_is_reused(tmp_path):
     names = write_images(str(tmp_path), 7, seed=9)
     want, _, _ = collect(clpad.letterbox_files(names, 24, batch=3))
