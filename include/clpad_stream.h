@@ -35,7 +35,10 @@ typedef struct clpad_path_list clpad_path_list;
  *    (byte order); image files are those whose name ends in .png, .jpg,
  *    .jpeg, .jpe, .bmp, .pgm, .ppm or .pnm (any case); entries whose name
  *    starts with "." are left out; symbolic links are followed, and a link
- *    back to a directory being walked is an error (a loop);
+ *    back to a directory being walked is an error (a loop), as is a
+ *    directory reached a second time in one walk (through a link to it:
+ *    each directory is walked once, so that links cannot make the walk
+ *    exponential);
  *  - "@FILE": the paths listed in FILE, one per line (blank lines and lines
  *    starting with "#" ignored; a "\r" before the newline dropped); a
  *    relative path is relative to FILE's directory; each line is expanded
@@ -48,7 +51,7 @@ typedef struct clpad_path_list clpad_path_list;
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL arguments, unknown flags),
  * CLPAD_ERR_IO (a file or directory that does not exist or cannot be read,
  * a pattern no file matches, a directory or pattern with no image file, a
- * loop; the message names the argument), CLPAD_ERR_OUT_OF_MEMORY.
+ * loop, a directory reached twice; the message names the argument), CLPAD_ERR_OUT_OF_MEMORY.
  */
 CLPAD_API clpad_status clpad_path_list_expand(const char *const *args, size_t n,
                                               unsigned flags, clpad_path_list **out);

@@ -170,6 +170,40 @@ static void test_paths(void **state)
     assert_int_equal(symlink(target, loop), 0);
     write_pnm("loop/i.ppm", 2, 2, 3, &rng, NULL);
     expect_path_error(target, "loop");
+    /* a directory reached twice through links (no loop) is an error naming
+     * both paths: walked once, not listed twice. A chain of 40 directories
+     * each holding two links to the next is 2^40 paths to its one image:
+     * refused at once, not walked until the time limit (alarm) */
+    make_dir("twice");
+    make_dir("twice/all");
+    write_pnm("twice/all/i.ppm", 2, 2, 3, &rng, NULL);
+    path_of(loop, sizeof loop, "twice/link");
+    assert_int_equal(symlink("all", loop), 0);
+    path_of(target, sizeof target, "twice");
+    expect_path_error(target, "the same directory as");
+    char pattern_twice[520];
+    snprintf(pattern_twice, sizeof pattern_twice, "%s/*", target);
+    /* two arguments (two matches of a pattern) naming one directory: kept */
+    const char *wt[] = {"twice/all/i.ppm", "twice/link/i.ppm"};
+    expect_paths((const char *[]){pattern_twice}, 1, wt, 2);
+    make_dir("chain");
+    for (int i = 0; i <= 40; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "chain/d%d", i);
+        make_dir(name);
+        for (int k = 0; i < 40 && k < 2; k++) {
+            char link[64], to[32];
+            snprintf(link, sizeof link, "chain/d%d/%c", i, "ab"[k]);
+            snprintf(to, sizeof to, "../d%d", i + 1);
+            path_of(loop, sizeof loop, link);
+            assert_int_equal(symlink(to, loop), 0);
+        }
+    }
+    write_pnm("chain/d40/i.ppm", 2, 2, 3, &rng, NULL);
+    path_of(target, sizeof target, "chain/d0");
+    alarm(20);
+    expect_path_error(target, "reached again through a symbolic link below");
+    alarm(0);
     TU_ASSERT_STATUS(clpad_path_list_expand((const char *[]){tree}, 1, 2, &(clpad_path_list *){0}),
                      CLPAD_ERR_INVALID_ARGUMENT);
     /* CLPAD_PATHS_KEEP_MISSING: names of nothing kept, in place (an

@@ -83,12 +83,78 @@ static char *join(const char *dir, const char *name)
     return s;
 }
 
-/* The directories being walked (device and inode), against loops. */
+/* The directories being walked (device and inode), against loops; and
+ * every directory walked so far below the argument, with the path it was
+ * first reached by (an open-addressed table), so that none is walked
+ * twice: links to directories can otherwise make a walk exponential (a
+ * chain of directories each holding two links to the next: 2^depth paths
+ * to one image, a hang from a few bytes of links). */
+typedef struct walk_seen {
+    dev_t dev;
+    ino_t ino;
+    char *path; /* NULL: a free slot */
+} walk_seen;
+
 typedef struct walk_stack {
     dev_t dev[64];
     ino_t ino[64];
     int depth;
+    walk_seen *seen;
+    size_t nseen, cap; /* cap: 0 or a power of two */
 } walk_stack;
+
+static void walk_free(walk_stack *ws)
+{
+    for (size_t i = 0; i < ws->cap; i++)
+        free(ws->seen[i].path);
+    free(ws->seen);
+    ws->seen = NULL;
+    ws->nseen = ws->cap = 0;
+}
+
+static size_t seen_slot(const walk_seen *t, size_t cap, dev_t dev, ino_t ino)
+{
+    size_t h = ((size_t)ino * 0x9E3779B97F4A7C15u) ^ (size_t)dev;
+    size_t i = h & (cap - 1);
+    while (t[i].path && !(t[i].dev == dev && t[i].ino == ino))
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+/* The path `dir` (dev, ino) was first walked by, or NULL after recording it
+ * (*failed set when out of memory). */
+static const char *seen_before(walk_stack *ws, dev_t dev, ino_t ino, const char *dir,
+                               bool *failed)
+{
+    *failed = false;
+    if (ws->cap) {
+        size_t i = seen_slot(ws->seen, ws->cap, dev, ino);
+        if (ws->seen[i].path)
+            return ws->seen[i].path;
+    }
+    if (2 * (ws->nseen + 1) > ws->cap) {
+        size_t cap = ws->cap ? 2 * ws->cap : 64;
+        walk_seen *t = calloc(cap, sizeof *t);
+        if (!t) {
+            *failed = true;
+            return NULL;
+        }
+        for (size_t k = 0; k < ws->cap; k++)
+            if (ws->seen[k].path)
+                t[seen_slot(t, cap, ws->seen[k].dev, ws->seen[k].ino)] = ws->seen[k];
+        free(ws->seen);
+        ws->seen = t;
+        ws->cap = cap;
+    }
+    char *copy = strdup(dir);
+    if (!copy) {
+        *failed = true;
+        return NULL;
+    }
+    ws->seen[seen_slot(ws->seen, ws->cap, dev, ino)] = (walk_seen){dev, ino, copy};
+    ws->nseen++;
+    return NULL;
+}
 
 /* Every image file below `dir` (appended to l unsorted; the caller sorts
  * the files of one argument). `arg` names the argument in messages. */
@@ -106,6 +172,16 @@ static clpad_status walk(clpad_path_list *l, const char *dir, const char *arg, w
     if (ws->depth == (int)(sizeof ws->dev / sizeof *ws->dev))
         return clpad__fail(CLPAD_ERR_IO, "%s: directories nested more than %d deep below %s",
                            dir, ws->depth, arg);
+    bool failed;
+    const char *first = seen_before(ws, st.st_dev, st.st_ino, dir, &failed);
+    if (failed)
+        return oom();
+    if (first)
+        return clpad__fail(CLPAD_ERR_IO,
+                           "%s: the same directory as %s, reached again through a symbolic "
+                           "link below %s; each directory is walked once (its files would be "
+                           "listed twice, and links to directories can make a walk endless)",
+                           dir, first, arg);
     DIR *d = opendir(dir);
     if (!d)
         return clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory: %s", dir,
@@ -164,6 +240,7 @@ static clpad_status expand_dir(clpad_path_list *l, const char *dir, const char *
     size_t from = l->n;
     walk_stack ws = {.depth = 0};
     clpad_status rc = walk(l, dir, arg, &ws);
+    walk_free(&ws);
     if (rc)
         return rc;
     if (l->n == from)
@@ -204,6 +281,7 @@ static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, cons
             size_t at = l->n;
             walk_stack ws = {.depth = 0};
             rc = walk(l, p, arg, &ws);
+            walk_free(&ws);
             if (!rc)
                 sort_from(l, at);
         } else if (S_ISREG(st.st_mode) && is_image_name(p)) {
