@@ -907,7 +907,24 @@ int cmd_letterbox(int argc, char **argv)
     cli_output outputs[3] = {{"OUTPUT", file_batch ? NULL : out_path},
                              {"--transforms", transforms},
                              {"--preview", preview_path}};
-    int rc = cli_check_paths(plain, plain_args(args, nargs, plain), outputs, 3);
+    size_t nplain = plain_args(args, nargs, plain);
+    /* a name of nothing without an image extension (a folder's name
+     * mistyped): that it does not exist, rather than that its name tells no
+     * format (with --on-error skip too: no reader could take it) */
+    char check_err[512];
+    for (size_t i = 0; i < nplain; i++) {
+        struct stat st;
+        if (stat(plain[i], &st) == 0 || (errno != ENOENT && errno != ENOTDIR) ||
+            !tio_check_load_path(plain[i], check_err, sizeof check_err))
+            continue;
+        bool dangling = lstat(plain[i], &st) == 0 && S_ISLNK(st.st_mode);
+        int e = cli_error(CLI_FAIL, "%s: %s", plain[i],
+                          dangling ? "a symbolic link to a file that does not exist"
+                                   : "no such file, folder or pattern");
+        free(plain);
+        return e;
+    }
+    int rc = cli_check_paths(plain, nplain, outputs, 3);
     free(plain);
     if (rc != CLI_OK)
         return rc;

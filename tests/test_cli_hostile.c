@@ -788,6 +788,42 @@ static void test_list_spaces(void **state)
     ch_expect_error(ch_run(NULL, "pad -b '1, ' -e 0,0 u8.npy s.npy"), 2, "not a comma-separated list");
 }
 
+/* An argument that names nothing and has no image extension (a folder's
+ * name mistyped, a link to a folder gone): the message says it does not
+ * exist (it said "no file extension to tell the format"), with --on-error
+ * skip too; nothing written. */
+static void test_letterbox_missing_folder(void **state)
+{
+    (void)state;
+    write_pgm("a.pgm", 2, 3);
+    assert_int_equal(symlink("gone", ch_path("link")), 0);
+    static const struct {
+        const char *args, *needle;
+    } cases[] = {
+        {"letterbox --cpu --size 4,4 photoz o.npy", "photoz: no such file, folder or pattern"},
+        {"letterbox --cpu --size 4,4 --on-error skip a.pgm photoz o.npy",
+         "photoz: no such file, folder or pattern"},
+        {"letterbox --cpu --size 4,4 a.pgm/x o.npy", "a.pgm/x: no such file, folder or pattern"},
+        {"letterbox --cpu --size 4,4 link o.npy",
+         "link: a symbolic link to a file that does not exist"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = ch_run(NULL, "%s", cases[i].args);
+        if (rc != 1 || !strstr(ch_err, cases[i].needle))
+            fail_msg("`clpad %s`: exit %d, want 1 and \"%s\"; stderr: %s", cases[i].args, rc,
+                     cases[i].needle, ch_err);
+        assert_false(ch_exists("o.npy"));
+    }
+    /* a name of nothing with an image extension is the reader's, as before:
+     * an error with fail, skipped with skip */
+    ch_expect_error(ch_run(NULL, "letterbox --cpu --size 4,4 gone.png o.npy"), 1, "gone.png");
+    if (ch_run(NULL, "letterbox -q --cpu --size 4,4 --on-error skip gone.png a.pgm o.npy"))
+        fail_msg("--on-error skip gone.png a.pgm: %s", ch_err);
+    /* an existing file of no known type: still the usage error */
+    write_file(ch_path("notes.txt"), "x\n", 2);
+    ch_expect_error(ch_run(NULL, "letterbox --cpu --size 4,4 notes.txt p.npy"), 2, "'.txt'");
+}
+
 /* Before each test: an empty scratch directory (a failed test leaves its
  * files behind). */
 static int empty_scratch(void **state)
@@ -864,6 +900,7 @@ int main(void)
         cmocka_unit_test_setup(test_same_as_image_layout, empty_scratch),
         cmocka_unit_test_setup(test_exit_status, empty_scratch),
         cmocka_unit_test_setup(test_list_spaces, empty_scratch),
+        cmocka_unit_test_setup(test_letterbox_missing_folder, empty_scratch),
     };
     int rc;
     if (g_device) {
