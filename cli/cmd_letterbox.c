@@ -148,8 +148,8 @@ static void letterbox_usage(FILE *f)
             "to a temporary file beside it as batches complete, then all renamed in one\n"
             "step. SIGINT, SIGTERM or SIGHUP leave the previous files or the new set,\n"
             "never a mix and no temporary (during the renames the signal waits for them).\n"
-            "No output may be an IMAGE or another output (the same file, through links\n"
-            "too): a usage error.\n"
+            "No output may be an IMAGE, an @LIST or another output (the same file,\n"
+            "through links too): a usage error.\n"
             "\n"
             "YUV 4:2:0 video frames (docs/letterbox.md, \"YUV frames\"): with\n"
             "--input-format, each FRAMES file is a raw file of one or more frames of\n"
@@ -644,6 +644,40 @@ static size_t plain_args(char **args, size_t n, char **plain)
     return m;
 }
 
+/* The @LIST files are inputs too: no output may be one (it was written
+ * over: `--transforms list.json @list.json`). Checked against every output
+ * once the lists have been read (each then exists). CLI_OK, or the usage
+ * error printed and returned. */
+static int check_lists(char **args, size_t n, const cli_output *outputs, size_t n_outputs)
+{
+    char err[512];
+    int rc = CLI_OK;
+    for (size_t i = 0; i < n && rc == CLI_OK; i++) {
+        if (args[i][0] != '@' || !args[i][1])
+            continue;
+        tio_file_id list;
+        if (tio_file_id_of(args[i] + 1, &list, err, sizeof err))
+            return cli_error(CLI_FAIL, "%s", err);
+        for (size_t k = 0; k < n_outputs && rc == CLI_OK; k++) {
+            tio_file_id out;
+            if (!outputs[k].path)
+                continue;
+            if (tio_file_id_of(outputs[k].path, &out, err, sizeof err)) {
+                rc = cli_error(CLI_FAIL, "%s", err);
+                break;
+            }
+            if (list.exists && tio_file_id_equal(&list, &out))
+                rc = cli_error(CLI_USAGE,
+                               "%s '%s' is the list '%s' (the same file); clpad never writes "
+                               "over an input: name another output",
+                               outputs[k].label, outputs[k].path, args[i]);
+            tio_file_id_free(&out);
+        }
+        tio_file_id_free(&list);
+    }
+    return rc;
+}
+
 int cmd_letterbox(int argc, char **argv)
 {
     enum { O_INTERP = 256, O_PLACE, O_NOUP, O_BGR, O_SCALE, O_MEAN, O_STD, O_DTYPE, O_LAYOUT,
@@ -972,7 +1006,8 @@ int cmd_letterbox(int argc, char **argv)
         all_out[3 + b] = (cli_output){"OUTPUT", batch_names[b]};
     }
     memcpy(all_out, outputs, sizeof outputs);
-    if ((rc = cli_check_paths(files, n, all_out, nbatch_files + 3)) != CLI_OK)
+    if ((rc = cli_check_paths(files, n, all_out, nbatch_files + 3)) != CLI_OK ||
+        (rc = check_lists(args, nargs, all_out, nbatch_files + 3)) != CLI_OK)
         goto done;
     rc = CLI_FAIL;
     /* .npy inputs alone keep their own channels unless --channels is given */

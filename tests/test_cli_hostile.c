@@ -824,6 +824,48 @@ static void test_letterbox_missing_folder(void **state)
     ch_expect_error(ch_run(NULL, "letterbox --cpu --size 4,4 notes.txt p.npy"), 2, "'.txt'");
 }
 
+/* An @LIST is an input: an output that is the list (by name, through a
+ * link, or one of the --batch files) is a usage error and the list stays
+ * as it was (`--transforms list.json @list.json` wrote the JSON over it). */
+static void test_letterbox_output_is_list(void **state)
+{
+    (void)state;
+    write_pgm("a.pgm", 2, 3);
+    static const char list[] = "a.pgm\n";
+    write_file(ch_path("list.json"), list, sizeof list - 1);
+    write_file(ch_path("list.npy"), list, sizeof list - 1);
+    write_file(ch_path("b-00000.npy"), list, sizeof list - 1);
+    assert_int_equal(symlink("list.json", ch_path("link.txt")), 0);
+    static const struct {
+        const char *args, *needle;
+    } cases[] = {
+        {"letterbox --cpu --size 4,4 --transforms list.json @list.json o.npy",
+         "--transforms 'list.json' is the list '@list.json'"},
+        {"letterbox --cpu --size 4,4 --transforms list.json @link.txt o.npy",
+         "is the list '@link.txt'"},
+        {"letterbox --cpu --size 4,4 @list.npy list.npy", "OUTPUT 'list.npy' is the list"},
+        {"letterbox --cpu --size 4,4 --batch 1 @b-00000.npy b.npy",
+         "OUTPUT 'b-00000.npy' is the list '@b-00000.npy'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = ch_run(NULL, "%s", cases[i].args);
+        if (rc != 2 || !strstr(ch_err, cases[i].needle))
+            fail_msg("`clpad %s`: exit %d, want 2 and \"%s\"; stderr: %s", cases[i].args, rc,
+                     cases[i].needle, ch_err);
+        const char *names[] = {"list.json", "list.npy", "b-00000.npy"};
+        for (size_t k = 0; k < 3; k++) {
+            char got[64];
+            ch_slurp(ch_path(names[k]), got, sizeof got);
+            if (strcmp(got, list))
+                fail_msg("`clpad %s` changed %s", cases[i].args, names[k]);
+        }
+        assert_false(ch_exists("o.npy"));
+    }
+    /* a list beside the outputs, none of them: fine */
+    if (ch_run(NULL, "letterbox -q --cpu --size 4,4 --transforms t.json @list.json o.npy"))
+        fail_msg("@list.json with other outputs: %s", ch_err);
+}
+
 /* Before each test: an empty scratch directory (a failed test leaves its
  * files behind). */
 static int empty_scratch(void **state)
@@ -901,6 +943,7 @@ int main(void)
         cmocka_unit_test_setup(test_exit_status, empty_scratch),
         cmocka_unit_test_setup(test_list_spaces, empty_scratch),
         cmocka_unit_test_setup(test_letterbox_missing_folder, empty_scratch),
+        cmocka_unit_test_setup(test_letterbox_output_is_list, empty_scratch),
     };
     int rc;
     if (g_device) {
