@@ -170,6 +170,18 @@ static void test_paths(void **state)
     assert_int_equal(symlink(target, loop), 0);
     write_pnm("loop/i.ppm", 2, 2, 3, &rng, NULL);
     expect_path_error(target, "loop");
+    /* dangling links are no image files, wherever readdir lists them: here
+     * last in a folder of nothing else (the ENOENT of their stat was taken
+     * for a readdir error at the folder's end: "cannot read the directory") */
+    make_dir("dangle");
+    make_dir("dangle/sub");
+    write_pnm("dangle/i.ppm", 2, 2, 3, &rng, NULL);
+    path_of(loop, sizeof loop, "dangle/sub/x.png");
+    assert_int_equal(symlink("nowhere.png", loop), 0);
+    path_of(loop, sizeof loop, "dangle/sub/y");
+    assert_int_equal(symlink("nowhere", loop), 0);
+    path_of(target, sizeof target, "dangle");
+    expect_paths((const char *[]){target}, 1, (const char *[]){"dangle/i.ppm"}, 1);
     /* a directory reached twice through links (no loop) is an error naming
      * both paths: walked once, not listed twice. A chain of 40 directories
      * each holding two links to the next is 2^40 paths to its one image:

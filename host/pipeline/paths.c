@@ -190,9 +190,18 @@ static clpad_status walk(clpad_path_list *l, const char *dir, const char *arg, w
     ws->ino[ws->depth] = st.st_ino;
     ws->depth++;
     clpad_status rc = CLPAD_OK;
-    struct dirent *e;
-    errno = 0;
-    while (!rc && (e = readdir(d)) != NULL) {
+    for (;;) {
+        /* errno cleared before each readdir: NULL with errno set is a read
+         * error, and what the entry before left in errno (a dangling link's
+         * ENOENT) is not one */
+        errno = 0;
+        struct dirent *e = readdir(d);
+        if (!e) {
+            if (errno)
+                rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory: %s", dir,
+                                 strerror(errno));
+            break;
+        }
         if (e->d_name[0] == '.')
             continue; /* ".", "..", and hidden files (e.g. macOS' "._x.jpg") */
         char *p = join(dir, e->d_name);
@@ -219,10 +228,9 @@ static clpad_status walk(clpad_path_list *l, const char *dir, const char *arg, w
         } else {
             free(p);
         }
-        errno = 0;
+        if (rc)
+            break;
     }
-    if (!rc && errno)
-        rc = clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory: %s", dir, strerror(errno));
     closedir(d);
     ws->depth--;
     return rc;
