@@ -40,7 +40,8 @@ typedef struct clpad_path_list clpad_path_list;
  *    each directory is walked once, so that links cannot make the walk
  *    exponential);
  *  - "@FILE": the paths listed in FILE, one per line (blank lines and lines
- *    starting with "#" ignored; a "\r" before the newline dropped); a
+ *    starting with "#" ignored; a "\r" before the newline, and a UTF-8 byte
+ *    order mark before the first line, dropped); a
  *    relative path is relative to FILE's directory; each line is expanded
  *    as an argument is (a file, a directory or a pattern), but "@" has no
  *    meaning there;

@@ -151,6 +151,16 @@ static void test_paths(void **state)
     snprintf(at, sizeof at, "@%s", list);
     const char *w3[] = {"tree/z.pgm", "tree/a/1.ppm"};
     expect_paths((const char *[]){at}, 1, w3, 2);
+    /* a UTF-8 byte order mark before the first line is dropped (it was
+     * taken as the start of its path: "\xEF\xBB\xBFz.pgm: No such file") */
+    write_bytes("tree/bom.txt", "\xEF\xBB\xBFz.pgm\r\na\r\n");
+    write_bytes("tree/bom2.txt", "\xEF\xBB\xBF# photos\r\nz.pgm\r\na\r\n");
+    path_of(list, sizeof list, "tree/bom.txt");
+    snprintf(at, sizeof at, "@%s", list);
+    expect_paths((const char *[]){at}, 1, w3, 2);
+    path_of(list, sizeof list, "tree/bom2.txt");
+    snprintf(at, sizeof at, "@%s", list);
+    expect_paths((const char *[]){at}, 1, w3, 2);
     /* errors name the argument */
     path_of(file, sizeof file, "tree/missing.png");
     expect_path_error(file, "missing.png");

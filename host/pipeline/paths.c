@@ -389,7 +389,10 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg, bool keep_m
     }
     fclose(f);
     size_t lineno = 0;
-    for (size_t pos = 0; !rc && pos < len;) {
+    /* a UTF-8 byte order mark before the first line (Windows' Notepad
+     * writes one, as it writes "\r\n") is no part of its path */
+    size_t start = len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3) ? 3 : 0;
+    for (size_t pos = start; !rc && pos < len;) {
         char *line = text + pos, *nl = memchr(line, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - line) : len - pos;
         pos += n + (nl != NULL);
