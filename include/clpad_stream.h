@@ -43,8 +43,9 @@ typedef struct clpad_path_list clpad_path_list;
  *    starting with "#" ignored; a "\r" before the newline, and a UTF-8 byte
  *    order mark before the first line, dropped); a
  *    relative path is relative to FILE's directory; each line is expanded
- *    as an argument is (a file, a directory or a pattern), but "@" has no
- *    meaning there;
+ *    as an argument is (a file, a directory or a pattern: the line's own
+ *    *, ? and [ only, FILE's directory matched as its name), but "@" has
+ *    no meaning there;
  *  - a pattern with *, ? or [ that is not an existing file: glob(3), the
  *    matches sorted by path (byte order); a matching directory is expanded
  *    as above, a matching file is kept if it is an image file.

@@ -180,6 +180,23 @@ static void test_paths(void **state)
     assert_int_equal(symlink(target, loop), 0);
     write_pnm("loop/i.ppm", 2, 2, 3, &rng, NULL);
     expect_path_error(target, "loop");
+    /* a list in a directory whose name has glob's special characters: its
+     * pattern lines match in that directory, and a name of nothing there is
+     * missing (kept with CLPAD_PATHS_KEEP_MISSING), not a pattern matching
+     * nothing (the directory's "[1]" was taken as part of the pattern) */
+    make_dir("set[1]");
+    write_pnm("set[1]/i.ppm", 2, 2, 3, &rng, NULL);
+    write_bytes("set[1]/pat.txt", "*.ppm\n");
+    write_bytes("set[1]/miss.txt", "i.ppm\nmissing.png\n");
+    path_of(list, sizeof list, "set[1]/pat.txt");
+    snprintf(at, sizeof at, "@%s", list);
+    expect_paths((const char *[]){at}, 1, (const char *[]){"set[1]/i.ppm"}, 1);
+    path_of(list, sizeof list, "set[1]/miss.txt");
+    snprintf(at, sizeof at, "@%s", list);
+    expect_paths_flags((const char *[]){at}, 1, CLPAD_PATHS_KEEP_MISSING,
+                       (const char *[]){"set[1]/i.ppm", "set[1]/missing.png"}, 2);
+    expect_path_error(at, "missing.png (@");
+    expect_path_error(at, "line 2): No such file or directory");
     /* dangling links are no image files, wherever readdir lists them: here
      * last in a folder of nothing else (the ENOENT of their stat was taken
      * for a readdir error at the folder's end: "cannot read the directory") */

@@ -262,6 +262,22 @@ static clpad_status expand_dir(clpad_path_list *l, const char *dir, const char *
 
 static bool has_pattern(const char *s) { return strpbrk(s, "*?[") != NULL; }
 
+/* `s` with glob(3)'s special characters escaped (matched as themselves),
+ * malloc'd. */
+static char *glob_escape(const char *s)
+{
+    char *e = malloc(2 * strlen(s) + 1), *o = e;
+    if (!e)
+        return NULL;
+    for (; *s; s++) {
+        if (strchr("*?[]\\", *s))
+            *o++ = '\\';
+        *o++ = *s;
+    }
+    *o = '\0';
+    return e;
+}
+
 static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, const char *arg)
 {
     glob_t g;
@@ -303,9 +319,11 @@ static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, cons
 }
 
 /* One argument: a file, a directory or a pattern (in a list: relative to
- * its directory already). keep_missing: CLPAD_PATHS_KEEP_MISSING. */
-static clpad_status expand_one(clpad_path_list *l, const char *path, const char *arg,
-                               bool keep_missing)
+ * its directory already). `pattern`: the glob(3) pattern to expand when
+ * `path` names nothing (NULL: it is no pattern). keep_missing:
+ * CLPAD_PATHS_KEEP_MISSING. */
+static clpad_status expand_one(clpad_path_list *l, const char *path, const char *pattern,
+                               const char *arg, bool keep_missing)
 {
     struct stat st;
     if (stat(path, &st) == 0) {
@@ -314,8 +332,8 @@ static clpad_status expand_one(clpad_path_list *l, const char *path, const char 
         return push(l, path, NULL); /* the reader says what it is */
     }
     int e = errno;
-    if (e == ENOENT && has_pattern(path))
-        return expand_pattern(l, path, arg);
+    if (e == ENOENT && pattern)
+        return expand_pattern(l, pattern, arg);
     if (keep_missing && (e == ENOENT || e == ENOTDIR))
         return push(l, path, NULL); /* its reader fails on it */
     struct stat ls;
@@ -409,6 +427,22 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg, bool keep_m
         if (n == 0 || line[0] == '#')
             continue;
         char *path = line[0] != '/' && dir ? join(dir, line) : strdup(line);
+        /* a pattern line: the list's directory is a name, not a pattern
+         * (a list in "set[1]/" with the line "*.png") */
+        char *pattern = NULL;
+        if (path && has_pattern(line)) {
+            if (line[0] != '/' && dir) {
+                char *edir = glob_escape(dir);
+                pattern = edir ? join(edir, line) : NULL;
+                free(edir);
+            } else {
+                pattern = strdup(path);
+            }
+            if (!pattern) {
+                free(path);
+                path = NULL;
+            }
+        }
         if (!path) {
             rc = oom();
             break;
@@ -420,8 +454,9 @@ static clpad_status expand_list(clpad_path_list *l, const char *arg, bool keep_m
             break;
         }
         sprintf(where, "%s (%s, line %zu)", path, arg, lineno);
-        rc = expand_one(l, path, where, keep_missing);
+        rc = expand_one(l, path, pattern, where, keep_missing);
         free(where);
+        free(pattern);
         free(path);
     }
     free(text);
@@ -464,7 +499,8 @@ clpad_status clpad_path_list_expand(const char *const *args, size_t n, unsigned 
         else if (args[i][0] == '@' && args[i][1])
             rc = expand_list(l, args[i], keep_missing);
         else
-            rc = expand_one(l, args[i], args[i], keep_missing);
+            rc = expand_one(l, args[i], has_pattern(args[i]) ? args[i] : NULL, args[i],
+                            keep_missing);
     }
     if (rc) {
         clpad_path_list_free(l);
