@@ -260,7 +260,11 @@ CLPAD_API clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *strea
  * Stop and free the stream: the decoder threads finish the image each is
  * decoding (no new one is started) and exit; every decoded image is freed.
  * Must not run at the same time as a call of clpad_letterbox_stream_next.
- * NULL is fine.
+ * NULL is fine. A stream belongs to the process that opened it: in a child
+ * made by fork() (which has a copy of it, but not its decoder threads),
+ * clpad_letterbox_stream_next and _batch_shape fail with
+ * CLPAD_ERR_INVALID_ARGUMENT, naming both processes, rather than wait for
+ * those threads forever, and this call leaves the copy alone.
  */
 CLPAD_API void clpad_letterbox_stream_close(clpad_letterbox_stream *stream);
 

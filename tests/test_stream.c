@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -836,6 +837,60 @@ static void test_close_early(void **state)
     free_folder(&f);
 }
 
+/* A child made by fork() has a copy of the stream but not its decoder
+ * threads: next and batch_shape fail there, naming the processes, and
+ * close leaves the copy (they waited for the threads forever: the child
+ * hung). The parent's stream goes on, whole. */
+static void test_forked_child(void **state)
+{
+    (void)state;
+    uint64_t rng = tu_seed() ^ 0xF0CC;
+    folder f;
+    make_folder(&f, "fork", 12, &rng, false);
+    clpad_context *ctx = cpu_context();
+    clpad_letterbox_options lb;
+    clpad_letterbox_options_init(&lb, 8, 8);
+    clpad_stream_options so;
+    clpad_stream_options_init(&so);
+    so.batch = 2;
+    so.workers = 2;
+    clpad_letterbox_stream *s;
+    TU_ASSERT_OK(clpad_letterbox_stream_open(ctx, (const char *const *)f.paths, f.n, &lb, &so, &s));
+    unsigned char out[2 * 3 * 8 * 8 * 4];
+    clpad_stream_batch b = {.size = sizeof b};
+    TU_ASSERT_OK(clpad_letterbox_stream_next(s, out, sizeof out, &b));
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        alarm(20); /* a hang: killed, and failed below */
+        int64_t shape[4];
+        clpad_stream_batch cb = {.size = sizeof cb};
+        int code = 0;
+        if (clpad_letterbox_stream_next(s, out, sizeof out, &cb) != CLPAD_ERR_INVALID_ARGUMENT ||
+            !strstr(clpad_last_error(), "a child made by fork()"))
+            code = 2;
+        if (clpad_letterbox_stream_batch_shape(s, shape, NULL) != CLPAD_ERR_INVALID_ARGUMENT)
+            code = 3;
+        clpad_letterbox_stream_close(s);
+        _exit(code);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        fail_msg("the forked child: status 0x%x (exit 2: next, 3: batch_shape not refused; "
+                 "SIGALRM: it hung)",
+                 status);
+    size_t got = b.count;
+    do {
+        TU_ASSERT_OK(clpad_letterbox_stream_next(s, out, sizeof out, &b));
+        got += b.count;
+    } while (!b.end);
+    assert_int_equal(got, 12);
+    clpad_letterbox_stream_close(s);
+    clpad_context_destroy(ctx);
+    free_folder(&f);
+}
+
 /* Several streams on one context at once, from several threads. */
 typedef struct par_arg {
     clpad_context *ctx;
@@ -1161,7 +1216,8 @@ int main(void)
         cmocka_unit_test(test_preset_and_options), cmocka_unit_test(test_errors_and_skip),
         cmocka_unit_test(test_memory_bound),   cmocka_unit_test(test_memory_bound_blocks),
         cmocka_unit_test(test_scaled_geometry),
-        cmocka_unit_test(test_close_early),    cmocka_unit_test(test_concurrent_streams),
+        cmocka_unit_test(test_close_early),    cmocka_unit_test(test_forked_child),
+        cmocka_unit_test(test_concurrent_streams),
         cmocka_unit_test(test_device),         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_in_place_rotated),
     };

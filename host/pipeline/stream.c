@@ -75,6 +75,7 @@ typedef struct arena {
 
 struct clpad_letterbox_stream {
     clpad_context *ctx;
+    pid_t pid; /* the process that opened it: its threads are there only */
     clpad_letterbox_options lb;
     clpad_stream_options so;
     char **paths;
@@ -600,9 +601,22 @@ static void free_entry(clpad_letterbox_stream *s, batch_entry *e)
     e->msg = NULL;
 }
 
+/* A child made by fork() has a copy of the stream but not its decoder
+ * threads (nor, if one was held, a usable lock): waiting on them would
+ * wait forever. The stream is refused there, and closing it leaves the
+ * copy alone. */
+static clpad_status forked_child(const clpad_letterbox_stream *s, const char *fn)
+{
+    return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT,
+                       "%s: the stream was opened in process %ld, and this is process %ld, a "
+                       "child made by fork(): its decoder threads stayed in the parent; open "
+                       "a stream in this process",
+                       fn, (long)s->pid, (long)getpid());
+}
+
 void clpad_letterbox_stream_close(clpad_letterbox_stream *s)
 {
-    if (!s)
+    if (!s || s->pid != getpid())
         return;
     pthread_mutex_lock(&s->mu);
     s->closing = true;
@@ -726,6 +740,7 @@ clpad_status clpad_letterbox_stream_open(clpad_context *ctx, const char *const *
     pthread_cond_init(&s->work, NULL);
     pthread_cond_init(&s->done, NULL);
     s->ctx = ctx;
+    s->pid = getpid();
     s->lb = *lb;
     s->lb.size = sizeof s->lb; /* (the caller's may be a newer, larger one) */
     s->so = so;
@@ -846,6 +861,8 @@ clpad_status clpad_letterbox_stream_batch_shape(clpad_letterbox_stream *s, int64
     if (!s || !shape)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_stream_batch_shape: NULL "
                                                        "argument");
+    if (s->pid != getpid())
+        return forked_child(s, "letterbox_stream_batch_shape");
     pthread_mutex_lock(&s->mu);
     clpad_status st = wait_channels(s);
     if (!st) {
@@ -877,6 +894,8 @@ clpad_status clpad_letterbox_stream_next(clpad_letterbox_stream *s, void *output
     clpad__clear_error();
     if (!s || !b)
         return clpad__fail(CLPAD_ERR_INVALID_ARGUMENT, "letterbox_stream_next: NULL argument");
+    if (s->pid != getpid())
+        return forked_child(s, "letterbox_stream_next");
     /* (a larger size, a newer caller's: its fields past ours stay) */
     clpad_status st = clpad__sized_check(b->size, sizeof *b, "letterbox_stream_next",
                                          "batch->size", "batch", -1,

@@ -92,7 +92,9 @@ class LetterboxFiles:
     serialised: from several threads, each ``next()`` gets the following
     step whole, and ``close()`` waits for a step under way (the library's
     stream must not be closed during a call, nor its batch description read
-    after the next call)."""
+    after the next call). It belongs to the process that made it: in a
+    child made by fork() (its decoder threads stay in the parent) ``next()``
+    raises ClpadValueError and ``close()`` returns at once."""
 
     def __init__(self, files: List[str], lib: Any, stream: ctypes.c_void_p,
                  shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any,

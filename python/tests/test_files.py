@@ -5,6 +5,7 @@ skipped and failing files, decode scaling's geometry, the transforms'
 source size and box helpers."""
 
 import os
+import time
 
 import numpy as np
 import pytest
@@ -412,3 +413,38 @@ def test_files_take_pil_version(tmp_path):
     assert got[None].tobytes() == got[13].tobytes()
     with pytest.raises(clpad.ClpadValueError, match="pil_version"):
         clpad.letterbox_files(d, 32, pil_version=11)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
+def test_iterator_in_forked_child(tmp_path):
+    # A child made by fork() has a copy of the iterator but not its decoder
+    # threads: next() raises there, naming the cause, and close() (or the
+    # child's exit) returns; both waited forever for those threads. The
+    # parent's iterator goes on, whole.
+    names = write_images(str(tmp_path), 6, seed=11)
+    it = clpad.letterbox_files(names, 16, batch=2)
+    first = next(it)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            try:
+                next(it)
+            except clpad.ClpadValueError as e:
+                code = 0 if "a child made by fork()" in str(e) else 2
+            it.close()
+        finally:
+            os._exit(code)
+    for _ in range(400):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung in the iterator")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    rest = [p for _, _, ps in it for p in ps]
+    assert first[2] + rest == names
+
