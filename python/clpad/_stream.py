@@ -94,7 +94,8 @@ class LetterboxFiles:
     stream must not be closed during a call, nor its batch description read
     after the next call). It belongs to the process that made it: in a
     child made by fork() (its decoder threads stay in the parent) ``next()``
-    raises ClpadValueError and ``close()`` returns at once."""
+    raises ClpadValueError and ``close()`` returns at once, without the lock
+    (a parent's thread may have held it at the fork)."""
 
     def __init__(self, files: List[str], lib: Any, stream: ctypes.c_void_p,
                  shape: Tuple[int, ...], dtype: "np.dtype[Any]", bar: Any,
@@ -111,6 +112,7 @@ class LetterboxFiles:
         self._yielded = 0  # images returned so far
         self._spare: List["np.ndarray[Any, Any]"] = []  # arrays yielded before
         self._lock = threading.RLock()  # a step, close(): one at a time
+        self._pid = os.getpid()  # the process whose threads decode
 
     def __len__(self) -> int:
         return len(self.paths)
@@ -119,6 +121,14 @@ class LetterboxFiles:
         return self
 
     def __next__(self) -> Tuple["np.ndarray[Any, Any]", List[LetterboxTransform], List[str]]:
+        if self._pid != os.getpid():
+            # a child made by fork(): the lock may be held by a parent's
+            # thread that is not here, and the decoder threads are not here
+            # either (the library refuses the stream too)
+            raise value_error(
+                "letterbox_files: the iterator was made in process %d, and this is process "
+                "%d, a child made by fork(): its decoder threads stayed in the parent; make "
+                "one in this process" % (self._pid, os.getpid()))
         with self._lock:
             return self._step()
 
@@ -185,6 +195,10 @@ class LetterboxFiles:
 
     def close(self) -> None:
         """Stop the decoder threads and free what they decoded (idempotent)."""
+        if self._pid != os.getpid():  # a forked child's copy: left as it is
+            self._stream = None
+            self._bar = None
+            return
         with self._lock:
             s, self._stream = self._stream, None
             if s is not None:

@@ -5,6 +5,8 @@ skipped and failing files, decode scaling's geometry, the transforms'
 source size and box helpers."""
 
 import os
+import signal
+import threading
 import time
 
 import numpy as np
@@ -447,4 +449,49 @@ def test_iterator_in_forked_child(tmp_path):
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
     rest = [p for _, _, ps in it for p in ps]
     assert first[2] + rest == names
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
+def test_iterator_forked_while_in_use(tmp_path):
+    # fork() while another thread holds the iterator's lock (a step under
+    # way): the child's copy of the lock stays held by a thread it does not
+    # have, so next(), close() and the child's exit must not take it
+    names = write_images(str(tmp_path), 4, seed=12)
+    it = clpad.letterbox_files(names, 16, batch=2)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with it._lock:
+            held.set()
+            release.wait(30)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    held.wait(30)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        code = 1
+        try:
+            signal.alarm(20)
+            try:
+                next(it)
+            except clpad.ClpadValueError as e:
+                code = 0 if "a child made by fork()" in str(e) else 2
+            it.close()
+            del it
+        finally:
+            os._exit(code)
+    release.set()
+    t.join()
+    for _ in range(500):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        pytest.fail("the forked child hung on the iterator's lock")
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
+    assert [p for _, _, ps in it for p in ps] == names
 
