@@ -48,7 +48,8 @@ typedef struct clpad_path_list clpad_path_list;
  *    no meaning there;
  *  - a pattern with *, ? or [ that is not an existing file: glob(3), the
  *    matches sorted by path (byte order); a matching directory is expanded
- *    as above, a matching file is kept if it is an image file.
+ *    as above, a matching file is kept if it is an image file; a directory
+ *    the pattern has to read that cannot be read is an error naming it.
  * Duplicates are kept. `flags`: 0, or CLPAD_PATHS_KEEP_MISSING (below).
  * Errors: CLPAD_ERR_INVALID_ARGUMENT (NULL arguments, unknown flags),
  * CLPAD_ERR_IO (a file or directory that does not exist or cannot be read,

@@ -8,6 +8,7 @@
  * early stops the threads and frees every image; several streams at once
  * (ThreadSanitizer runs this test: label concurrency); the device path
  * against the CPU reference. Images are binary PNM files written here. */
+#define _GNU_SOURCE /* unshare */
 #include "test_util.h"
 
 #include "clpad_stream.h"
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -301,6 +303,74 @@ static void test_paths(void **state)
     assert_null(zl);
     assert_non_null(strstr(clpad_last_error(), "@/dev/zero: a list longer than 256 MiB"));
 #endif
+}
+
+/* In a child: clpad_path_list_expand of `arg` must fail naming `says`.
+ * Exit 0 when it does, 1 when not, 77 when the child cannot drop root's
+ * right to read every directory (no user namespace). */
+static int unreadable_child(const char *arg, const char *says)
+{
+    if (geteuid() == 0 && unshare(CLONE_NEWUSER) != 0)
+        return 77; /* (as root, a directory of mode 000 reads as any other) */
+    clpad_path_list *l = NULL;
+    clpad_status st = clpad_path_list_expand((const char *[]){arg}, 1, 0, &l);
+    clpad_path_list_free(l);
+    if (st != CLPAD_ERR_IO || !strstr(clpad_last_error(), says)) {
+        printf("'%s': status %d, message '%s', want one saying '%s'\n", arg, (int)st,
+               clpad_last_error(), says);
+        return 1;
+    }
+    return 0;
+}
+
+/* A directory that cannot be read (EACCES), below a directory or a
+ * pattern: an error naming it, not its files left out without a word
+ * (glob(3) skips such a directory unless told). Run as another user than
+ * root in a user namespace when the test runs as root. */
+static void test_unreadable_dirs(void **state)
+{
+    (void)state;
+    uint64_t rng = 3;
+    make_dir("eacc");
+    make_dir("eacc/ok");
+    make_dir("eacc/locked");
+    write_pnm("eacc/ok/i.ppm", 2, 2, 3, &rng, NULL);
+    write_pnm("eacc/locked/j.ppm", 2, 2, 3, &rng, NULL);
+    char dir[512], pat[520], locked[512];
+    path_of(dir, sizeof dir, "eacc");
+    path_of(locked, sizeof locked, "eacc/locked");
+    snprintf(pat, sizeof pat, "%s/*/*.ppm", dir);
+    assert_int_equal(chmod(locked, 0), 0);
+    /* (the user of a user namespace searches the scratch directory as
+     * anyone may: mkdtemp made it 0700) */
+    assert_int_equal(chmod(g_dir, 0755), 0);
+    const char *args[2][2] = {{dir, "eacc/locked: cannot read the directory"},
+                              {pat, "cannot read the directory"}};
+    int skipped = 0;
+    for (int k = 0; k < 2; k++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            alarm(20);
+            _exit(unreadable_child(args[k][0], args[k][1]));
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+            skipped++;
+            continue;
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+            fail_msg("'%s': the child's status 0x%x", args[k][0], status);
+    }
+    assert_int_equal(chmod(locked, 0755), 0);
+    assert_int_equal(chmod(g_dir, 0700), 0);
+    if (skipped)
+        printf("SKIP (part): no user namespace to read as another user than root\n");
+    /* readable again: both list both images */
+    const char *want[] = {"eacc/locked/j.ppm", "eacc/ok/i.ppm"};
+    expect_paths((const char *[]){dir}, 1, want, 2);
+    expect_paths((const char *[]){pat}, 1, want, 2);
 }
 
 /* ---- A reader that counts and delays ----------------------------------------------- */
@@ -1217,6 +1287,7 @@ int main(void)
         cmocka_unit_test(test_memory_bound),   cmocka_unit_test(test_memory_bound_blocks),
         cmocka_unit_test(test_scaled_geometry),
         cmocka_unit_test(test_close_early),    cmocka_unit_test(test_forked_child),
+        cmocka_unit_test(test_unreadable_dirs),
         cmocka_unit_test(test_concurrent_streams),
         cmocka_unit_test(test_device),         cmocka_unit_test(test_in_place),
         cmocka_unit_test(test_in_place_rotated),

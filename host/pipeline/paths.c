@@ -278,20 +278,41 @@ static char *glob_escape(const char *s)
     return e;
 }
 
+/* The directory glob(3) could not read (glob_error), for the message: per
+ * thread, as glob's error callback takes no argument of the caller's. */
+static _Thread_local char glob_err_dir[4096];
+static _Thread_local int glob_err_errno;
+
+/* A directory of the pattern that cannot be read (EACCES, EIO) ends the
+ * expansion, as it ends a directory's walk: glob(3) without it leaves the
+ * directory's files out without a word. One that is not there (ENOENT) only
+ * matches nothing. */
+static int glob_error(const char *dir, int err)
+{
+    if (err == ENOENT || err == ENOTDIR)
+        return 0;
+    snprintf(glob_err_dir, sizeof glob_err_dir, "%s", dir);
+    glob_err_errno = err;
+    return 1;
+}
+
 static clpad_status expand_pattern(clpad_path_list *l, const char *pattern, const char *arg)
 {
     glob_t g;
-    int r = glob(pattern, 0, NULL, &g);
+    glob_err_errno = 0;
+    int r = glob(pattern, 0, glob_error, &g);
     if (r == GLOB_NOMATCH) {
         globfree(&g);
         return clpad__fail(CLPAD_ERR_IO, "%s: no file matches this pattern", arg);
     }
     if (r != 0) {
         globfree(&g);
-        return r == GLOB_NOSPACE ? oom()
-                                 : clpad__fail(CLPAD_ERR_IO, "%s: cannot read a directory of "
-                                                             "the pattern",
-                                               arg);
+        if (r == GLOB_NOSPACE)
+            return oom();
+        if (glob_err_errno)
+            return clpad__fail(CLPAD_ERR_IO, "%s: cannot read the directory %s: %s", arg,
+                               glob_err_dir, strerror(glob_err_errno));
+        return clpad__fail(CLPAD_ERR_IO, "%s: cannot read a directory of the pattern", arg);
     }
     qsort(g.gl_pathv, g.gl_pathc, sizeof *g.gl_pathv, cmp_path);
     size_t from = l->n;
