@@ -417,6 +417,19 @@ def test_files_take_pil_version(tmp_path):
         clpad.letterbox_files(d, 32, pil_version=11)
 
 
+def wait_child(pid, seconds, hung):
+    """The wait status of child `pid`; killed, and the test failed with
+    `hung`, when it has not exited within `seconds`."""
+    for _ in range(int(seconds / 0.05)):
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    pytest.fail(hung)
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() only")
 def test_iterator_in_forked_child(tmp_path):
     # A child made by fork() has a copy of the iterator but not its decoder
@@ -437,15 +450,7 @@ def test_iterator_in_forked_child(tmp_path):
             it.close()
         finally:
             os._exit(code)
-    for _ in range(400):
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        time.sleep(0.05)
-    else:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-        pytest.fail("the forked child hung in the iterator")
+    status = wait_child(pid, 20, "the forked child hung in the iterator")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
     rest = [p for _, _, ps in it for p in ps]
     assert first[2] + rest == names
@@ -483,15 +488,7 @@ def test_iterator_forked_while_in_use(tmp_path):
             os._exit(code)
     release.set()
     t.join()
-    for _ in range(500):
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        time.sleep(0.05)
-    else:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
-        pytest.fail("the forked child hung on the iterator's lock")
+    status = wait_child(pid, 25, "the forked child hung on the iterator's lock")
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
     assert [p for _, _, ps in it for p in ps] == names
 
